@@ -1,0 +1,93 @@
+# pmuboot build. `make` builds the kernel image and host tools; see README.md for the rest.
+# Portable sources (decoders, parsers, the PMU code) compile unchanged into the kernel and the host tests.
+
+BUILD      := build
+KERNEL_ELF := $(BUILD)/pmuboot.elf
+ISO        := $(BUILD)/pmuboot.iso
+VERSION    := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+
+CC      ?= gcc
+HOSTCC  ?= gcc
+NASM    ?= nasm
+LD      ?= ld
+OBJCOPY ?= objcopy
+
+# Kernel: freestanding, no red zone (interrupts share the stack), no SSE/x87 (never saved on traps).
+KCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding -fno-builtin -nostdinc \
+           -isystem $(shell $(CC) -print-file-name=include) -Ikernel/lib/include -I. \
+           -m64 -mcmodel=small -mno-red-zone -mgeneral-regs-only -fno-pic -fno-pie \
+           -fno-stack-protector -fno-omit-frame-pointer -fno-delete-null-pointer-checks \
+           -fno-asynchronous-unwind-tables -DPMUBOOT_KERNEL -DPMUBOOT_VERSION='"$(VERSION)"'
+KLDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T linker.ld
+NASMFLAGS := -f elf64 -w+all
+
+# Host build of the portable sources, with sanitizers.
+HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -I. -fsanitize=address,undefined \
+               -fno-sanitize-recover=all -fno-omit-frame-pointer
+HOST_LDLIBS := -lcmocka
+
+PORTABLE_SRCS := kernel/lib/format.c kernel/phys_window.c kernel/bootinfo.c kernel/cmdline.c \
+                 kernel/cpu_ident.c kernel/acpi.c $(wildcard pmu/*.c)
+KERNEL_ONLY_SRCS := $(wildcard kernel/*.c kernel/lib/string.c apic/*.c tests/*.c)
+KERNEL_C_SRCS := $(sort $(PORTABLE_SRCS) $(filter-out $(PORTABLE_SRCS),$(KERNEL_ONLY_SRCS)))
+KERNEL_ASM_SRCS := $(wildcard boot/*.asm kernel/*.asm)
+KERNEL_OBJS := $(KERNEL_C_SRCS:%.c=$(BUILD)/k/%.o) $(KERNEL_ASM_SRCS:%.asm=$(BUILD)/k/%.o)
+
+HOST_TESTS := $(patsubst tests/host/%.c,$(BUILD)/host/%,$(wildcard tests/host/test_*.c))
+HOST_LIB   := $(BUILD)/host/libportable.a
+HOST_LIB_OBJS := $(PORTABLE_SRCS:%.c=$(BUILD)/host/obj/%.o) $(patsubst %.c,$(BUILD)/host/obj/%.o,$(wildcard tests/host/support/*.c))
+TOOLS := $(patsubst tools/%.c,$(BUILD)/tools/%,$(wildcard tools/*.c))
+
+.PHONY: all kernel iso check check-host check-qemu bench clean
+all: kernel $(TOOLS)
+kernel: $(KERNEL_ELF)
+
+$(BUILD)/k/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(KCFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/k/%.o: %.asm
+	@mkdir -p $(dir $@)
+	$(NASM) $(NASMFLAGS) -MD $(@:.o=.d) $< -o $@
+
+# Link as ELF64, then re-wrap as ELF32: QEMU's multiboot1 loader refuses ELF64 (shared/FACTS.md 1).
+$(BUILD)/pmuboot64.elf: $(KERNEL_OBJS) linker.ld
+	$(LD) $(KLDFLAGS) -o $@ $(KERNEL_OBJS)
+
+$(KERNEL_ELF): $(BUILD)/pmuboot64.elf
+	$(OBJCOPY) -O elf32-i386 $< $@
+
+iso: $(ISO)
+$(ISO): $(KERNEL_ELF) tools/mkiso.sh
+	tools/mkiso.sh $(KERNEL_ELF) $@ ""
+
+$(BUILD)/host/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(HOSTCC) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
+
+$(HOST_LIB): $(HOST_LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/host/%: tests/host/%.c $(HOST_LIB)
+	@mkdir -p $(dir $@)
+	$(HOSTCC) $(HOST_CFLAGS) -MMD -MP $< $(HOST_LIB) $(HOST_LDLIBS) -o $@
+
+$(BUILD)/tools/%: tools/%.c $(HOST_LIB)
+	@mkdir -p $(dir $@)
+	$(HOSTCC) $(HOST_CFLAGS) -MMD -MP $< $(HOST_LIB) -o $@
+
+check-host: $(HOST_TESTS) $(TOOLS)
+check-qemu: $(KERNEL_ELF)
+
+# All tests: host unit tests, then QEMU runs of the kernel; the last line is the summed verdict.
+check: $(HOST_TESTS) $(TOOLS) $(KERNEL_ELF)
+	tools/check.sh
+
+bench: $(KERNEL_ELF)
+	tools/bench.sh
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

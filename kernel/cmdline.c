@@ -1,0 +1,230 @@
+/* Command-line parser (see cmdline.h). Options follow Linux's "last one wins" for repeated keys. */
+#include "kernel/cmdline.h"
+
+#include <string.h>
+
+#include "kernel/lib/format.h"
+
+#define WORD_MAX 256
+
+struct opt_desc {
+    const char *name;
+    const char *syntax;
+    const char *help;
+    /* Returns NULL on success or a message describing what is wrong with value. */
+    const char *(*set)(struct options *o, const char *value);
+};
+
+static bool parse_u32(const char *s, u32 *out, u32 min, u32 max)
+{
+    u64 v = 0;
+    if (!*s)
+        return false;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9')
+            return false;
+        v = v * 10 + (u64)(*s - '0');
+        if (v > max)
+            return false;
+    }
+    if (v < min)
+        return false;
+    *out = (u32)v;
+    return true;
+}
+
+/* Suite names: lower-case letters, digits, '_' and '-', comma-separated, no empty items. */
+static const char *check_list(const char *v)
+{
+    if (!*v)
+        return "expects a comma-separated list of suite names";
+    if (strlen(v) >= OPT_LIST_MAX)
+        return "list is too long";
+    bool item_empty = true;
+    for (const char *p = v;; p++) {
+        if (*p == ',' || !*p) {
+            if (item_empty)
+                return "has an empty list item";
+            if (!*p)
+                return NULL;
+            item_empty = true;
+            continue;
+        }
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_' || *p == '-'))
+            return "suite names use only a-z, 0-9, '_' and '-'";
+        item_empty = false;
+    }
+}
+
+static const char *set_suites(struct options *o, const char *v)
+{
+    const char *e = check_list(v);
+    if (!e)
+        memcpy(o->suites, v, strlen(v) + 1);
+    return e;
+}
+
+static const char *set_exclude(struct options *o, const char *v)
+{
+    const char *e = check_list(v);
+    if (!e)
+        memcpy(o->exclude, v, strlen(v) + 1);
+    return e;
+}
+
+static const char *set_verbose(struct options *o, const char *v)
+{
+    return parse_u32(v, &o->verbose, 0, 2) ? NULL : "expects 0, 1 or 2";
+}
+
+static const char *set_exit(struct options *o, const char *v)
+{
+    if (!strcmp(v, "qemu"))
+        o->exit = EXIT_QEMU;
+    else if (!strcmp(v, "halt"))
+        o->exit = EXIT_HALT;
+    else if (!strcmp(v, "reboot"))
+        o->exit = EXIT_REBOOT;
+    else
+        return "expects qemu, halt or reboot";
+    return NULL;
+}
+
+/* Linux syntax: console=ttyS<N>[,<baud>] (Documentation/admin-guide/serial-console.rst). */
+static const char *set_console(struct options *o, const char *v)
+{
+    if (strncmp(v, "ttyS", 4) || v[4] < '0' || v[4] > '3' || (v[5] && v[5] != ','))
+        return "expects ttyS0..ttyS3, optionally followed by ,BAUD";
+    u32 baud = 115200;
+    if (v[5] == ',') {
+        if (!parse_u32(v + 6, &baud, 50, 115200) || 115200 % baud)
+            return "baud rate must divide 115200 (e.g. 115200, 57600, 38400, 19200, 9600)";
+    }
+    o->console_port = (u32)(v[4] - '0');
+    o->console_baud = baud;
+    return NULL;
+}
+
+static const struct opt_desc opt_table[] = {
+    {"suite", "suite=LIST", "run only these suites (comma-separated); default: the default suites", set_suites},
+    {"exclude", "exclude=LIST", "skip these suites", set_exclude},
+    {"verbose", "verbose=0|1|2",
+     "0: diagnostics only for failures and skips; 1 (default): for every measured check; 2: debug lines",
+     set_verbose},
+    {"exit", "exit=qemu|halt|reboot",
+     "at the end: write the verdict to QEMU's isa-debug-exit (port 0xf4); halt (default); or reboot",
+     set_exit},
+    {"console", "console=ttyS0..3[,BAUD]", "serial console port and speed (default ttyS0,115200)",
+     set_console},
+};
+
+void options_default(struct options *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->verbose = 1;
+    o->exit = EXIT_HALT;
+    o->console_port = 0;
+    o->console_baud = 115200;
+}
+
+static bool is_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* A first word without '=' that looks like a path is the image name QEMU -kernel passes (FACTS.md 1). */
+static bool looks_like_image(const char *w)
+{
+    return !strchr(w, '=') && (strchr(w, '/') || strchr(w, '.'));
+}
+
+bool cmdline_parse(const char *cmdline, struct options *o, char *err, size_t err_size)
+{
+    const char *p = cmdline ? cmdline : "";
+    bool first = true;
+    if (err_size)
+        err[0] = '\0';
+    for (;;) {
+        while (is_blank(*p))
+            p++;
+        if (!*p)
+            return true;
+        char word[WORD_MAX];
+        size_t n = 0;
+        while (p[n] && !is_blank(p[n]))
+            n++;
+        if (n >= sizeof(word)) {
+            k_snprintf(err, err_size, "option '%.40s...' is longer than %d characters", p, WORD_MAX - 1);
+            return false;
+        }
+        memcpy(word, p, n);
+        word[n] = '\0';
+        p += n;
+
+        if (first && looks_like_image(word)) {
+            first = false;
+            k_snprintf(o->image, sizeof(o->image), "%s", word);
+            continue;
+        }
+        first = false;
+
+        char *eq = strchr(word, '=');
+        if (!eq) {
+            k_snprintf(err, err_size, "unknown option '%s' (options are key=value)", word);
+            return false;
+        }
+        *eq = '\0';
+        const struct opt_desc *d = NULL;
+        for (size_t i = 0; i < ARRAY_SIZE(opt_table); i++)
+            if (!strcmp(opt_table[i].name, word))
+                d = &opt_table[i];
+        if (!d) {
+            *eq = '=';
+            k_snprintf(err, err_size, "unknown option '%s'", word);
+            return false;
+        }
+        const char *why = d->set(o, eq + 1);
+        if (why) {
+            *eq = '=';
+            k_snprintf(err, err_size, "bad value in '%s': %s %s", word, d->name, why);
+            return false;
+        }
+    }
+}
+
+void cmdline_help(void (*emit)(const char *syntax, const char *help, void *ctx), void *ctx)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(opt_table); i++)
+        emit(opt_table[i].syntax, opt_table[i].help, ctx);
+}
+
+bool list_next(const char **cursor, char *item, size_t item_size)
+{
+    const char *c = *cursor;
+    if (!c || !*c)
+        return false;
+    size_t n = 0;
+    while (c[n] && c[n] != ',')
+        n++;
+    size_t k = n < item_size ? n : item_size - 1;
+    memcpy(item, c, k);
+    item[k] = '\0';
+    *cursor = c[n] ? c + n + 1 : c + n;
+    return true;
+}
+
+/* Compares items in place: copying them into a bounded buffer would let a long item match its prefix. */
+bool list_contains(const char *list, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *c = list; c && *c;) {
+        const char *comma = strchr(c, ',');
+        size_t n = comma ? (size_t)(comma - c) : strlen(c);
+        if (n == len && !strncmp(c, name, n))
+            return true;
+        if (!comma)
+            break;
+        c = comma + 1;
+    }
+    return false;
+}

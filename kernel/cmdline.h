@@ -1,0 +1,32 @@
+/* The kernel command line: "key=value" words separated by blanks; documented in docs/options.md.
+ * One table (cmdline.c) defines every option, its values and its help text; later features add rows there.
+ * Unknown words and malformed values are errors that name the offending word: never a silent default. */
+#pragma once
+#include "kernel/types.h"
+
+#define OPT_LIST_MAX 256
+
+enum exit_mode { EXIT_HALT, EXIT_QEMU, EXIT_REBOOT };
+
+struct options {
+    char image[128];            /* a leading image path (QEMU -kernel passes it), if any */
+    char suites[OPT_LIST_MAX];  /* suite=LIST, comma-separated; empty = the default suites */
+    char exclude[OPT_LIST_MAX]; /* exclude=LIST */
+    u32 verbose;                /* 0: YAML only for failures/skips, 1: for every measured check, 2: debug */
+    enum exit_mode exit;        /* exit=qemu|halt|reboot */
+    u32 console_port;           /* console=ttyS<N>[,baud]: N in 0..3 */
+    u32 console_baud;
+};
+
+void options_default(struct options *o);
+
+/* Parse cmdline into *o (which must hold defaults). Returns true on success; on failure err holds one line
+ * naming the offending word and what was wrong. */
+bool cmdline_parse(const char *cmdline, struct options *o, char *err, size_t err_size);
+
+/* The help table: call emit once per option with its syntax and description. */
+void cmdline_help(void (*emit)(const char *syntax, const char *help, void *ctx), void *ctx);
+
+/* Iterate a comma-separated list: copies the next item into item, returns false at the end. */
+bool list_next(const char **cursor, char *item, size_t item_size);
+bool list_contains(const char *list, const char *name);

@@ -1,0 +1,83 @@
+#include "kernel/console.h"
+
+#include <stdarg.h>
+
+#include "kernel/lib/format.h"
+#include "kernel/percpu.h"
+#include "kernel/serial.h"
+#include "kernel/x86.h"
+
+#define NO_OWNER 0xFFFFFFFFu
+static volatile u32 owner = NO_OWNER;
+static u32 depth;
+static u64 saved_flags;
+
+static void emit(const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '\n')
+            serial_putc('\r'); /* serial terminals want CR LF */
+        serial_putc(*s);
+    }
+}
+
+void console_init(u32 port_index, u32 baud)
+{
+    serial_init(port_index, baud);
+}
+
+void console_lock(void)
+{
+    u64 flags = irq_save();
+    u32 me = this_cpu()->index;
+    if (owner == me) { /* re-entered from an exception/NMI on this CPU */
+        depth++;
+        return;
+    }
+    while (!__sync_bool_compare_and_swap(&owner, NO_OWNER, me))
+        cpu_relax();
+    depth = 1;
+    saved_flags = flags;
+}
+
+void console_unlock(void)
+{
+    if (--depth)
+        return;
+    u64 flags = saved_flags;
+    __atomic_store_n(&owner, NO_OWNER, __ATOMIC_RELEASE);
+    irq_restore(flags);
+}
+
+void console_recover(void)
+{
+    if (owner == this_cpu()->index) {
+        depth = 0;
+        __atomic_store_n(&owner, NO_OWNER, __ATOMIC_RELEASE);
+    }
+}
+
+static void vprint(const char *fmt, va_list ap)
+{
+    char buf[512];
+    k_vsnprintf(buf, sizeof(buf), fmt, ap);
+    emit(buf);
+}
+
+void kprintf_locked(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vprint(fmt, ap);
+    va_end(ap);
+}
+
+void kprintf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    console_lock();
+    vprint(fmt, ap);
+    console_unlock();
+    va_end(ap);
+}

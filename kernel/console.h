@@ -1,0 +1,15 @@
+/* Serial console output, safe from several CPUs and from interrupt/NMI context.
+ * Lines from different CPUs never interleave: each kprintf is written under one lock hold. A CPU that
+ * re-enters (an exception or NMI while it prints) writes without waiting rather than deadlocking. */
+#pragma once
+#include "kernel/types.h"
+
+void console_init(u32 port_index, u32 baud); /* ttyS<port_index> */
+void kprintf(const char *fmt, ...) PRINTF_LIKE(1, 2);
+
+/* Several writes as one block (e.g. a TAP line and its YAML): lock, kprintf_locked..., unlock. */
+void console_lock(void);
+void console_unlock(void);
+void kprintf_locked(const char *fmt, ...) PRINTF_LIKE(1, 2);
+/* After an exception unwound a check: release the lock if this CPU still holds it. */
+void console_recover(void);

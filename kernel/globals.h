@@ -1,0 +1,10 @@
+/* Run-wide state decided at boot. */
+#pragma once
+#include "kernel/bootinfo.h"
+#include "kernel/cmdline.h"
+#include "kernel/cpu_ident.h"
+
+extern struct boot_info g_boot;
+extern struct options g_options;
+extern struct cpu_ident g_ident;    /* of the boot CPU */
+extern char __image_start[], __image_end[];

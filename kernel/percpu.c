@@ -1,0 +1,65 @@
+/* Per-CPU GDT, TSS (with IST stacks) and GS base. */
+#include "kernel/percpu.h"
+
+#include <string.h>
+
+#include "kernel/traps.h"
+#include "kernel/x86.h"
+
+struct cpu cpus[MAX_CPUS];
+static u8 kstacks[MAX_CPUS][KSTACK_SIZE] __attribute__((aligned(16)));
+static u8 ist_stacks[MAX_CPUS][3][IST_STACK_SIZE] __attribute__((aligned(16)));
+
+/* Flat long-mode descriptors (SDM Vol.3A 3.4.5, 5.2.1): kernel code/data, user data, user code. */
+static const u64 gdt_template[5] = {
+    0,
+    0x00AF9A000000FFFFull, /* 0x08 ring-0 code, L=1 */
+    0x00CF92000000FFFFull, /* 0x10 ring-0 data */
+    0x00CFF2000000FFFFull, /* 0x18 ring-3 data */
+    0x00AFFA000000FFFFull, /* 0x20 ring-3 code, L=1 */
+};
+
+static void tss_descriptor(u64 *slot, const struct tss64 *tss)
+{
+    /* 16-byte system descriptor, type 9 = available 64-bit TSS (SDM Vol.3A 8.2.3). */
+    u64 base = (u64)tss, limit = sizeof(*tss) - 1;
+    slot[0] = (limit & 0xFFFF) | ((base & 0xFFFFFF) << 16) | (0x89ull << 40) | (((limit >> 16) & 0xF) << 48) |
+              (((base >> 24) & 0xFF) << 56);
+    slot[1] = base >> 32;
+}
+
+void cpu_local_init(u32 index, u32 apic_id)
+{
+    struct cpu *c = &cpus[index];
+    memset(c, 0, sizeof(*c));
+    c->self = c;
+    c->index = index;
+    c->apic_id = apic_id;
+    c->kstack_top = kstacks[index] + KSTACK_SIZE;
+
+    memcpy(c->gdt, gdt_template, sizeof(gdt_template));
+    c->tss.iomap_base = sizeof(c->tss); /* no I/O permission bitmap: ring 3 port I/O faults */
+    c->tss.rsp[0] = (u64)c->kstack_top;
+    for (int i = 0; i < 3; i++)
+        c->tss.ist[i] = (u64)(ist_stacks[index][i] + IST_STACK_SIZE);
+    tss_descriptor(&c->gdt[5], &c->tss);
+
+    struct {
+        u16 limit;
+        u64 base;
+    } PACKED gdtr = {sizeof(c->gdt) - 1, (u64)c->gdt};
+    asm volatile("lgdt %0\n"
+                 "pushq %1\n"
+                 "leaq 1f(%%rip), %%rax\n"
+                 "pushq %%rax\n"
+                 "lretq\n"
+                 "1:\n"
+                 "movw %w2, %%ds\n movw %w2, %%es\n movw %w2, %%ss\n"
+                 :
+                 : "m"(gdtr), "i"(SEL_KCODE), "r"(SEL_KDATA)
+                 : "rax", "memory");
+    asm volatile("ltr %w0" ::"r"(SEL_TSS));
+    idt_load();
+    wrmsr(MSR_GS_BASE, (u64)c);
+    c->online = true;
+}

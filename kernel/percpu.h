@@ -1,0 +1,67 @@
+/* Per-CPU state. GS base points at the CPU's struct cpu (first field = self), so this_cpu() is one load. */
+#pragma once
+#include "kernel/setjmp.h"
+#include "kernel/types.h"
+
+#define MAX_CPUS 512
+#define KSTACK_SIZE 16384
+#define IST_STACK_SIZE 8192
+
+struct check;
+
+/* An exception taken by this CPU, as the trap handler saw it. */
+struct fault_record {
+    bool valid;
+    u8 vector;
+    u64 error, rip, rsp, cr2, cs;
+};
+
+struct tss64 {
+    u32 reserved0;
+    u64 rsp[3];
+    u64 reserved1;
+    u64 ist[7];
+    u64 reserved2;
+    u16 reserved3;
+    u16 iomap_base;
+} PACKED;
+
+struct cpu {
+    struct cpu *self; /* must stay first: this_cpu() reads %gs:0 */
+    u32 index;        /* logical index, 0 = the boot CPU */
+    u32 apic_id;
+    bool online;
+
+    u32 trap_depth;               /* nesting of trap_dispatch on this CPU */
+    struct fault_record last_fault; /* the latest exception, fixed up or not */
+    struct check *current_check;  /* check running here: exceptions are charged to it */
+    k_jmp_buf check_jmp;          /* where an exception inside that check resumes */
+
+    u64 gdt[7] __attribute__((aligned(16)));
+    struct tss64 tss __attribute__((aligned(16)));
+    u8 *kstack_top;
+};
+
+extern struct cpu cpus[MAX_CPUS];
+
+static inline struct cpu *this_cpu(void)
+{
+    struct cpu *c;
+    asm volatile("mov %%gs:0, %0" : "=r"(c));
+    return c;
+}
+
+/* Point GS at cpus[index], load its GDT/TSS and the shared IDT. */
+void cpu_local_init(u32 index, u32 apic_id);
+
+#define SEL_KCODE 0x08
+#define SEL_KDATA 0x10
+#define SEL_UDATA (0x18 | 3)
+#define SEL_UCODE (0x20 | 3)
+#define SEL_TSS 0x28
+
+/* IST slots (1-based as in the IDT gate): separate stacks for faults that must report even when the
+ * current stack is unusable (SDM Vol.3A 7.14.5 "Interrupt Stack Table"). */
+#define IST_DF 1
+#define IST_NMI 2
+#define IST_MC 3

@@ -1,0 +1,139 @@
+/* TAP version 13 writer (testanything.org/tap-version-13-specification.html): test lines, directives,
+ * YAML diagnostics, the plan at the end, then the plain summary line `N passed, N failed, N skipped`. */
+#include "kernel/report.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#include "kernel/console.h"
+#include "kernel/exit.h"
+#include "kernel/lib/format.h"
+#include "tests/framework.h"
+
+static struct {
+    u32 number, passed, failed, skipped, todo;
+    u32 verbose;
+    enum exit_mode exit;
+} rep;
+
+void report_begin(const struct options *o)
+{
+    rep.verbose = o->verbose;
+    rep.exit = o->exit;
+    kprintf("TAP version 13\n");
+}
+
+void report_header(const struct boot_info *bi, const struct options *o, const struct cpu_ident *id)
+{
+    kprintf("# pmuboot %s\n", PMUBOOT_VERSION);
+    kprintf("# boot: %s via %s, info at 0x%llx (%u bytes)\n", bi->has_loader ? bi->loader : "(no loader name)",
+            boot_protocol_name(bi->protocol), (unsigned long long)bi->info_phys, bi->info_size);
+    kprintf("# cmdline: \"%s\"\n", bi->cmdline);
+    kprintf("# options: suite=%s exclude=%s verbose=%u exit=%s console=ttyS%u,%u\n",
+            o->suites[0] ? o->suites : "(default)", o->exclude[0] ? o->exclude : "(none)", o->verbose,
+            o->exit == EXIT_QEMU ? "qemu" : o->exit == EXIT_REBOOT ? "reboot" : "halt", o->console_port,
+            o->console_baud);
+    kprintf("# cpu: %s \"%s\" family 0x%x model 0x%x stepping 0x%x (signature 0x%08x)\n", id->vendor_string,
+            id->brand[0] ? id->brand : "(no brand string)", id->family, id->model, id->stepping, id->signature);
+    if (id->hypervisor_bit)
+        kprintf("# hypervisor: \"%s\" (CPUID 0x40000000 max leaf 0x%x)\n", id->hv_signature, id->hv_max_leaf);
+    else
+        kprintf("# hypervisor: none reported (CPUID.1 ECX[31]=0)\n");
+}
+
+/* YAML-safe verdict reason: TAP directives end at the line; keep reasons on one line. */
+static void put_block(const struct check *c)
+{
+    const char *p = c->diag_buf;
+    if (!*p)
+        return;
+    kprintf_locked("  ---\n");
+    while (*p) {
+        const char *nl = strchr(p, '\n');
+        int n = nl ? (int)(nl - p) : (int)strlen(p);
+        kprintf_locked("  %.*s\n", n, p);
+        p += n + (nl ? 1 : 0);
+    }
+    kprintf_locked("  ...\n");
+}
+
+void report_check(const struct check *c)
+{
+    enum check_verdict v = check_verdict(c);
+    console_lock();
+    u32 n = ++rep.number;
+    switch (v) {
+    case VERDICT_PASS:
+        rep.passed++;
+        kprintf_locked("ok %u - %s\n", n, c->name);
+        break;
+    case VERDICT_FAIL:
+        rep.failed++;
+        kprintf_locked("not ok %u - %s\n", n, c->name);
+        break;
+    case VERDICT_SKIP:
+        rep.skipped++;
+        kprintf_locked("ok %u - %s # SKIP %s\n", n, c->name, c->reason);
+        break;
+    case VERDICT_TODO_FAIL: /* a known deviation: an expected failure, reported, not counted as failed */
+        rep.todo++;
+        rep.passed++;
+        kprintf_locked("not ok %u - %s # TODO %s\n", n, c->name, c->reason);
+        break;
+    case VERDICT_TODO_PASS:
+        rep.todo++;
+        rep.passed++;
+        kprintf_locked("ok %u - %s # TODO %s\n", n, c->name, c->reason);
+        break;
+    }
+    if (rep.verbose >= 1 || v != VERDICT_PASS)
+        put_block(c);
+    console_unlock();
+}
+
+static void vcomment(const char *fmt, va_list ap)
+{
+    char buf[400];
+    k_vsnprintf(buf, sizeof(buf), fmt, ap);
+    kprintf("# %s\n", buf);
+}
+
+void report_comment(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vcomment(fmt, ap);
+    va_end(ap);
+}
+
+void report_debug(const char *fmt, ...)
+{
+    if (rep.verbose < 2)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vcomment(fmt, ap);
+    va_end(ap);
+}
+
+u32 report_failed_count(void)
+{
+    return rep.failed;
+}
+
+void report_finish(void)
+{
+    if (rep.todo)
+        kprintf("# %u expected failure(s) or known deviation(s) marked TODO above\n", rep.todo);
+    kprintf("1..%u\n", rep.number);
+    kprintf("%u passed, %u failed, %u skipped\n", rep.passed, rep.failed, rep.skipped);
+    kernel_exit(rep.failed == 0, rep.exit);
+}
+
+void report_bail_out(const char *why)
+{
+    console_recover();
+    kprintf("Bail out! %s\n", why);
+    kprintf("%u passed, %u failed, %u skipped\n", rep.passed, rep.failed + 1, rep.skipped);
+    kernel_exit(false, rep.exit);
+}

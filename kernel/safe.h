@@ -1,0 +1,57 @@
+/* Accessors that return a fault instead of taking it: the faulting instruction is listed in the fixup
+ * table (kernel/traps.h), and the trap handler resumes after it with %rdi = FIXUP_FAULT | vector.
+ * Each returns 0 on success, or FIXUP_FAULT | vector; this_cpu()->last_fault has the error code. */
+#pragma once
+#include "kernel/traps.h"
+#include "kernel/types.h"
+
+#define EX_TABLE_ENTRY(insn, fixup) \
+    ".pushsection .ex_table, \"a\"\n .balign 8\n .quad " #insn ", " #fixup "\n .popsection\n"
+
+static inline int fault_vector(int r) { return r & 0xff; }
+
+static inline int rdmsr_safe(u32 msr, u64 *val)
+{
+    u32 lo = 0, hi = 0;
+    u64 fault = 0;
+    asm volatile("1: rdmsr\n2:\n" EX_TABLE_ENTRY(1b, 2b)
+                 : "+a"(lo), "+d"(hi), "+D"(fault)
+                 : "c"(msr)
+                 : "memory");
+    *val = fault ? 0 : ((u64)hi << 32) | lo;
+    return (int)fault;
+}
+
+static inline int wrmsr_safe(u32 msr, u64 val)
+{
+    u64 fault = 0;
+    asm volatile("1: wrmsr\n2:\n" EX_TABLE_ENTRY(1b, 2b)
+                 : "+D"(fault)
+                 : "c"(msr), "a"((u32)val), "d"((u32)(val >> 32))
+                 : "memory");
+    return (int)fault;
+}
+
+static inline int rdpmc_safe(u32 index, u64 *val)
+{
+    u32 lo = 0, hi = 0;
+    u64 fault = 0;
+    asm volatile("1: rdpmc\n2:\n" EX_TABLE_ENTRY(1b, 2b)
+                 : "+a"(lo), "+d"(hi), "+D"(fault)
+                 : "c"(index)
+                 : "memory");
+    *val = fault ? 0 : ((u64)hi << 32) | lo;
+    return (int)fault;
+}
+
+/* Read 8 bytes at any address (e.g. a non-canonical or unmapped one) without faulting. */
+static inline int read_u64_safe(u64 addr, u64 *val)
+{
+    u64 v = 0, fault = 0;
+    asm volatile("1: movq (%2), %0\n2:\n" EX_TABLE_ENTRY(1b, 2b)
+                 : "+r"(v), "+D"(fault)
+                 : "r"(addr)
+                 : "memory");
+    *val = fault ? 0 : v;
+    return (int)fault;
+}

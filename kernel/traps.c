@@ -1,0 +1,120 @@
+/* IDT setup and the common trap dispatcher. An exception is, in order: fixed up (safe accessors),
+ * charged to the running check (reported, check failed, runner resumes), or fatal (reported, run ends). */
+#include "kernel/traps.h"
+
+#include "kernel/console.h"
+#include "kernel/panic.h"
+#include "kernel/x86.h"
+#include "tests/framework.h"
+
+struct idt_gate {
+    u16 off_lo, sel;
+    u8 ist, type_attr;
+    u16 off_mid;
+    u32 off_hi, zero;
+} PACKED;
+
+static struct idt_gate idt[256] __attribute__((aligned(16)));
+static irq_handler_t irq_handlers[256];
+extern const u64 isr_stub_table[256];
+extern const struct ex_entry __extable_start[], __extable_end[];
+
+static const char *const exc_names[32] = {
+    "#DE", "#DB", "NMI", "#BP", "#OF", "#BR", "#UD", "#NM", "#DF", "CSO", "#TS", "#NP", "#SS", "#GP", "#PF", "15",
+    "#MF", "#AC", "#MC", "#XM", "#VE", "#CP", "22",  "23",  "24",  "25",  "26",  "27",  "#HV", "#VC", "#SX", "31",
+};
+
+const char *exception_name(u32 vector)
+{
+    return vector < 32 ? exc_names[vector] : "IRQ";
+}
+
+static void set_gate(u8 v, u64 handler, u8 ist, u8 dpl)
+{
+    idt[v] = (struct idt_gate){
+        .off_lo = (u16)handler,
+        .sel = SEL_KCODE,
+        .ist = ist,
+        .type_attr = (u8)(0x8E | (dpl << 5)), /* present, 64-bit interrupt gate: IF cleared on entry */
+        .off_mid = (u16)(handler >> 16),
+        .off_hi = (u32)(handler >> 32),
+    };
+}
+
+void idt_init(void)
+{
+    for (int v = 0; v < 256; v++)
+        set_gate((u8)v, isr_stub_table[v], 0, 0);
+    set_gate(8, isr_stub_table[8], IST_DF, 0);
+    set_gate(2, isr_stub_table[2], IST_NMI, 0);
+    set_gate(18, isr_stub_table[18], IST_MC, 0);
+    set_gate(3, isr_stub_table[3], 0, 3); /* int3 usable from ring 3 */
+}
+
+void idt_load(void)
+{
+    struct {
+        u16 limit;
+        u64 base;
+    } PACKED ptr = {sizeof(idt) - 1, (u64)idt};
+    asm volatile("lidt %0" ::"m"(ptr));
+}
+
+void irq_register(u8 vector, irq_handler_t h)
+{
+    irq_handlers[vector] = h;
+}
+
+static const struct ex_entry *extable_find(u64 rip)
+{
+    for (const struct ex_entry *e = __extable_start; e < __extable_end; e++)
+        if (e->insn == rip)
+            return e;
+    return NULL;
+}
+
+static void record_fault(struct cpu *c, const struct trap_frame *f)
+{
+    c->last_fault = (struct fault_record){
+        .valid = true,
+        .vector = (u8)f->vector,
+        .error = f->error,
+        .rip = f->rip,
+        .rsp = f->rsp,
+        .cr2 = f->vector == 14 ? read_cr2() : 0,
+        .cs = f->cs,
+    };
+}
+
+void trap_dispatch(struct trap_frame *f);
+void trap_dispatch(struct trap_frame *f)
+{
+    struct cpu *c = this_cpu();
+    c->trap_depth++;
+    if (!is_exception(f->vector) || f->vector == 2) { /* NMI: a PMI in NMI mode, or unexpected */
+        irq_handler_t h = irq_handlers[f->vector];
+        if (h)
+            h(f);
+        else
+            kprintf("# cpu%u: unexpected interrupt vector %llu at rip 0x%llx\n", c->index,
+                    (unsigned long long)f->vector, (unsigned long long)f->rip);
+        c->trap_depth--;
+        return;
+    }
+
+    record_fault(c, f);
+    const struct ex_entry *e = extable_find(f->rip);
+    if (e) {
+        f->rip = e->fixup;
+        f->rdi = FIXUP_FAULT | f->vector;
+        c->trap_depth--;
+        return;
+    }
+    if (c->current_check && c->trap_depth == 1) {
+        check_exception(c->current_check, &c->last_fault);
+        /* Back to the runner; it clears trap_depth and re-opens NMIs. */
+        k_longjmp(c->check_jmp, 1);
+    }
+    panic_fault(&c->last_fault, c->trap_depth > 1 ? "exception inside a trap handler"
+                                                    : "exception outside any check");
+}

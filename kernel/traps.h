@@ -1,0 +1,26 @@
+/* IDT, exception handling and interrupt dispatch. */
+#pragma once
+#include "kernel/percpu.h"
+#include "kernel/types.h"
+
+struct trap_frame {
+    u64 r15, r14, r13, r12, r11, r10, r9, r8, rbp, rdi, rsi, rdx, rcx, rbx, rax;
+    u64 vector, error;
+    u64 rip, cs, rflags, rsp, ss; /* pushed by the CPU */
+};
+
+typedef void (*irq_handler_t)(struct trap_frame *f);
+
+void idt_init(void); /* build the shared IDT once */
+void idt_load(void); /* on each CPU */
+void irq_register(u8 vector, irq_handler_t h);
+const char *exception_name(u32 vector);
+/* Whether the vector is one the CPU raises as an exception (0..31). */
+static inline bool is_exception(u64 v) { return v < 32; }
+
+/* Fault-fixup table: an instruction listed there that faults resumes at its fixup address with
+ * %rdi = FIXUP_FAULT | vector (see kernel/safe.h). */
+#define FIXUP_FAULT 0x100
+struct ex_entry {
+    u64 insn, fixup;
+};

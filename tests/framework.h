@@ -1,0 +1,79 @@
+/* Suites and checks. A suite is a named list of checks, global or per-CPU; a check records expectations
+ * (expected, observed, tolerance) into a YAML block and gets one TAP verdict. A check that records no
+ * expectation and does not skip is a defect and is reported as failed. See docs/writing-checks.md. */
+#pragma once
+#include "kernel/lib/format.h"
+#include "kernel/percpu.h"
+#include "kernel/types.h"
+
+struct check;
+enum check_scope { SCOPE_GLOBAL, SCOPE_PER_CPU };
+#define NO_FAULT (-1)
+
+struct check_def {
+    const char *name;
+    void (*run)(struct check *c);
+    enum check_scope scope; /* global checks run once on the boot CPU; per-CPU checks on every CPU */
+    int expect_vector;      /* NO_FAULT, or the exception this self-test deliberately raises */
+};
+
+/* A suite runs its global checks first, then its per-CPU checks on each CPU in turn. */
+struct suite {
+    const char *name;
+    const char *about;
+    bool in_default;
+    const struct check_def *checks;
+    u32 count;
+};
+#define SUITE_CHECKS(arr) (arr), ARRAY_SIZE(arr)
+
+enum check_verdict { VERDICT_PASS, VERDICT_FAIL, VERDICT_SKIP, VERDICT_TODO_FAIL, VERDICT_TODO_PASS };
+
+struct check {
+    char name[96]; /* cpu<N>/<suite>/<check> or <suite>/<check> */
+    const struct check_def *def;
+    struct cpu *cpu;
+    u32 expectations, failures;
+    bool skipped, todo, faulted, no_verdict;
+    char reason[200]; /* SKIP/TODO reason, printed on the TAP line */
+    struct fault_record fault;
+    struct strbuf diag;
+    char diag_buf[2048]; /* YAML lines, unindented */
+};
+
+/* Expectations: each adds a YAML line `what: {expected: .., observed: .., tolerance: ..}` and counts a
+ * failure when it does not hold. They return whether it held, so a check can stop early. */
+bool expect_eq(struct check *c, const char *what, u64 expected, u64 observed);      /* hex */
+bool expect_eq_dec(struct check *c, const char *what, u64 expected, u64 observed);  /* decimal */
+bool expect_within(struct check *c, const char *what, s64 expected, s64 observed, u64 tolerance,
+                   const char *unit);
+bool expect_true(struct check *c, const char *what, bool ok, const char *expected, const char *observed_fmt, ...)
+    PRINTF_LIKE(5, 6);
+/* Extra evidence (not an expectation): `key: value` in the YAML block. */
+void check_note(struct check *c, const char *key, const char *fmt, ...) PRINTF_LIKE(3, 4);
+/* The check cannot run here; reason carries the evidence (e.g. "CPUID.0AH.EAX=0"). */
+void check_skip(struct check *c, const char *fmt, ...) PRINTF_LIKE(2, 3);
+/* A known deviation of this platform: reported as TODO (an expected failure), never hidden. */
+void check_todo(struct check *c, const char *fmt, ...) PRINTF_LIKE(2, 3);
+void check_fail(struct check *c, const char *fmt, ...) PRINTF_LIKE(2, 3);
+
+enum check_verdict check_verdict(const struct check *c);
+
+/* Called by the trap handler for an exception inside a check. */
+void check_exception(struct check *c, const struct fault_record *f);
+
+/* Per-CPU log of the exceptions charged to checks (newest last), for the harness self-test. */
+#define CHECK_FAULT_LOG 8
+struct check_fault_log {
+    u32 count;
+    struct fault_record entries[CHECK_FAULT_LOG];
+};
+extern struct check_fault_log check_fault_logs[MAX_CPUS];
+
+/* The registry (tests/suites.c) and the runner. */
+extern const struct suite *const all_suites[];
+extern const u32 all_suites_count;
+bool suites_validate(const char *suites, const char *exclude, char *err, size_t err_size);
+void suites_run(const char *suites, const char *exclude);
+void suites_run_one(const struct suite *s); /* regardless of selection */
+void suites_list(void); /* as TAP comments */

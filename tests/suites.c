@@ -1,0 +1,10 @@
+/* Every suite, in run order. */
+#include "tests/framework.h"
+
+extern const struct suite suite_boot, suite_harness;
+
+const struct suite *const all_suites[] = {
+    &suite_boot,
+    &suite_harness,
+};
+const u32 all_suites_count = ARRAY_SIZE(all_suites);
