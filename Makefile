@@ -19,7 +19,8 @@ KCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding -fno-builtin -
            -fno-stack-protector -fno-omit-frame-pointer -fno-delete-null-pointer-checks \
            -fno-asynchronous-unwind-tables -DPMUBOOT_KERNEL -DPMUBOOT_VERSION='"$(VERSION)"'
 KLDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T linker.ld
-NASMFLAGS := -f elf64 -w+all
+# -w-unknown-warning: nasm 2.16.01 alignb expands to [warning push], which -w+all then flags.
+NASMFLAGS := -f elf64 -w+all -w-unknown-warning -I./
 
 # Host build of the portable sources, with sanitizers.
 HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -I. -fsanitize=address,undefined \

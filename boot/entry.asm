@@ -2,9 +2,10 @@
 ; Loader state on entry (Multiboot 0.6.96 3.2; Multiboot2 3.3): protected mode, paging off, interrupts off,
 ; EAX = loader magic, EBX = physical address of the boot information.
 
+%include "boot/boot_gdt.inc"
 extern kmain
 extern __bss_start, __bss_end
-global _start32, boot_pml4, boot_gdt64_ptr, boot_stack_top, mb_magic, mb_info
+global _start32, boot_pml4, boot_gdt64, boot_gdt64_ptr, boot_stack_top, mb_magic, mb_info
 
 PAGE_P      equ 1 << 0
 PAGE_RW     equ 1 << 1
@@ -127,7 +128,10 @@ boot_gdt64:
     dq 0
     dq 0x00AF9A000000FFFF                   ; 0x08: 64-bit ring-0 code (L=1)
     dq 0x00CF92000000FFFF                   ; 0x10: ring-0 data
+    dq 0x00CF9A000000FFFF                   ; 0x18: 32-bit ring-0 code (AP trampoline -> ap_entry32)
 boot_gdt64_end:
+    times (BOOT_GDT_ENTRIES * 8) - (boot_gdt64_end - boot_gdt64) db 0   ; size check: fails if they differ
+    times (boot_gdt64_end - boot_gdt64) - (BOOT_GDT_ENTRIES * 8) db 0
 boot_gdt64_ptr:
     dw boot_gdt64_end - boot_gdt64 - 1
     dq boot_gdt64

@@ -105,6 +105,86 @@ static const char *set_console(struct options *o, const char *v)
     return NULL;
 }
 
+static const char *set_apic(struct options *o, const char *v)
+{
+    static const char *const names[] = {"auto", "xapic", "x2apic"};
+    for (u32 i = 0; i < ARRAY_SIZE(names); i++)
+        if (!strcmp(v, names[i])) {
+            o->apic = i;
+            return NULL;
+        }
+    return "expects auto, xapic or x2apic";
+}
+
+static const char *set_smp(struct options *o, const char *v)
+{
+    if (!strcmp(v, "parallel"))
+        o->smp_serial = 0;
+    else if (!strcmp(v, "serial"))
+        o->smp_serial = 1;
+    else
+        return "expects parallel or serial";
+    return NULL;
+}
+
+static const char *set_init_delay(struct options *o, const char *v)
+{
+    u32 us;
+    if (!parse_u32(v, &us, 0, 1000000))
+        return "expects microseconds, 0..1000000";
+    o->init_delay_us = us;
+    return NULL;
+}
+
+static const char *set_ap_timeout(struct options *o, const char *v)
+{
+    return parse_u32(v, &o->ap_timeout_ms, 1, 60000) ? NULL : "expects milliseconds, 1..60000";
+}
+
+/* An APIC ID in decimal or 0x-hex. */
+static bool parse_id(const char *s, u32 *out)
+{
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        u64 v = 0;
+        if (!s[2])
+            return false;
+        for (s += 2; *s; s++) {
+            int d = (*s >= '0' && *s <= '9') ? *s - '0' : (*s >= 'a' && *s <= 'f') ? *s - 'a' + 10
+                    : (*s >= 'A' && *s <= 'F') ? *s - 'A' + 10 : -1;
+            if (d < 0 || (v = v * 16 + (u64)d) > 0xFFFFFFFFull)
+                return false;
+        }
+        *out = (u32)v;
+        return true;
+    }
+    return parse_u32(s, out, 0, 0xFFFFFFFFu);
+}
+
+static const char *set_cpus(struct options *o, const char *v)
+{
+    char item[24];
+    const char *cur = v;
+    u32 n = 0;
+    if (!*v)
+        return "expects a comma-separated list of APIC IDs";
+    while (list_next(&cur, item, sizeof(item))) {
+        if (strlen(item) == sizeof(item) - 1)
+            return "has an APIC ID that is too long";
+        if (n == OPT_CPUS_MAX)
+            return "lists more APIC IDs than the 512 supported";
+        if (!parse_id(item, &o->cpus[n]))
+            return "expects APIC IDs in decimal or 0x-hex, comma-separated";
+        for (u32 k = 0; k < n; k++)
+            if (o->cpus[k] == o->cpus[n])
+                return "lists an APIC ID twice";
+        n++;
+    }
+    if (v[strlen(v) - 1] == ',')
+        return "has an empty list item";
+    o->cpu_count = n;
+    return NULL;
+}
+
 static const struct opt_desc opt_table[] = {
     {"suite", "suite=LIST", "run only these suites (comma-separated); default: the default suites", set_suites},
     {"exclude", "exclude=LIST", "skip these suites", set_exclude},
@@ -116,6 +196,12 @@ static const struct opt_desc opt_table[] = {
      set_exit},
     {"console", "console=ttyS0..3[,BAUD]", "serial console port and speed (default ttyS0,115200)",
      set_console},
+    {"apic", "apic=auto|xapic|x2apic", "local APIC mode; auto (default) = x2APIC when CPUID offers it", set_apic},
+    {"smp", "smp=parallel|serial", "AP bring-up: all at once (default) or one at a time", set_smp},
+    {"cpus", "cpus=ID,ID,...", "APIC IDs to bring up instead of the ACPI MADT's (decimal or 0x-hex)", set_cpus},
+    {"init_delay_us", "init_delay_us=N",
+     "wait after INIT before the SIPIs; default 0 on modern CPUs, 10000 on older ones (as Linux)", set_init_delay},
+    {"ap_timeout_ms", "ap_timeout_ms=N", "how long to wait for each AP to arrive (default 100)", set_ap_timeout},
 };
 
 void options_default(struct options *o)
@@ -125,6 +211,8 @@ void options_default(struct options *o)
     o->exit = EXIT_HALT;
     o->console_port = 0;
     o->console_baud = 115200;
+    o->init_delay_us = -1;
+    o->ap_timeout_ms = 100;
 }
 
 static bool is_blank(char c)

@@ -5,6 +5,7 @@
 #include "kernel/types.h"
 
 #define OPT_LIST_MAX 256
+#define OPT_CPUS_MAX 512
 
 enum exit_mode { EXIT_HALT, EXIT_QEMU, EXIT_REBOOT };
 
@@ -16,6 +17,12 @@ struct options {
     enum exit_mode exit;        /* exit=qemu|halt|reboot */
     u32 console_port;           /* console=ttyS<N>[,baud]: N in 0..3 */
     u32 console_baud;
+    u32 apic;                   /* apic=auto|xapic|x2apic: 0, 1, 2 (enum apic_request) */
+    u32 smp_serial;             /* smp=parallel|serial: 0, 1 */
+    s64 init_delay_us;          /* init_delay_us=N; -1 = chosen by CPU family */
+    u32 ap_timeout_ms;          /* ap_timeout_ms=N */
+    u32 cpu_count;              /* cpus=ID,ID,...: explicit APIC IDs instead of the MADT; 0 = not given */
+    u32 cpus[OPT_CPUS_MAX];
 };
 
 void options_default(struct options *o);

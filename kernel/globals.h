@@ -8,3 +8,4 @@ extern struct boot_info g_boot;
 extern struct options g_options;
 extern struct cpu_ident g_ident;    /* of the boot CPU */
 extern char __image_start[], __image_end[];
+extern char apic_mode_error[160]; /* why apic= could not be honoured; empty if it was */

@@ -1,5 +1,9 @@
 /* kmain: from the long-mode entry to the end of the run. */
+#include "apic/apic.h"
 #include "kernel/console.h"
+#include "kernel/enumerate.h"
+#include "kernel/smp.h"
+#include "kernel/timing.h"
 #include "kernel/cpuid_hw.h"
 #include "kernel/globals.h"
 #include "kernel/percpu.h"
@@ -11,6 +15,7 @@
 struct boot_info g_boot;
 struct options g_options;
 struct cpu_ident g_ident;
+char apic_mode_error[160];
 
 /* Legacy 8259 PICs: mask every line before interrupts are ever enabled. SeaBIOS leaves IRQ0 unmasked on
  * vector 8, which would look like a double fault (shared/FACTS.md 3; Intel 8259A datasheet OCW1). */
@@ -74,6 +79,14 @@ void kmain(u32 magic, u32 info_phys)
         report_finish();
     }
     suites_run_one(&cmdline_suite);
+
+    timing_init();
+    apic_choose_mode((enum apic_request)g_options.apic, apic_mode_error, sizeof(apic_mode_error));
+    smp_init_bsp();
+    enumerate_cpus(&g_options);
+    smp_bring_up(g_options.smp_serial ? SMP_SERIAL : SMP_PARALLEL, g_options.init_delay_us,
+                 g_options.ap_timeout_ms);
+
     suites_run(g_options.suites, g_options.exclude);
     report_finish();
 }

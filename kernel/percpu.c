@@ -28,6 +28,11 @@ static void tss_descriptor(u64 *slot, const struct tss64 *tss)
     slot[1] = base >> 32;
 }
 
+u8 *percpu_stack_top(u32 index)
+{
+    return kstacks[index] + KSTACK_SIZE;
+}
+
 void cpu_local_init(u32 index, u32 apic_id)
 {
     struct cpu *c = &cpus[index];

@@ -51,6 +51,9 @@ static inline struct cpu *this_cpu(void)
     return c;
 }
 
+/* The kernel stack of logical CPU index (the AP trampoline switches to it). */
+u8 *percpu_stack_top(u32 index);
+
 /* Point GS at cpus[index], load its GDT/TSS and the shared IDT. */
 void cpu_local_init(u32 index, u32 apic_id);
 

@@ -1,16 +1,285 @@
+/* AP bring-up and cross-CPU calls. */
 #include "kernel/smp.h"
 
-#include "kernel/percpu.h"
+#include <string.h>
+
+#include "apic/apic.h"
+#include "kernel/console.h"
+#include "kernel/globals.h"
+#include "kernel/timing.h"
+#include "kernel/traps.h"
+#include "kernel/x86.h"
+
+struct smp_state smp;
+
+/* Read by boot/ap_trampoline.asm. */
+u32 smp_ap_apic_ids[MAX_CPUS];
+u32 smp_ap_count;
+u64 smp_ap_stack_tops[MAX_CPUS];
+u8 smp_ap_id_from_leaf_b;
+volatile u32 smp_ap_strays;
+
+extern const u8 ap_trampoline_start[], ap_trampoline_end[];
+static u64 trampoline_phys;
+
+/* Cross-CPU call mailbox, one per CPU: the caller fills fn/arg, bumps req and sends VECTOR_WAKE; the
+ * target runs fn in its idle loop (not in interrupt context) and sets done = req. */
+struct mailbox {
+    void (*volatile fn)(void *);
+    void *volatile arg;
+    volatile u32 req, done;
+};
+static struct mailbox mailboxes[MAX_CPUS];
+
+static void wake_handler(struct trap_frame *f)
+{
+    (void)f;
+    apic_eoi();
+}
+
+static void spurious_handler(struct trap_frame *f)
+{
+    (void)f; /* no EOI for the spurious vector (SDM Vol.3A 11.9) */
+}
+
+/* CPUID.0BH is usable for the x2APIC ID when leaf 0xB exists and subleaf 0 reports a non-zero level type
+ * (SDM Vol.2A CPUID 0BH: "If ECX[15:8] = 0 the leaf is invalid"). */
+static bool leaf_b_valid(void)
+{
+    u32 a, b, c, d, max;
+    cpuid_count(0, 0, &max, &b, &c, &d);
+    if (max < 0xB)
+        return false;
+    cpuid_count(0xB, 0, &a, &b, &c, &d);
+    return ((c >> 8) & 0xFF) != 0 && b != 0;
+}
+
+void smp_init_bsp(void)
+{
+    irq_register(VECTOR_WAKE, wake_handler);
+    irq_register(VECTOR_SPURIOUS, spurious_handler);
+    apic_cpu_init();
+    u32 id = apic_id();
+    cpus[0].apic_id = id;
+    smp.count = 1;
+    smp.cpu[0] = (struct smp_cpu_info){.apic_id = id, .state = CPU_ONLINE, .arrivals = 1};
+    smp_ap_apic_ids[0] = id;
+    smp_ap_id_from_leaf_b = leaf_b_valid();
+}
+
+void smp_add_cpu(u32 apic_id, bool enabled, u32 acpi_uid, bool x2apic_entry)
+{
+    if (apic_id == smp.cpu[0].apic_id) {
+        smp.cpu[0].acpi_uid = acpi_uid;
+        smp.cpu[0].from_x2apic_entry = x2apic_entry;
+        return;
+    }
+    if (!enabled) {
+        if (smp.absent_count < MAX_CPUS)
+            smp.absent_ids[smp.absent_count++] = apic_id;
+        return;
+    }
+    if (smp.count >= MAX_CPUS) {
+        kprintf("# smp: more than %u CPUs; APIC ID %u and later are not started\n", MAX_CPUS, apic_id);
+        return;
+    }
+    u32 i = smp.count++;
+    smp.cpu[i] = (struct smp_cpu_info){.apic_id = apic_id, .state = CPU_PENDING, .acpi_uid = acpi_uid,
+                                       .from_x2apic_entry = x2apic_entry};
+}
+
+u64 smp_default_init_delay_us(void)
+{
+    const struct cpu_ident *id = &g_ident;
+    if ((id->vendor == VENDOR_INTEL && id->family == 6) || (id->vendor == VENDOR_AMD && id->family >= 0xF) ||
+        (id->vendor == VENDOR_HYGON && id->family >= 0x18))
+        return 0;
+    return 10000;
+}
+
+static void idle_loop(u32 idx) NORETURN;
+static void idle_loop(u32 idx)
+{
+    struct mailbox *m = &mailboxes[idx];
+    for (;;) {
+        cli();
+        if (m->req != m->done) {
+            m->fn(m->arg);
+            __atomic_store_n(&m->done, m->req, __ATOMIC_RELEASE);
+            continue;
+        }
+        asm volatile("sti; hlt" ::: "memory"); /* STI's one-instruction shadow: no wakeup is lost */
+    }
+}
+
+void ap_main(u32 idx, u32 apic_id_seen);
+void ap_main(u32 idx, u32 apic_id_seen)
+{
+    u64 t = rdtsc();
+    cpu_local_init(idx, apic_id_seen);
+    apic_cpu_init();
+    struct smp_cpu_info *ci = &smp.cpu[idx];
+    if (ci->arrivals++ == 0)
+        ci->arrival_tsc = t;
+    mailboxes[idx].done = mailboxes[idx].req; /* a re-entered AP drops any call it was running */
+    __atomic_store_n(&ci->state, CPU_ONLINE, __ATOMIC_RELEASE);
+    idle_loop(idx);
+}
+
+/* The trampoline page: the SIPI vector addresses a 4 KiB page below 1 MiB. Take the highest page below
+ * 0x9F000 that the memory map calls available and that holds no boot information we still read. */
+static bool pick_trampoline_page(void)
+{
+    for (u64 page = 0x9E000; page >= 0x1000; page -= 0x1000) {
+        bool avail = false;
+        for (u32 i = 0; i < g_boot.mmap_count; i++) {
+            const struct mem_region *r = &g_boot.mmap[i];
+            if (r->type == MEM_AVAILABLE && page >= r->base && page + 0x1000 <= r->base + r->length)
+                avail = true;
+        }
+        for (u32 i = 0; i < g_boot.mmap_count; i++) { /* overlapping reserved ranges win */
+            const struct mem_region *r = &g_boot.mmap[i];
+            if (r->type != MEM_AVAILABLE && page < r->base + r->length && r->base < page + 0x1000)
+                avail = false;
+        }
+        u64 ib = g_boot.info_phys, ie = g_boot.info_phys + g_boot.info_size;
+        if (avail && !(page < ie && ib < page + 0x1000)) {
+            trampoline_phys = page;
+            return true;
+        }
+    }
+    return false;
+}
+
+static void send_init(u32 apic_id)
+{
+    /* INIT assert, then (xAPIC only) INIT level de-assert as Linux does; the de-assert is required by P6
+     * and ignored by later parts; x2APIC has no level de-assert (SDM Vol.3A 11.6.1, 11.12.10). */
+    apic_send_ipi(apic_id, ICR_DM_INIT | ICR_LEVEL | ICR_ASSERT);
+    if (apic_mode() == APIC_MODE_XAPIC)
+        apic_send_ipi(apic_id, ICR_DM_INIT | ICR_LEVEL);
+}
+
+static void send_sipi(u32 apic_id)
+{
+    apic_send_ipi(apic_id, ICR_DM_STARTUP | (u32)(trampoline_phys >> 12));
+}
+
+static bool arrived(u32 i)
+{
+    return __atomic_load_n(&smp.cpu[i].state, __ATOMIC_ACQUIRE) == CPU_ONLINE;
+}
+
+/* Wait until every AP in [first, last] arrived or deadline passes; true when all did. */
+static bool wait_arrivals(u32 first, u32 last, u64 deadline_tsc)
+{
+    for (;;) {
+        bool all = true;
+        for (u32 i = first; i <= last; i++)
+            all = all && arrived(i);
+        if (all)
+            return true;
+        if (rdtsc() > deadline_tsc)
+            return false;
+        cpu_relax();
+    }
+}
+
+/* SDM Vol.3A 9.4.4.1: INIT, wait, SIPI, wait 200 us, SIPI if it has not arrived. */
+static void start_aps(u32 first, u32 last)
+{
+    for (u32 i = first; i <= last; i++)
+        send_init(smp.cpu[i].apic_id);
+    udelay(smp.init_delay_us);
+    for (u32 i = first; i <= last; i++)
+        send_sipi(smp.cpu[i].apic_id);
+    if (!wait_arrivals(first, last, rdtsc() + us_to_tsc(200)))
+        for (u32 i = first; i <= last; i++)
+            if (!arrived(i))
+                send_sipi(smp.cpu[i].apic_id);
+}
+
+void smp_bring_up(enum smp_mode mode, s64 init_delay_us, u32 ap_timeout_ms)
+{
+    smp.mode = mode;
+    smp.init_delay_auto = init_delay_us < 0;
+    smp.init_delay_us = init_delay_us < 0 ? smp_default_init_delay_us() : (u64)init_delay_us;
+    smp.ap_timeout_ms = ap_timeout_ms;
+    if (smp.count <= 1)
+        return;
+    if (!pick_trampoline_page()) {
+        kprintf("# smp: no free 4 KiB page below 0x9F000 in the memory map for the AP trampoline; "
+                "APs not started\n");
+        for (u32 i = 1; i < smp.count; i++)
+            smp.cpu[i].state = CPU_NO_ANSWER;
+        return;
+    }
+    memcpy((void *)(uintptr_t)trampoline_phys, ap_trampoline_start,
+           (size_t)(ap_trampoline_end - ap_trampoline_start));
+    for (u32 i = 0; i < smp.count; i++) {
+        smp_ap_apic_ids[i] = smp.cpu[i].apic_id;
+        smp_ap_stack_tops[i] = (u64)(uintptr_t)percpu_stack_top(i);
+    }
+    __atomic_store_n(&smp_ap_count, smp.count, __ATOMIC_RELEASE);
+
+    smp.first_init_tsc = rdtsc();
+    u64 timeout = us_to_tsc((u64)ap_timeout_ms * 1000);
+    if (mode == SMP_PARALLEL) {
+        start_aps(1, smp.count - 1);
+        wait_arrivals(1, smp.count - 1, rdtsc() + timeout);
+    } else {
+        for (u32 i = 1; i < smp.count; i++) {
+            start_aps(i, i);
+            wait_arrivals(i, i, rdtsc() + timeout);
+        }
+    }
+    for (u32 i = 1; i < smp.count; i++)
+        if (!arrived(i))
+            smp.cpu[i].state = CPU_NO_ANSWER;
+    smp.all_online_tsc = rdtsc();
+    smp.strays = smp_ap_strays;
+}
 
 u32 smp_online_count(void)
 {
     u32 n = 0;
-    for (u32 i = 0; i < MAX_CPUS; i++)
-        n += cpus[i].online;
+    for (u32 i = 0; i < smp.count; i++)
+        n += smp.cpu[i].state == CPU_ONLINE;
     return n;
+}
+
+bool smp_run_on(u32 idx, void (*fn)(void *arg), void *arg, u32 timeout_ms)
+{
+    if (idx == this_cpu()->index) {
+        fn(arg);
+        return true;
+    }
+    if (smp.cpu[idx].state != CPU_ONLINE)
+        return false;
+    struct mailbox *m = &mailboxes[idx];
+    m->fn = fn;
+    m->arg = arg;
+    u32 ticket = m->req + 1;
+    __atomic_store_n(&m->req, ticket, __ATOMIC_RELEASE);
+    apic_send_ipi(smp.cpu[idx].apic_id, ICR_DM_FIXED | VECTOR_WAKE);
+    u64 deadline = rdtsc() + us_to_tsc((u64)timeout_ms * 1000);
+    while (__atomic_load_n(&m->done, __ATOMIC_ACQUIRE) != ticket) {
+        if (rdtsc() > deadline) {
+            smp.cpu[idx].state = CPU_UNRESPONSIVE;
+            return false;
+        }
+        cpu_relax();
+    }
+    return true;
 }
 
 void smp_run_on_each(void (*fn)(void *arg), void *arg)
 {
-    fn(arg); /* only the boot CPU so far */
+    for (u32 i = 0; i < smp.count; i++) {
+        if (smp.cpu[i].state != CPU_ONLINE)
+            continue;
+        if (!smp_run_on(i, fn, arg, SMP_RUN_TIMEOUT_MS))
+            kprintf("# smp: cpu%u (APIC ID %u) did not finish within %u ms; it is skipped from now on\n", i,
+                    smp.cpu[i].apic_id, SMP_RUN_TIMEOUT_MS);
+    }
 }

@@ -1,7 +1,55 @@
-/* Running work on CPUs. Until AP bring-up exists only the boot CPU is online. */
+/* Bringing up every hardware thread and running work on it.
+ * Logical CPU 0 is the boot CPU; the others are numbered in enumeration order (MADT, or cpus=). */
 #pragma once
+#include "kernel/percpu.h"
 #include "kernel/types.h"
 
+enum smp_mode { SMP_PARALLEL, SMP_SERIAL };
+enum cpu_state { CPU_ABSENT, CPU_PENDING, CPU_ONLINE, CPU_NO_ANSWER, CPU_UNRESPONSIVE };
+
+struct smp_cpu_info {
+    u32 apic_id;
+    enum cpu_state state;
+    u64 arrival_tsc; /* TSC when the AP reached ap_main (first arrival) */
+    u32 arrivals;    /* entries into ap_main: 1 after bring-up; more after INIT+SIPI re-entry */
+    bool from_x2apic_entry;
+    u32 acpi_uid;
+};
+
+struct smp_state {
+    u32 count; /* logical CPUs known (online or not), index 0 = boot CPU */
+    struct smp_cpu_info cpu[MAX_CPUS];
+    u32 absent_count; /* listed but not enabled (not started, not failures) */
+    u32 absent_ids[MAX_CPUS];
+    enum smp_mode mode;
+    u64 init_delay_us;
+    bool init_delay_auto;
+    u32 ap_timeout_ms;
+    u64 first_init_tsc, all_online_tsc;
+    u32 strays; /* APs that arrived with an APIC ID we did not list */
+    const char *enumeration; /* "ACPI MADT", "cpus= option", "boot CPU only (...)" */
+    char enumeration_note[160];
+};
+
+extern struct smp_state smp;
+
+/* Boot CPU: per-CPU data, APIC, idle-wakeup vector. */
+void smp_init_bsp(void);
+/* Add a CPU to bring up (enabled) or to report as absent (listed, not enabled). */
+void smp_add_cpu(u32 apic_id, bool enabled, u32 acpi_uid, bool x2apic_entry);
+/* Start every added AP with INIT-SIPI-SIPI (SDM Vol.3A 9.4.4.1) and wait for each up to ap_timeout_ms. */
+void smp_bring_up(enum smp_mode mode, s64 init_delay_us, u32 ap_timeout_ms);
+/* Linux arch/x86/kernel/smpboot.c smp_quirk_init_udelay(): no 10 ms INIT wait on Intel family 6,
+ * AMD family >= 0xF and Hygon >= 0x18; the legacy wait elsewhere. */
+u64 smp_default_init_delay_us(void);
+
 u32 smp_online_count(void);
+/* Run fn(arg) on logical CPU idx and wait for it, up to timeout_ms. Returns false on timeout; the CPU is
+ * then marked unresponsive and skipped afterwards. Runs directly when idx is the calling CPU. */
+bool smp_run_on(u32 idx, void (*fn)(void *arg), void *arg, u32 timeout_ms);
 /* Run fn(arg) on every online CPU in turn (boot CPU first), waiting for each. */
 void smp_run_on_each(void (*fn)(void *arg), void *arg);
+
+#define VECTOR_WAKE 0xF0
+#define VECTOR_SPURIOUS 0xFF
+#define SMP_RUN_TIMEOUT_MS 10000

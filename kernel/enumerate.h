@@ -1,0 +1,8 @@
+/* Which hardware threads exist: an explicit cpus= list, else the ACPI MADT, else the boot CPU alone. */
+#pragma once
+#include "kernel/acpi.h"
+#include "kernel/cmdline.h"
+
+extern struct acpi_info g_acpi; /* what ACPI discovery found, for the report */
+
+void enumerate_cpus(const struct options *o);
