@@ -6,6 +6,8 @@ KERNEL_ELF := $(BUILD)/pmuboot.elf
 ISO        := $(BUILD)/pmuboot.iso
 VERSION    := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
+# V=1 shows full command lines.
+Q := $(if $(V),,@)
 CC      ?= gcc
 HOSTCC  ?= gcc
 NASM    ?= nasm
@@ -27,7 +29,7 @@ HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -I. -fsanitize=address,un
                -fno-sanitize-recover=all -fno-omit-frame-pointer
 HOST_LDLIBS := -lcmocka
 
-PORTABLE_SRCS := kernel/lib/format.c kernel/phys_window.c kernel/bootinfo.c kernel/cmdline.c \
+PORTABLE_SRCS := kernel/lib/format.c kernel/phys_window.c kernel/bootinfo.c kernel/cmdline.c kernel/topology.c \
                  kernel/cpu_ident.c kernel/acpi.c $(wildcard pmu/*.c)
 KERNEL_ONLY_SRCS := $(wildcard kernel/*.c kernel/lib/string.c apic/*.c tests/*.c)
 KERNEL_C_SRCS := $(sort $(PORTABLE_SRCS) $(filter-out $(PORTABLE_SRCS),$(KERNEL_ONLY_SRCS)))
@@ -45,18 +47,23 @@ kernel: $(KERNEL_ELF)
 
 $(BUILD)/k/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(KCFLAGS) -MMD -MP -c $< -o $@
+	@echo "  CC      $<"
+	$(Q)$(CC) $(KCFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/k/%.o: %.asm
 	@mkdir -p $(dir $@)
-	$(NASM) $(NASMFLAGS) -MD $(@:.o=.d) $< -o $@
+	@echo "  NASM    $<"
+	$(Q)$(NASM) $(NASMFLAGS) -MD $(@:.o=.d) $< -o $@
 
 # Link as ELF64, then re-wrap as ELF32: QEMU's multiboot1 loader refuses ELF64 (shared/FACTS.md 1).
+# The boot image drops debug sections; build/pmuboot64.elf keeps them for gdb (docs/debugging.md).
 $(BUILD)/pmuboot64.elf: $(KERNEL_OBJS) linker.ld
-	$(LD) $(KLDFLAGS) -o $@ $(KERNEL_OBJS)
+	@echo "  LD      $@"
+	$(Q)$(LD) $(KLDFLAGS) -o $@ $(KERNEL_OBJS)
 
 $(KERNEL_ELF): $(BUILD)/pmuboot64.elf
-	$(OBJCOPY) -O elf32-i386 $< $@
+	@echo "  OBJCOPY $@"
+	$(Q)$(OBJCOPY) -O elf32-i386 --strip-debug $< $@
 
 iso: $(ISO)
 $(ISO): $(KERNEL_ELF) tools/mkiso.sh
@@ -64,7 +71,8 @@ $(ISO): $(KERNEL_ELF) tools/mkiso.sh
 
 $(BUILD)/host/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(HOSTCC) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
+	@echo "  HOSTCC  $<"
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
 
 $(HOST_LIB): $(HOST_LIB_OBJS)
 	@rm -f $@

@@ -137,6 +137,11 @@ static void parse_mb1(struct boot_info *bi, u64 info, const struct phys_window *
                         (unsigned long long)p, e.size);
                 break;
             }
+            if ((u64)e.size + 4 > end - p) {
+                problem(bi, "memory map entry at 0x%llx truncated (size %u runs past mmap_length)",
+                        (unsigned long long)p, e.size);
+                break;
+            }
             add_region(bi, e.base, e.length, e.type);
             p += (u64)e.size + 4;
         }

@@ -1,10 +1,11 @@
 /* Every suite, in run order. */
 #include "tests/framework.h"
 
-extern const struct suite suite_boot, suite_harness;
+extern const struct suite suite_boot, suite_harness, suite_smp;
 
 const struct suite *const all_suites[] = {
     &suite_boot,
     &suite_harness,
+    &suite_smp,
 };
 const u32 all_suites_count = ARRAY_SIZE(all_suites);

@@ -1,0 +1,405 @@
+/* The kernel command line (kernel/cmdline.c): defaults, every option's values, the image path QEMU -kernel
+ * puts first (shared/FACTS.md 1), and one clear error naming the offending word for every bad input. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/cmdline.h"
+
+/* Every option cmdline.h documents; each must be accepted and appear in the help table. */
+static const char *const option_names[] = {"suite", "exclude", "verbose", "exit", "console"};
+
+static bool parse(const char *line, struct options *o, char *err, size_t err_size)
+{
+    options_default(o);
+    return cmdline_parse(line, o, err, err_size);
+}
+
+static void expect_ok(const char *line, struct options *o)
+{
+    char err[200];
+    if (!parse(line, o, err, sizeof(err)))
+        fail_msg("\"%s\" rejected: %s", line, err);
+    assert_string_equal(err, "");
+}
+
+/* The command line must be refused with a message naming `word` (and `extra`, when given). */
+static void expect_error(const char *line, const char *word, const char *extra)
+{
+    struct options o;
+    char err[200];
+    memset(err, 'x', sizeof(err));
+    if (parse(line, &o, err, sizeof(err)))
+        fail_msg("\"%s\" was accepted; expected an error naming '%s'", line, word);
+    assert_true(strnlen(err, sizeof(err)) < sizeof(err));
+    if (!strstr(err, word))
+        fail_msg("error for \"%s\" does not name '%s': %s", line, word, err);
+    if (extra && !strstr(err, extra))
+        fail_msg("error for \"%s\" does not say '%s': %s", line, extra, err);
+}
+
+static void test_defaults(void **state)
+{
+    (void)state;
+    struct options o;
+    memset(&o, 0xa5, sizeof(o));
+    options_default(&o);
+    assert_int_equal(o.verbose, 1);
+    assert_int_equal(o.exit, EXIT_HALT);
+    assert_int_equal(o.console_port, 0);
+    assert_int_equal(o.console_baud, 115200);
+    assert_string_equal(o.image, "");
+    assert_string_equal(o.suites, "");
+    assert_string_equal(o.exclude, "");
+}
+
+static void test_null_and_empty(void **state)
+{
+    (void)state;
+    struct options o, d;
+    options_default(&d);
+    static const char *const lines[] = {"", " ", "\t\n\r  \t", NULL};
+    for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+        char err[64];
+        memset(err, 'x', sizeof(err));
+        assert_true(parse(lines[i], &o, err, sizeof(err)));
+        assert_string_equal(err, "");
+        assert_memory_equal(&o, &d, sizeof(o)); /* nothing changed */
+    }
+    options_default(&o);
+    assert_true(cmdline_parse(NULL, &o, NULL, 0)); /* no error buffer at all */
+    assert_false(cmdline_parse("bogus=1", &o, NULL, 0));
+}
+
+static void test_verbose_values(void **state)
+{
+    (void)state;
+    struct options o;
+    expect_ok("verbose=0", &o);
+    assert_int_equal(o.verbose, 0);
+    expect_ok("verbose=1", &o);
+    assert_int_equal(o.verbose, 1);
+    expect_ok("verbose=2", &o);
+    assert_int_equal(o.verbose, 2);
+}
+
+static void test_exit_values(void **state)
+{
+    (void)state;
+    struct options o;
+    expect_ok("exit=qemu", &o);
+    assert_int_equal(o.exit, EXIT_QEMU);
+    expect_ok("exit=reboot", &o);
+    assert_int_equal(o.exit, EXIT_REBOOT);
+    expect_ok("exit=qemu exit=halt", &o);
+    assert_int_equal(o.exit, EXIT_HALT);
+}
+
+static void test_console_values(void **state)
+{
+    (void)state;
+    struct options o;
+    for (u32 port = 0; port <= 3; port++) {
+        char line[32];
+        snprintf(line, sizeof(line), "console=ttyS%u", port);
+        expect_ok(line, &o);
+        assert_int_equal(o.console_port, port);
+        assert_int_equal(o.console_baud, 115200);
+    }
+    /* Every standard rate the 16550's 115200/divisor can produce. */
+    static const u32 bauds[] = {115200, 57600, 38400, 19200, 9600, 4800, 2400, 1200, 600, 300, 150};
+    for (size_t i = 0; i < sizeof(bauds) / sizeof(bauds[0]); i++) {
+        char line[32];
+        snprintf(line, sizeof(line), "console=ttyS2,%u", bauds[i]);
+        expect_ok(line, &o);
+        assert_int_equal(o.console_port, 2);
+        assert_int_equal(o.console_baud, bauds[i]);
+    }
+}
+
+static void test_suite_and_exclude_values(void **state)
+{
+    (void)state;
+    struct options o;
+    expect_ok("suite=pmu", &o);
+    assert_string_equal(o.suites, "pmu");
+    expect_ok("suite=pmu,apic-timer,fixed_ctr0,x2", &o);
+    assert_string_equal(o.suites, "pmu,apic-timer,fixed_ctr0,x2");
+    assert_string_equal(o.exclude, "");
+    expect_ok("exclude=nmi,lvt", &o);
+    assert_string_equal(o.exclude, "nmi,lvt");
+    assert_string_equal(o.suites, "");
+    expect_ok("suite=a exclude=b", &o);
+    assert_string_equal(o.suites, "a");
+    assert_string_equal(o.exclude, "b");
+}
+
+static void test_qemu_image_path_skipped(void **state)
+{
+    (void)state;
+    struct options o;
+    expect_ok("/x/build/pmuboot.elf exit=qemu", &o);
+    assert_string_equal(o.image, "/x/build/pmuboot.elf");
+    assert_int_equal(o.exit, EXIT_QEMU);
+
+    expect_ok("pmuboot.elf verbose=2", &o);
+    assert_string_equal(o.image, "pmuboot.elf");
+    assert_int_equal(o.verbose, 2);
+
+    expect_ok("build/pmuboot.elf", &o); /* -kernel without -append */
+    assert_string_equal(o.image, "build/pmuboot.elf");
+
+    expect_ok("  /boot/pmuboot  console=ttyS1 ", &o);
+    assert_string_equal(o.image, "/boot/pmuboot");
+    assert_int_equal(o.console_port, 1);
+
+    /* Only the first word can be the image: a path later on is an unknown option. */
+    expect_error("exit=qemu /x/pmuboot.elf", "/x/pmuboot.elf", NULL);
+    expect_error("/x/pmuboot.elf /y/other.elf", "/y/other.elf", NULL);
+}
+
+static void test_grub_style_args(void **state)
+{
+    (void)state;
+    struct options o;
+    expect_ok("exit=qemu verbose=0 console=ttyS0,9600 suite=pmu", &o); /* GRUB passes the args only */
+    assert_string_equal(o.image, "");
+    assert_int_equal(o.exit, EXIT_QEMU);
+    assert_int_equal(o.verbose, 0);
+    assert_int_equal(o.console_port, 0);
+    assert_int_equal(o.console_baud, 9600);
+    assert_string_equal(o.suites, "pmu");
+}
+
+static void test_blanks(void **state)
+{
+    (void)state;
+    struct options o;
+    expect_ok(" \t exit=reboot\n\tverbose=2 \r\n  console=ttyS3,57600\t", &o);
+    assert_int_equal(o.exit, EXIT_REBOOT);
+    assert_int_equal(o.verbose, 2);
+    assert_int_equal(o.console_port, 3);
+    assert_int_equal(o.console_baud, 57600);
+}
+
+static void test_last_one_wins(void **state)
+{
+    (void)state;
+    struct options o;
+    expect_ok("verbose=0 verbose=2", &o);
+    assert_int_equal(o.verbose, 2);
+    expect_ok("verbose=2 verbose=0", &o);
+    assert_int_equal(o.verbose, 0);
+    expect_ok("suite=a,b suite=c", &o);
+    assert_string_equal(o.suites, "c");
+    expect_ok("exclude=abcdef exclude=x", &o); /* a shorter value replaces a longer one entirely */
+    assert_string_equal(o.exclude, "x");
+    expect_ok("console=ttyS1,9600 console=ttyS2", &o); /* the whole option is replaced, baud included */
+    assert_int_equal(o.console_port, 2);
+    assert_int_equal(o.console_baud, 115200);
+}
+
+static void test_unknown_words(void **state)
+{
+    (void)state;
+    expect_error("nonsense=1", "nonsense", NULL);
+    expect_error("exit=qemu nonsense=1", "nonsense", NULL);
+    expect_error("foo", "foo", NULL);
+    expect_error("verbose=1 foo", "foo", NULL);
+    expect_error("verbose", "verbose", NULL); /* a known name without '=' */
+    expect_error("=1", "=1", NULL);
+    expect_error("Verbose=1", "Verbose", NULL); /* names are case-sensitive */
+}
+
+static void test_bad_values(void **state)
+{
+    (void)state;
+    expect_error("verbose=3", "verbose=3", NULL);
+    expect_error("verbose=", "verbose=", NULL);
+    expect_error("verbose=1x", "verbose=1x", NULL);
+    expect_error("verbose=-1", "verbose=-1", NULL);
+    expect_error("verbose=99999999999999999999", "verbose=99999999999999999999", NULL);
+    expect_error("exit=maybe", "exit=maybe", NULL);
+    expect_error("exit=", "exit=", NULL);
+    expect_error("exit=QEMU", "exit=QEMU", NULL);
+    expect_error("console=ttyS4", "console=ttyS4", NULL);
+    expect_error("console=ttyS10", "console=ttyS10", NULL);
+    expect_error("console=ttyS0,123", "console=ttyS0,123", NULL);
+    expect_error("console=ttyS0,", "console=ttyS0,", NULL);
+    expect_error("console=ttyS0,0", "console=ttyS0,0", NULL);
+    expect_error("console=ttyS0,230400", "console=ttyS0,230400", NULL);
+    expect_error("console=ttyS0,9600x", "console=ttyS0,9600x", NULL);
+    expect_error("console=ttyS0,1X", "console=ttyS0,1X", NULL); /* a digit check by range: "1X" is not 50 */
+    expect_error("verbose=0x1", "verbose=0x1", NULL);
+    expect_error("console=ttyUSB0", "console=ttyUSB0", NULL);
+    expect_error("console=", "console=", NULL);
+    expect_error("console=ttyS", "console=ttyS", NULL);
+    expect_error("suite=", "suite=", NULL);
+    expect_error("suite=a,,b", "suite=a,,b", NULL);
+    expect_error("suite=a,", "suite=a,", NULL);
+    expect_error("suite=,a", "suite=,a", NULL);
+    expect_error("suite=A", "suite=A", NULL);
+    expect_error("suite=pmu;apic", "suite=pmu;apic", NULL);
+    expect_error("exclude=a,,b", "exclude=a,,b", NULL);
+    /* An error after good words still names the bad one. */
+    expect_error("pmuboot.elf exit=qemu verbose=7", "verbose=7", NULL);
+}
+
+static void test_long_words(void **state)
+{
+    (void)state;
+    char line[400];
+    /* 256 characters: one more than a word may have. */
+    memset(line, 'x', sizeof(line));
+    memcpy(line, "verbose=", 8);
+    line[256] = '\0';
+    expect_error(line, "verbose=xxxx", "longer than 255");
+
+    /* 255 characters is still a word: a 249-character suite list is accepted in full. */
+    memcpy(line, "suite=", 6);
+    memset(line + 6, 'a', 249);
+    line[255] = '\0';
+    struct options o;
+    expect_ok(line, &o);
+    assert_int_equal(strlen(o.suites), 249);
+
+    /* A long word after the image path, and an overlong error buffer that is too small to hold it all. */
+    char err[16];
+    memset(line, 'y', sizeof(line));
+    memcpy(line, "pmuboot.elf ", 12);
+    line[sizeof(line) - 1] = '\0';
+    assert_false(parse(line, &o, err, sizeof(err)));
+    assert_int_equal(strlen(err), sizeof(err) - 1);
+}
+
+static void test_list_next(void **state)
+{
+    (void)state;
+    const char *c = "pmu,apic-timer,x";
+    char item[16];
+    assert_true(list_next(&c, item, sizeof(item)));
+    assert_string_equal(item, "pmu");
+    assert_true(list_next(&c, item, sizeof(item)));
+    assert_string_equal(item, "apic-timer");
+    assert_true(list_next(&c, item, sizeof(item)));
+    assert_string_equal(item, "x");
+    assert_false(list_next(&c, item, sizeof(item)));
+    assert_false(list_next(&c, item, sizeof(item))); /* stays at the end */
+
+    c = "";
+    assert_false(list_next(&c, item, sizeof(item)));
+    c = NULL;
+    assert_false(list_next(&c, item, sizeof(item)));
+
+    c = "abcdefgh,z"; /* item longer than the buffer: bounded copy, then the next item */
+    char small[4];
+    assert_true(list_next(&c, small, sizeof(small)));
+    assert_string_equal(small, "abc");
+    assert_true(list_next(&c, small, sizeof(small)));
+    assert_string_equal(small, "z");
+}
+
+static void test_list_contains(void **state)
+{
+    (void)state;
+    assert_true(list_contains("pmu,apic,nmi", "pmu"));
+    assert_true(list_contains("pmu,apic,nmi", "apic"));
+    assert_true(list_contains("pmu,apic,nmi", "nmi"));
+    assert_false(list_contains("pmu,apic,nmi", "pm"));   /* whole items only */
+    assert_false(list_contains("pmu,apic,nmi", "pmu,")); /* whole items only */
+    assert_false(list_contains("pmu,apic,nmi", "apic,nmi"));
+    assert_false(list_contains("pmu,apic,nmi", "nmix"));
+    assert_false(list_contains("", "pmu"));
+    assert_false(list_contains("pmu", ""));
+    assert_true(list_contains("x", "x"));
+
+    /* An item longer than any internal buffer must not match a name that is only its prefix. */
+    char list[OPT_LIST_MAX], prefix[OPT_LIST_MAX];
+    memset(list, 'q', 200);
+    list[200] = '\0';
+    memcpy(prefix, list, 63);
+    prefix[63] = '\0';
+    assert_false(list_contains(list, prefix));
+    memcpy(prefix, list, 64);
+    prefix[64] = '\0';
+    assert_false(list_contains(list, prefix));
+    assert_true(list_contains(list, list));
+    strcat(list, ",tail");
+    assert_true(list_contains(list, "tail"));
+}
+
+struct help_rows {
+    int count;
+    char syntax[32][64];
+};
+
+static void collect(const char *syntax, const char *help, void *ctx)
+{
+    struct help_rows *h = ctx;
+    assert_non_null(syntax);
+    assert_non_null(help);
+    assert_true(strlen(help) > 0);
+    assert_in_range(h->count, 0, 31);
+    snprintf(h->syntax[h->count], sizeof(h->syntax[0]), "%s", syntax);
+    h->count++;
+}
+
+static void test_help_one_row_per_option(void **state)
+{
+    (void)state;
+    struct help_rows h = {0};
+    cmdline_help(collect, &h);
+    /* Every documented option has exactly one row, whose syntax starts "name=". */
+    for (size_t i = 0; i < sizeof(option_names) / sizeof(option_names[0]); i++) {
+        size_t len = strlen(option_names[i]);
+        int rows = 0;
+        for (int r = 0; r < h.count; r++)
+            if (!strncmp(h.syntax[r], option_names[i], len) && h.syntax[r][len] == '=')
+                rows++;
+        if (rows != 1)
+            fail_msg("option '%s' has %d help rows", option_names[i], rows);
+    }
+    /* Every row names an option the parser knows (the table may grow; no row without an option). */
+    for (int r = 0; r < h.count; r++) {
+        char name[64], line[80], err[160];
+        const char *eq = strchr(h.syntax[r], '=');
+        assert_non_null(eq);
+        snprintf(name, sizeof(name), "%.*s", (int)(eq - h.syntax[r]), h.syntax[r]);
+        snprintf(line, sizeof(line), "%s=", name); /* an empty value: any error must be a bad value */
+        struct options o;
+        if (!parse(line, &o, err, sizeof(err)) && strstr(err, "unknown"))
+            fail_msg("help row '%s' names an option the parser rejects: %s", h.syntax[r], err);
+        for (int s = 0; s < r; s++)
+            if (!strncmp(h.syntax[s], name, strlen(name)) && h.syntax[s][strlen(name)] == '=')
+                fail_msg("option '%s' has two help rows", name);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_defaults),
+        cmocka_unit_test(test_null_and_empty),
+        cmocka_unit_test(test_verbose_values),
+        cmocka_unit_test(test_exit_values),
+        cmocka_unit_test(test_console_values),
+        cmocka_unit_test(test_suite_and_exclude_values),
+        cmocka_unit_test(test_qemu_image_path_skipped),
+        cmocka_unit_test(test_grub_style_args),
+        cmocka_unit_test(test_blanks),
+        cmocka_unit_test(test_last_one_wins),
+        cmocka_unit_test(test_unknown_words),
+        cmocka_unit_test(test_bad_values),
+        cmocka_unit_test(test_long_words),
+        cmocka_unit_test(test_list_next),
+        cmocka_unit_test(test_list_contains),
+        cmocka_unit_test(test_help_one_row_per_option),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

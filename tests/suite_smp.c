@@ -1,0 +1,240 @@
+/* Suite "smp": every enumerated hardware thread came online; IDs agree across the MADT, CPUID and the APIC;
+ * topology; CPUID feature leaves agree with the boot CPU (per core type on hybrid parts). */
+#include <string.h>
+
+#include "apic/apic.h"
+#include "kernel/cpuid_hw.h"
+#include "kernel/enumerate.h"
+#include "kernel/report.h"
+#include "kernel/smp.h"
+#include "kernel/timing.h"
+#include "kernel/topology.h"
+#include "kernel/x86.h"
+#include "tests/framework.h"
+
+static void enumeration_check(struct check *c)
+{
+    check_note(c, "source", "%s", smp.enumeration);
+    if (smp.enumeration_note[0])
+        check_note(c, "note", "%s", smp.enumeration_note);
+    if (g_acpi.has_rsdp)
+        check_note(c, "rsdp", "%s at 0x%llx, revision %u", g_acpi.rsdp_source,
+                   (unsigned long long)g_acpi.rsdp.phys, g_acpi.rsdp.revision);
+    if (g_acpi.has_madt)
+        check_note(c, "madt", "%u processor entries: %u enabled, %u online-capable, %u absent; APIC at 0x%llx",
+                   g_acpi.madt.cpu_total, g_acpi.madt.cpu_enabled, g_acpi.madt.cpu_online_capable,
+                   g_acpi.madt.cpu_absent, (unsigned long long)g_acpi.madt.lapic_addr);
+    expect_true(c, "CPU list", g_acpi.has_madt || !strcmp(smp.enumeration, "cpus= option"),
+                "from the ACPI MADT or cpus=", "%s", smp.enumeration);
+}
+
+/* ACPI 6.5 5.2: every table used had a valid checksum and length, every MADT entry fit the table. */
+static void acpi_tables_check(struct check *c)
+{
+    for (u32 i = 0; i < g_acpi.problems.count && i < ARRAY_SIZE(g_acpi.problems.msg); i++) {
+        char key[16];
+        k_snprintf(key, sizeof(key), "problem %u", i + 1);
+        check_note(c, key, "%s", g_acpi.problems.msg[i]);
+    }
+    if (!g_acpi.has_rsdp)
+        return check_skip(c, "no ACPI RSDP (no multiboot2 ACPI tag, none in the BIOS area)");
+    expect_eq_dec(c, "ACPI problems", 0, g_acpi.problems.count);
+}
+
+static const char *state_name(enum cpu_state s)
+{
+    switch (s) {
+    case CPU_ONLINE:
+        return "online";
+    case CPU_PENDING:
+        return "pending";
+    case CPU_NO_ANSWER:
+        return "did not arrive";
+    case CPU_UNRESPONSIVE:
+        return "stopped answering";
+    default:
+        return "absent";
+    }
+}
+
+/* Every CPU we tried to start arrived within ap_timeout_ms; listed-but-disabled CPUs are only noted. */
+static void online_check(struct check *c)
+{
+    u32 online = smp_online_count();
+    check_note(c, "mode", "%s, init delay %llu us (%s), AP timeout %u ms",
+               smp.mode == SMP_SERIAL ? "serial" : "parallel", (unsigned long long)smp.init_delay_us,
+               smp.init_delay_auto ? "by CPU family" : "init_delay_us=", smp.ap_timeout_ms);
+    if (smp.count > 1) {
+        u64 slowest = 0;
+        for (u32 i = 1; i < smp.count; i++) {
+            const struct smp_cpu_info *ci = &smp.cpu[i];
+            if (ci->state == CPU_ONLINE) {
+                u64 us = tsc_to_us(ci->arrival_tsc - smp.first_init_tsc);
+                slowest = MAX(slowest, us);
+                report_debug("cpu%u APIC ID %u arrived %llu us after the first INIT", i, ci->apic_id,
+                             (unsigned long long)us);
+            } else {
+                char key[24];
+                k_snprintf(key, sizeof(key), "apic id %u", ci->apic_id);
+                check_note(c, key, "cpu%u %s", i, state_name(ci->state));
+            }
+        }
+        check_note(c, "bring_up_us", "%llu (first INIT to all online)",
+                   (unsigned long long)tsc_to_us(smp.all_online_tsc - smp.first_init_tsc));
+        check_note(c, "slowest_arrival_us", "%llu", (unsigned long long)slowest);
+    }
+    for (u32 i = 0; i < smp.absent_count; i++) {
+        char key[24];
+        k_snprintf(key, sizeof(key), "absent %u", i + 1);
+        check_note(c, key, "APIC ID %u listed but not enabled: not started (not a failure)", smp.absent_ids[i]);
+    }
+    expect_eq_dec(c, "CPUs online", smp.count, online);
+    expect_eq_dec(c, "APs with an unlisted APIC ID", 0, smp.strays);
+}
+
+static u32 leaf_b_x2apic_id(bool *valid)
+{
+    u32 a, b, c, d, max;
+    cpuid_count(0, 0, &max, &b, &c, &d);
+    *valid = false;
+    if (max < 0xB)
+        return 0;
+    cpuid_count(0xB, 0, &a, &b, &c, &d);
+    *valid = ((c >> 8) & 0xFF) != 0 && b != 0;
+    return d;
+}
+
+/* One APIC ID per thread, and every source agrees: the MADT (or cpus=), CPUID.01H:EBX[31:24] (the low 8
+ * bits of the initial APIC ID), CPUID.0BH:EDX (x2APIC ID), and the APIC ID register (SDM Vol.3A 11.4.6). */
+static void identity_check(struct check *c)
+{
+    struct cpu *cpu = this_cpu();
+    u32 listed = smp.cpu[cpu->index].apic_id;
+    u32 a, b, cc, d;
+    cpuid_count(1, 0, &a, &b, &cc, &d);
+    expect_eq(c, "APIC ID register", listed, apic_id());
+    expect_eq(c, "CPUID.01H:EBX[31:24]", listed & 0xFF, b >> 24);
+    bool valid;
+    u32 x2id = leaf_b_x2apic_id(&valid);
+    if (valid)
+        expect_eq(c, "CPUID.0BH:EDX", listed, x2id);
+    else
+        check_note(c, "CPUID.0BH", "absent or invalid on this CPU");
+}
+
+/* Feature leaves compared with a reference thread: the boot CPU, or on hybrid parts the first thread of the
+ * same core type (leaf 0x1A). Bits that legitimately differ per thread are masked out. */
+struct leaf_probe {
+    u32 leaf, sub;
+    u32 mask[4]; /* eax, ebx, ecx, edx */
+    const char *name;
+};
+static const struct leaf_probe probes[] = {
+    {0x1, 0, {~0u, 0x0000FFFFu, ~0u, ~0u}, "01H"}, /* EBX[31:24] APIC ID, [23:16] depends on enable state */
+    {0x6, 0, {~0u, ~0u, ~0u, ~0u}, "06H"},
+    {0x7, 0, {~0u, ~0u, ~0u, ~0u}, "07H.0"},
+    {0xA, 0, {~0u, ~0u, ~0u, ~0u}, "0AH"},
+    {0x80000001, 0, {~0u, ~0u, ~0u, ~0u}, "80000001H"},
+    {0x80000007, 0, {~0u, ~0u, ~0u, ~0u}, "80000007H"},
+    {0x80000008, 0, {~0u, ~0u, ~0u, ~0u}, "80000008H"},
+};
+#define MAX_CORE_TYPES 4
+static struct {
+    bool valid;
+    u32 core_type, cpu_index;
+    struct cpuid_regs r[ARRAY_SIZE(probes)];
+} references[MAX_CORE_TYPES];
+
+static void features_check(struct check *c)
+{
+    struct topology t;
+    topology_decode(&t, &cpuid_hw);
+    u32 max, max_ext, b, cc, d;
+    cpuid_count(0, 0, &max, &b, &cc, &d);
+    cpuid_count(0x80000000, 0, &max_ext, &b, &cc, &d);
+    struct cpuid_regs now[ARRAY_SIZE(probes)];
+    for (u32 i = 0; i < ARRAY_SIZE(probes); i++) {
+        u32 lim = probes[i].leaf >= 0x80000000 ? max_ext : max;
+        now[i] = (struct cpuid_regs){0, 0, 0, 0};
+        if (probes[i].leaf <= lim)
+            cpuid_count(probes[i].leaf, probes[i].sub, &now[i].eax, &now[i].ebx, &now[i].ecx, &now[i].edx);
+    }
+    u32 slot = 0;
+    while (slot < MAX_CORE_TYPES && references[slot].valid && references[slot].core_type != t.core_type)
+        slot++;
+    if (slot == MAX_CORE_TYPES)
+        return check_fail(c, "more than %u core types", MAX_CORE_TYPES);
+    if (!references[slot].valid) {
+        references[slot].valid = true;
+        references[slot].core_type = t.core_type;
+        references[slot].cpu_index = this_cpu()->index;
+        memcpy(references[slot].r, now, sizeof(now));
+    }
+    check_note(c, "reference", "cpu%u (core type 0x%02x%s)", references[slot].cpu_index, t.core_type,
+               t.core_type ? "" : ": not hybrid");
+    u32 differing = 0;
+    for (u32 i = 0; i < ARRAY_SIZE(probes); i++) {
+        const u32 *ref = &references[slot].r[i].eax, *obs = &now[i].eax;
+        static const char regs[4][4] = {"EAX", "EBX", "ECX", "EDX"};
+        for (u32 k = 0; k < 4; k++) {
+            u32 m = probes[i].mask[k];
+            if ((ref[k] & m) == (obs[k] & m))
+                continue;
+            char what[32];
+            k_snprintf(what, sizeof(what), "CPUID.%s:%s", probes[i].name, regs[k]);
+            check_note(c, what, "reference 0x%08x, this CPU 0x%08x (compared bits 0x%08x)", ref[k] & m,
+                       obs[k] & m, m);
+            differing++;
+        }
+    }
+    expect_eq_dec(c, "registers differing from the reference", 0, differing);
+}
+
+/* The topology table: each thread's IDs decoded from its own CPUID; every (package, die, ..., SMT) tuple
+ * must be unique and every thread must use the same decoding source. */
+static struct topology topo[MAX_CPUS];
+static void collect_topology(void *arg)
+{
+    (void)arg;
+    topology_decode(&topo[this_cpu()->index], &cpuid_hw);
+}
+
+static void topology_check(struct check *c)
+{
+    u32 n = 0, dup = 0, mixed = 0;
+    for (u32 i = 0; i < smp.count; i++)
+        if (smp.cpu[i].state == CPU_ONLINE && smp_run_on(i, collect_topology, NULL, 1000))
+            n++;
+    report_comment("topology (%s): cpu apic_id package die tile module core smt core_type", topo[0].source);
+    for (u32 i = 0; i < smp.count; i++) {
+        if (smp.cpu[i].state != CPU_ONLINE)
+            continue;
+        const struct topology *t = &topo[i];
+        report_comment("  cpu%-3u 0x%-6x %7u %3u %4u %6u %4u %3u 0x%02x", i, t->apic_id, t->id[TOPO_PACKAGE],
+                       t->id[TOPO_DIE], t->id[TOPO_TILE], t->id[TOPO_MODULE], t->id[TOPO_CORE], t->id[TOPO_SMT],
+                       t->core_type);
+        if (strcmp(t->source, topo[0].source))
+            mixed++;
+        for (u32 k = 0; k < i; k++)
+            if (smp.cpu[k].state == CPU_ONLINE && topo[k].apic_id == t->apic_id)
+                dup++;
+    }
+    check_note(c, "source", "%s", topo[0].source);
+    check_note(c, "shifts", "smt %u, core %u, package %u", topo[0].shift[TOPO_SMT], topo[0].shift[TOPO_CORE],
+               topo[0].shift[TOPO_PACKAGE]);
+    expect_eq_dec(c, "threads decoded", smp_online_count(), n);
+    expect_eq_dec(c, "threads sharing one topology ID", 0, dup);
+    expect_eq_dec(c, "threads decoded from another source", 0, mixed);
+}
+
+static const struct check_def smp_checks[] = {
+    {"enumeration", enumeration_check, SCOPE_GLOBAL, NO_FAULT},
+    {"acpi_tables", acpi_tables_check, SCOPE_GLOBAL, NO_FAULT},
+    {"online", online_check, SCOPE_GLOBAL, NO_FAULT},
+    {"topology", topology_check, SCOPE_GLOBAL, NO_FAULT},
+    {"identity", identity_check, SCOPE_PER_CPU, NO_FAULT},
+    {"features", features_check, SCOPE_PER_CPU, NO_FAULT},
+};
+
+const struct suite suite_smp = {"smp", "every thread online, IDs consistent, topology, feature leaves", true,
+                                SUITE_CHECKS(smp_checks)};
