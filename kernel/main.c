@@ -9,6 +9,7 @@
 #include "kernel/percpu.h"
 #include "kernel/report.h"
 #include "kernel/traps.h"
+#include "kernel/user.h"
 #include "kernel/x86.h"
 #include "tests/framework.h"
 
@@ -54,6 +55,7 @@ void kmain(u32 magic, u32 info_phys);
 void kmain(u32 magic, u32 info_phys)
 {
     idt_init();
+    user_init();
     cpu_local_init(0, 0);
     pic_mask_all();
     console_init(0, 115200);

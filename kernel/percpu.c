@@ -8,7 +8,9 @@
 
 struct cpu cpus[MAX_CPUS];
 static u8 kstacks[MAX_CPUS][KSTACK_SIZE] __attribute__((aligned(16)));
-static u8 ist_stacks[MAX_CPUS][3][IST_STACK_SIZE] __attribute__((aligned(16)));
+/* Per CPU: IST1-3 (#DF, NMI, #MC) and, last, the RSP0 stack for traps from ring 3, which must not be the
+ * kernel stack the CPU is running on when it enters ring 3. */
+static u8 ist_stacks[MAX_CPUS][4][IST_STACK_SIZE] __attribute__((aligned(16)));
 
 /* Flat long-mode descriptors (SDM Vol.3A 3.4.5, 5.2.1): kernel code/data, user data, user code. */
 static const u64 gdt_template[5] = {
@@ -44,7 +46,7 @@ void cpu_local_init(u32 index, u32 apic_id)
 
     memcpy(c->gdt, gdt_template, sizeof(gdt_template));
     c->tss.iomap_base = sizeof(c->tss); /* no I/O permission bitmap: ring 3 port I/O faults */
-    c->tss.rsp[0] = (u64)c->kstack_top;
+    c->tss.rsp[0] = (u64)(ist_stacks[index][3] + IST_STACK_SIZE);
     for (int i = 0; i < 3; i++)
         c->tss.ist[i] = (u64)(ist_stacks[index][i] + IST_STACK_SIZE);
     tss_descriptor(&c->gdt[5], &c->tss);

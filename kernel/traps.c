@@ -51,6 +51,12 @@ void idt_init(void)
     set_gate(3, isr_stub_table[3], 0, 3); /* int3 usable from ring 3 */
 }
 
+void idt_set_dpl3(u8 vector);
+void idt_set_dpl3(u8 vector)
+{
+    idt[vector].type_attr |= 3 << 5;
+}
+
 void idt_load(void)
 {
     struct {

@@ -3,6 +3,7 @@
  * faults instead of taking them. */
 #include "kernel/percpu.h"
 #include "kernel/safe.h"
+#include "kernel/user.h"
 #include "kernel/x86.h"
 #include "tests/framework.h"
 
@@ -98,6 +99,37 @@ static void fixup_rdpmc_check(struct check *c)
     expect_eq(c, "fault returned", FIXUP_FAULT | 13, (u64)r);
 }
 
+static u64 user_read_cs(u64 arg)
+{
+    u16 cs;
+    asm volatile("mov %%cs, %0" : "=r"(cs));
+    return ((u64)cs << 32) | (arg + 1);
+}
+
+/* The ring-3 path used by privilege checks: enter CPL 3, compute, come back with the result. */
+static void ring3_roundtrip_check(struct check *c)
+{
+    u64 r = run_at_cpl3(user_read_cs, 41);
+    expect_eq(c, "CS at CPL 3", SEL_UCODE, r >> 32);
+    expect_eq_dec(c, "result", 42, r & 0xFFFFFFFF);
+    expect_eq(c, "CS back at CPL 0", SEL_KCODE, read_cs());
+}
+
+static u64 user_rdmsr(u64 msr)
+{
+    u64 v;
+    return (u64)rdmsr_safe((u32)msr, &v);
+}
+
+/* RDMSR is privileged: #GP(0) at CPL > 0 (SDM Vol.2B RDMSR "Protected Mode Exceptions"); the fault is
+ * fixed up in ring 3 and the caller sees it as a value. */
+static void ring3_rdmsr_check(struct check *c)
+{
+    expect_eq(c, "RDMSR(EFER) at CPL 3", FIXUP_FAULT | 13, run_at_cpl3(user_rdmsr, MSR_EFER));
+    expect_eq(c, "#GP error code", 0, this_cpu()->last_fault.error);
+    expect_eq(c, "fault CS RPL", 3, this_cpu()->last_fault.cs & 3);
+}
+
 static const struct check_def harness_checks[] = {
     {"catch_gp", raise_gp, SCOPE_PER_CPU, 13},
     {"catch_ud", raise_ud, SCOPE_PER_CPU, 6},
@@ -109,6 +141,8 @@ static const struct check_def harness_checks[] = {
     {"fixup_unmapped", fixup_unmapped_check, SCOPE_PER_CPU, NO_FAULT},
     {"fixup_passthrough", fixup_passthrough_check, SCOPE_PER_CPU, NO_FAULT},
     {"fixup_rdpmc", fixup_rdpmc_check, SCOPE_PER_CPU, NO_FAULT},
+    {"ring3_roundtrip", ring3_roundtrip_check, SCOPE_PER_CPU, NO_FAULT},
+    {"ring3_rdmsr", ring3_rdmsr_check, SCOPE_PER_CPU, NO_FAULT},
 };
 
 const struct suite suite_harness = {"harness", "the harness checks its own exception handling", true,
