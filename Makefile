@@ -95,6 +95,7 @@ check: $(HOST_TESTS) $(TOOLS) $(KERNEL_ELF)
 
 bench: $(KERNEL_ELF)
 	tools/bench.sh
+	tools/bench-smp.sh
 
 clean:
 	rm -rf $(BUILD)

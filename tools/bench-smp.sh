@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# AP bring-up time (first INIT -> all online, as the kernel measures it with the TSC) under QEMU TCG for
+# -smp 1, 4, 16 and 64 in both bring-up modes; median of several boots. One `name: value unit` line each.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+KERNEL=${KERNEL:-build/pmuboot.elf}
+RUNS=${RUNS:-3}
+[ -f "$KERNEL" ] || { echo "bench-smp: $KERNEL missing: run make first" >&2; exit 1; }
+
+median() { sort -n | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : int((v[NR/2]+v[NR/2+1])/2)}'; }
+
+for mode in parallel serial; do
+    for n in 1 4 16 64; do
+        vals=()
+        for _ in $(seq "$RUNS"); do
+            line=$(timeout 120 qemu-system-x86_64 -machine pc -smp "$n" -m 256 -display none -no-reboot \
+                -kernel "$KERNEL" -append "exit=qemu suite=boot smp=$mode" -serial stdio \
+                -device isa-debug-exit,iobase=0xf4,iosize=0x04 2>/dev/null | tr -d '\r' | grep -m1 '^# smp:' || true)
+            us=$(sed -n 's/.*bring-up \([0-9]*\) us.*/\1/p' <<<"$line")
+            online=$(sed -n 's/^# smp: \([0-9]*\) of \([0-9]*\) .*/\1 \2/p' <<<"$line")
+            if [ -z "$us" ] || [ "$(cut -d' ' -f1 <<<"$online")" != "$(cut -d' ' -f2 <<<"$online")" ]; then
+                echo "bench-smp: -smp $n smp=$mode: no complete bring-up line (got: '${line}')" >&2
+                exit 1
+            fi
+            vals+=("$us")
+        done
+        echo "bringup_${mode}_smp${n}_us: $(printf '%s\n' "${vals[@]}" | median) us"
+    done
+done
