@@ -57,7 +57,7 @@ $(BUILD)/k/%.o: %.asm
 
 # Link as ELF64, then re-wrap as ELF32: QEMU's multiboot1 loader refuses ELF64 (shared/FACTS.md 1).
 # The boot image drops debug sections; build/pmuboot64.elf keeps them for gdb (docs/debugging.md).
-$(BUILD)/pmuboot64.elf: $(KERNEL_OBJS) linker.ld
+$(BUILD)/pmuboot64.elf: $(KERNEL_OBJS) linker.ld $(BUILD)/kernel.objlist
 	@echo "  LD      $@"
 	$(Q)$(LD) $(KLDFLAGS) -o $@ $(KERNEL_OBJS)
 
@@ -74,9 +74,19 @@ $(BUILD)/host/obj/%.o: %.c
 	@echo "  HOSTCC  $<"
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
 
-$(HOST_LIB): $(HOST_LIB_OBJS)
+# Rebuild the archive (and relink the kernel) when the list of objects changes, not only when one is newer:
+# a source added later may have an object older than the archive.
+$(BUILD)/%.objlist: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(OBJLIST_$*)' | cmp -s - $@ || echo '$(OBJLIST_$*)' > $@
+OBJLIST_host := $(HOST_LIB_OBJS)
+OBJLIST_kernel := $(KERNEL_OBJS)
+.PHONY: FORCE
+
+$(HOST_LIB): $(HOST_LIB_OBJS) $(BUILD)/host.objlist
 	@rm -f $@
-	ar rcs $@ $^
+	@echo "  AR      $@"
+	$(Q)ar rcs $@ $(HOST_LIB_OBJS)
 
 $(BUILD)/host/%: tests/host/%.c $(HOST_LIB)
 	@mkdir -p $(dir $@)

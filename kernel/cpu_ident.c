@@ -1,6 +1,8 @@
 #include "kernel/cpu_ident.h"
 
 #include <string.h>
+#include "kernel/lib/format.h"
+#include "pmu/uarch.h"
 
 static void regs_to_str(char *dst, const u32 *words, int n)
 {
@@ -72,6 +74,15 @@ void cpu_ident_decode(struct cpu_ident *id, const struct cpuid_source *src)
         tidy(id->hv_signature);
         id->hv_max_leaf = r.eax;
     }
+    /* Hybrid parts: SDM Vol.2A CPUID leaf 07H EDX[15] "Hybrid", leaf 1AH "Native Model ID Enumeration":
+     * EAX[31:24] core type, EAX[23:0] native model ID. Per thread: each logical CPU reports its own. */
+    if (id->vendor == VENDOR_INTEL && id->max_leaf >= 7 && cpuid_query(src, 7, 0, &r))
+        id->hybrid = (r.edx >> 15) & 1;
+    if (id->vendor == VENDOR_INTEL && id->max_leaf >= 0x1a && cpuid_query(src, 0x1a, 0, &r)) {
+        id->core_type = (u8)(r.eax >> 24);
+        id->native_model_id = r.eax & 0xffffff;
+    }
+    id->uarch = cpu_uarch_name(id->vendor, id->family, id->model);
 }
 
 const char *cpu_vendor_name(enum cpu_vendor v)
@@ -88,4 +99,34 @@ const char *cpu_vendor_name(enum cpu_vendor v)
     default:
         return "unknown";
     }
+}
+
+const char *cpu_core_type_name(u8 core_type)
+{
+    switch (core_type) {
+    case 0:
+        return "none";
+    case 0x20:
+        return "Atom";
+    case 0x40:
+        return "Core";
+    default:
+        return "unknown";
+    }
+}
+
+void cpu_ident_describe(const struct cpu_ident *id, struct strbuf *sb)
+{
+    sb_printf(sb, "cpu: %s family 0x%x model 0x%x stepping 0x%x (signature 0x%08x): %s\n",
+              id->vendor_string[0] ? id->vendor_string : "(no vendor: CPUID leaf 0 missing)", id->family, id->model,
+              id->stepping, id->signature, id->uarch ? id->uarch : "unknown");
+    sb_printf(sb, "brand: %s\n", id->brand[0] ? id->brand : "(none: CPUID 0x80000002..4 absent)");
+    if (id->hybrid || id->core_type)
+        sb_printf(sb, "core type: %s (CPUID.1AH.EAX=0x%08x, native model 0x%06x)%s\n",
+                  cpu_core_type_name(id->core_type), ((u32)id->core_type << 24) | id->native_model_id,
+                  id->native_model_id, id->hybrid ? ", hybrid part (CPUID.(7,0):EDX[15]=1)" : "");
+    if (id->hypervisor_bit)
+        sb_printf(sb, "hypervisor: \"%s\" (CPUID 0x40000000 max leaf 0x%x)\n", id->hv_signature, id->hv_max_leaf);
+    else
+        sb_printf(sb, "hypervisor: none reported (CPUID.1 ECX[31]=0)\n");
 }

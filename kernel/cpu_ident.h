@@ -1,5 +1,6 @@
 /* CPU identification from CPUID: vendor, family/model/stepping (SDM Vol.2A CPUID leaf 01H, "Family and
- * Model" rules; AMD APM Vol.3 E.3.2), brand string, hypervisor signature (CPUID 0x40000000). */
+ * Model" rules; AMD APM Vol.3 E.3.2), microarchitecture name (pmu/uarch.c), hybrid core type (CPUID 1AH),
+ * brand string, hypervisor signature (CPUID 0x40000000). */
 #pragma once
 #include "kernel/cpuid_source.h"
 #include "kernel/types.h"
@@ -16,7 +17,17 @@ struct cpu_ident {
     bool hypervisor_bit;         /* CPUID.1 ECX[31] */
     char hv_signature[13];       /* CPUID 0x40000000 EBX,ECX,EDX when hypervisor_bit */
     u32 hv_max_leaf;
+    const char *uarch;           /* microarchitecture name from pmu/uarch.c; "unknown" if not in the table */
+    bool hybrid;                 /* Intel CPUID.(7,0):EDX[15]: core types differ between threads */
+    u8 core_type;                /* Intel CPUID.1AH.EAX[31:24] of this thread: 0x20 Atom, 0x40 Core; 0 = none */
+    u32 native_model_id;         /* Intel CPUID.1AH.EAX[23:0] */
 };
 
 void cpu_ident_decode(struct cpu_ident *id, const struct cpuid_source *src);
 const char *cpu_vendor_name(enum cpu_vendor v);
+/* "Atom" (0x20), "Core" (0x40), "none" (0) or "unknown". */
+const char *cpu_core_type_name(u8 core_type);
+
+struct strbuf;
+/* Identification lines (cpu, brand, core type, hypervisor), each ending in '\n', no "# " prefix. */
+void cpu_ident_describe(const struct cpu_ident *id, struct strbuf *sb);

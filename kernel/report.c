@@ -33,12 +33,16 @@ void report_header(const struct boot_info *bi, const struct options *o, const st
             o->suites[0] ? o->suites : "(default)", o->exclude[0] ? o->exclude : "(none)", o->verbose,
             o->exit == EXIT_QEMU ? "qemu" : o->exit == EXIT_REBOOT ? "reboot" : "halt", o->console_port,
             o->console_baud);
-    kprintf("# cpu: %s \"%s\" family 0x%x model 0x%x stepping 0x%x (signature 0x%08x)\n", id->vendor_string,
-            id->brand[0] ? id->brand : "(no brand string)", id->family, id->model, id->stepping, id->signature);
-    if (id->hypervisor_bit)
-        kprintf("# hypervisor: \"%s\" (CPUID 0x40000000 max leaf 0x%x)\n", id->hv_signature, id->hv_max_leaf);
-    else
-        kprintf("# hypervisor: none reported (CPUID.1 ECX[31]=0)\n");
+    char buf[512];
+    struct strbuf sb;
+    sb_init(&sb, buf, sizeof(buf));
+    cpu_ident_describe(id, &sb);
+    for (const char *p = buf; *p;) { /* one comment line per line of the description */
+        const char *nl = strchr(p, '\n');
+        int n = nl ? (int)(nl - p) : (int)strlen(p);
+        kprintf("# %.*s\n", n, p);
+        p += n + (nl ? 1 : 0);
+    }
 }
 
 /* YAML-safe verdict reason: TAP directives end at the line; keep reasons on one line. */

@@ -1,0 +1,59 @@
+/* Host-only helper (stdio): locate and read test vectors. */
+#include "tests/host/support/test_data.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char *read_path(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = NULL;
+    size_t n = 0;
+    if (fseek(f, 0, SEEK_END) == 0) {
+        long size = ftell(f);
+        if (size >= 0 && fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)size + 1)) != NULL) {
+            n = fread(buf, 1, (size_t)size, f);
+            buf[n] = '\0';
+            if (n != (size_t)size) {
+                free(buf);
+                buf = NULL;
+            }
+        }
+    }
+    fclose(f);
+    if (buf && len)
+        *len = n;
+    return buf;
+}
+
+char *test_data_read(const char *name, size_t *len)
+{
+    char path[4096];
+    const char *env = getenv("PMUBOOT_TEST_DATA");
+    char *buf;
+    if (env) {
+        snprintf(path, sizeof(path), "%s/%s", env, name);
+        if ((buf = read_path(path, len)))
+            return buf;
+    }
+    snprintf(path, sizeof(path), "tests/host/data/%s", name);
+    if ((buf = read_path(path, len)))
+        return buf;
+    char exe[2048];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash)
+            *slash = '\0';
+        snprintf(path, sizeof(path), "%s/../../tests/host/data/%s", exe, name);
+        if ((buf = read_path(path, len)))
+            return buf;
+    }
+    fprintf(stderr, "test data \"%s\" not found (set PMUBOOT_TEST_DATA to tests/host/data)\n", name);
+    return NULL;
+}

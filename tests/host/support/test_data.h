@@ -1,0 +1,8 @@
+/* Host tests: read a file from tests/host/data. */
+#pragma once
+#include <stddef.h>
+
+/* The whole file as a NUL-terminated buffer (free() it), or NULL with a message on stderr. The directory is
+ * $PMUBOOT_TEST_DATA, else tests/host/data under the current directory, else ../../tests/host/data relative
+ * to the test binary (build/host/test_x). */
+char *test_data_read(const char *name, size_t *len);
