@@ -6,10 +6,11 @@
 #include "kernel/timing.h"
 #include "kernel/cpuid_hw.h"
 #include "kernel/globals.h"
+#include "kernel/memory.h"
 #include "kernel/percpu.h"
+#include "kernel/pmu_cpu.h"
 #include "kernel/report.h"
 #include "kernel/traps.h"
-#include "kernel/user.h"
 #include "kernel/x86.h"
 #include "tests/framework.h"
 
@@ -55,13 +56,13 @@ void kmain(u32 magic, u32 info_phys);
 void kmain(u32 magic, u32 info_phys)
 {
     idt_init();
-    user_init();
     cpu_local_init(0, 0);
     pic_mask_all();
     console_init(0, 115200);
 
     const struct phys_window low4g = {0, 1ull << 32, (const u8 *)0};
     bootinfo_parse(&g_boot, magic, info_phys, &low4g);
+    memory_init(&g_boot);
     options_default(&g_options);
     char err[200];
     bool cmdline_ok = cmdline_parse(g_boot.cmdline, &g_options, err, sizeof(err)) &&
@@ -93,6 +94,8 @@ void kmain(u32 magic, u32 info_phys)
     report_comment("smp: %u of %u CPUs online (%s), %s bring-up %llu us from the first INIT", smp_online_count(),
                    smp.count, smp.enumeration, smp.mode == SMP_SERIAL ? "serial" : "parallel",
                    (unsigned long long)(smp.count > 1 ? tsc_to_us(smp.all_online_tsc - smp.first_init_tsc) : 0));
+
+    smp_run_on_each(pmu_cpu_discover, NULL); /* before any check writes a PMU register */
 
     suites_run(g_options.suites, g_options.exclude);
     report_finish();

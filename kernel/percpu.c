@@ -7,10 +7,18 @@
 #include "kernel/x86.h"
 
 struct cpu cpus[MAX_CPUS];
-static u8 kstacks[MAX_CPUS][KSTACK_SIZE] __attribute__((aligned(16)));
-/* Per CPU: IST1-3 (#DF, NMI, #MC) and, last, the RSP0 stack for traps from ring 3, which must not be the
- * kernel stack the CPU is running on when it enters ring 3. */
-static u8 ist_stacks[MAX_CPUS][4][IST_STACK_SIZE] __attribute__((aligned(16)));
+struct cpu_stacks cpu_stacks[MAX_CPUS];
+static u8 bsp_stacks[CPU_STACKS_BYTES] __attribute__((aligned(16))); /* APs' come from early_alloc() */
+
+void percpu_assign_stacks(u32 index, u8 *mem)
+{
+    struct cpu_stacks *s = &cpu_stacks[index];
+    s->kstack_top = mem + KSTACK_SIZE;
+    for (int i = 0; i < 3; i++)
+        s->ist_top[i] = mem + KSTACK_SIZE + (u64)(i + 1) * IST_STACK_SIZE;
+    s->rsp0_top = mem + KSTACK_SIZE + 4 * IST_STACK_SIZE;
+    s->user_top = mem + CPU_STACKS_BYTES;
+}
 
 /* Flat long-mode descriptors (SDM Vol.3A 3.4.5, 5.2.1): kernel code/data, user data, user code. */
 static const u64 gdt_template[5] = {
@@ -30,11 +38,6 @@ static void tss_descriptor(u64 *slot, const struct tss64 *tss)
     slot[1] = base >> 32;
 }
 
-u8 *percpu_stack_top(u32 index)
-{
-    return kstacks[index] + KSTACK_SIZE;
-}
-
 void cpu_local_init(u32 index, u32 apic_id)
 {
     struct cpu *c = &cpus[index];
@@ -42,13 +45,15 @@ void cpu_local_init(u32 index, u32 apic_id)
     c->self = c;
     c->index = index;
     c->apic_id = apic_id;
-    c->kstack_top = kstacks[index] + KSTACK_SIZE;
+    if (index == 0 && !cpu_stacks[0].kstack_top)
+        percpu_assign_stacks(0, bsp_stacks);
+    const struct cpu_stacks *st = &cpu_stacks[index];
 
     memcpy(c->gdt, gdt_template, sizeof(gdt_template));
     c->tss.iomap_base = sizeof(c->tss); /* no I/O permission bitmap: ring 3 port I/O faults */
-    c->tss.rsp[0] = (u64)(ist_stacks[index][3] + IST_STACK_SIZE);
+    c->tss.rsp[0] = (u64)st->rsp0_top;
     for (int i = 0; i < 3; i++)
-        c->tss.ist[i] = (u64)(ist_stacks[index][i] + IST_STACK_SIZE);
+        c->tss.ist[i] = (u64)st->ist_top[i];
     tss_descriptor(&c->gdt[5], &c->tss);
 
     struct {

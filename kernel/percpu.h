@@ -39,7 +39,6 @@ struct cpu {
 
     u64 gdt[7] __attribute__((aligned(16)));
     struct tss64 tss __attribute__((aligned(16)));
-    u8 *kstack_top;
 };
 
 extern struct cpu cpus[MAX_CPUS];
@@ -51,10 +50,22 @@ static inline struct cpu *this_cpu(void)
     return c;
 }
 
-/* The kernel stack of logical CPU index (the AP trampoline switches to it). */
-u8 *percpu_stack_top(u32 index);
+/* A CPU's stacks: the kernel stack (APs run on it), IST1-3 (#DF, NMI, #MC), the RSP0 stack for traps from
+ * ring 3 (never the stack the CPU runs on when it enters ring 3), and the ring-3 stack. */
+struct cpu_stacks {
+    u8 *kstack_top;
+    u8 *ist_top[3];
+    u8 *rsp0_top;
+    u8 *user_top;
+};
+#define USER_STACK_SIZE 8192
+#define CPU_STACKS_BYTES (KSTACK_SIZE + 4 * IST_STACK_SIZE + USER_STACK_SIZE)
+extern struct cpu_stacks cpu_stacks[MAX_CPUS];
 
-/* Point GS at cpus[index], load its GDT/TSS and the shared IDT. */
+/* Carve a CPU's stacks out of `mem` (CPU_STACKS_BYTES, 16-byte aligned). The boot CPU's are static. */
+void percpu_assign_stacks(u32 index, u8 *mem);
+
+/* Point GS at cpus[index], load its GDT/TSS (with the stacks assigned to it) and the shared IDT. */
 void cpu_local_init(u32 index, u32 apic_id);
 
 #define SEL_KCODE 0x08

@@ -6,6 +6,7 @@
 #include "apic/apic.h"
 #include "kernel/console.h"
 #include "kernel/globals.h"
+#include "kernel/memory.h"
 #include "kernel/timing.h"
 #include "kernel/traps.h"
 #include "kernel/x86.h"
@@ -170,13 +171,18 @@ static bool arrived(u32 i)
     return __atomic_load_n(&smp.cpu[i].state, __ATOMIC_ACQUIRE) == CPU_ONLINE;
 }
 
+static bool startable(u32 i)
+{
+    return smp.cpu[i].state != CPU_NO_MEMORY;
+}
+
 /* Wait until every AP in [first, last] arrived or deadline passes; true when all did. */
 static bool wait_arrivals(u32 first, u32 last, u64 deadline_tsc)
 {
     for (;;) {
         bool all = true;
         for (u32 i = first; i <= last; i++)
-            all = all && arrived(i);
+            all = all && (arrived(i) || !startable(i));
         if (all)
             return true;
         if (rdtsc() > deadline_tsc)
@@ -189,13 +195,15 @@ static bool wait_arrivals(u32 first, u32 last, u64 deadline_tsc)
 static void start_aps(u32 first, u32 last)
 {
     for (u32 i = first; i <= last; i++)
-        send_init(smp.cpu[i].apic_id);
+        if (startable(i))
+            send_init(smp.cpu[i].apic_id);
     udelay(smp.init_delay_us);
     for (u32 i = first; i <= last; i++)
-        send_sipi(smp.cpu[i].apic_id);
+        if (startable(i))
+            send_sipi(smp.cpu[i].apic_id);
     if (!wait_arrivals(first, last, rdtsc() + us_to_tsc(200)))
         for (u32 i = first; i <= last; i++)
-            if (!arrived(i))
+            if (startable(i) && !arrived(i))
                 send_sipi(smp.cpu[i].apic_id);
 }
 
@@ -216,9 +224,17 @@ void smp_bring_up(enum smp_mode mode, s64 init_delay_us, u32 ap_timeout_ms)
     }
     memcpy((void *)(uintptr_t)trampoline_phys, ap_trampoline_start,
            (size_t)(ap_trampoline_end - ap_trampoline_start));
+    for (u32 i = 1; i < smp.count; i++) {
+        u8 *mem = early_alloc(CPU_STACKS_BYTES, 4096);
+        if (!mem) { /* reported by smp/online as a failure, with this reason */
+            smp.cpu[i].state = CPU_NO_MEMORY;
+            continue;
+        }
+        percpu_assign_stacks(i, mem);
+    }
     for (u32 i = 0; i < smp.count; i++) {
         smp_ap_apic_ids[i] = smp.cpu[i].apic_id;
-        smp_ap_stack_tops[i] = (u64)(uintptr_t)percpu_stack_top(i);
+        smp_ap_stack_tops[i] = (u64)(uintptr_t)cpu_stacks[i].kstack_top;
     }
     __atomic_store_n(&smp_ap_count, smp.count, __ATOMIC_RELEASE);
 
@@ -234,7 +250,7 @@ void smp_bring_up(enum smp_mode mode, s64 init_delay_us, u32 ap_timeout_ms)
         }
     }
     for (u32 i = 1; i < smp.count; i++)
-        if (!arrived(i))
+        if (!arrived(i) && startable(i))
             smp.cpu[i].state = CPU_NO_ANSWER;
     smp.all_online_tsc = rdtsc();
     smp.strays = smp_ap_strays;

@@ -5,7 +5,7 @@
 #include "kernel/types.h"
 
 enum smp_mode { SMP_PARALLEL, SMP_SERIAL };
-enum cpu_state { CPU_ABSENT, CPU_PENDING, CPU_ONLINE, CPU_NO_ANSWER, CPU_UNRESPONSIVE };
+enum cpu_state { CPU_ABSENT, CPU_PENDING, CPU_ONLINE, CPU_NO_ANSWER, CPU_UNRESPONSIVE, CPU_NO_MEMORY };
 
 struct smp_cpu_info {
     u32 apic_id;

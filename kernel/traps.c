@@ -4,6 +4,7 @@
 
 #include "kernel/console.h"
 #include "kernel/panic.h"
+#include "kernel/user.h"
 #include "kernel/x86.h"
 #include "tests/framework.h"
 
@@ -49,12 +50,6 @@ void idt_init(void)
     set_gate(2, isr_stub_table[2], IST_NMI, 0);
     set_gate(18, isr_stub_table[18], IST_MC, 0);
     set_gate(3, isr_stub_table[3], 0, 3); /* int3 usable from ring 3 */
-}
-
-void idt_set_dpl3(u8 vector);
-void idt_set_dpl3(u8 vector)
-{
-    idt[vector].type_attr |= 3 << 5;
 }
 
 void idt_load(void)
@@ -108,6 +103,7 @@ void trap_dispatch(struct trap_frame *f)
         return;
     }
 
+    user_return_trap(f); /* does not return when this is the end of a ring-3 call */
     record_fault(c, f);
     const struct ex_entry *e = extable_find(f->rip);
     if (e) {

@@ -5,34 +5,25 @@
 #include "kernel/traps.h"
 #include "kernel/x86.h"
 
-#define USER_STACK_SIZE 8192
-static u8 user_stacks[MAX_CPUS][USER_STACK_SIZE] __attribute__((aligned(16)));
 static k_jmp_buf user_return[MAX_CPUS];
 static u64 user_result[MAX_CPUS];
-extern void user_trampoline(void);
-void idt_set_dpl3(u8 vector);
+extern const u8 user_trampoline[], user_return_point[];
 
-static void user_return_handler(struct trap_frame *f)
+bool user_return_trap(struct trap_frame *f)
 {
+    if (f->vector != 6 || f->rip != (u64)user_return_point || (f->cs & 3) != 3)
+        return false;
     u32 me = this_cpu()->index;
-    if ((f->cs & 3) != 3)
-        return; /* only ring 3 may come back this way */
     user_result[me] = f->rax;
     this_cpu()->trap_depth--;
     k_longjmp(user_return[me], 1);
-}
-
-void user_init(void)
-{
-    irq_register(VECTOR_USER_RETURN, user_return_handler);
-    idt_set_dpl3(VECTOR_USER_RETURN);
 }
 
 u64 run_at_cpl3(u64 (*fn)(u64 arg), u64 arg)
 {
     u32 me = this_cpu()->index;
     if (k_setjmp(user_return[me]) == 0) {
-        u64 stack_top = (u64)(user_stacks[me] + USER_STACK_SIZE) - 8; /* as after a call: ABI alignment */
+        u64 stack_top = (u64)cpu_stacks[me].user_top - 8; /* as after a call: ABI alignment */
         /* IRET frame to CPL 3 (SDM Vol.3A 6.14.3): SS, RSP, RFLAGS (IF kept clear), CS, RIP. */
         asm volatile("pushq %[ss]\n pushq %[rsp]\n pushq $0x2\n pushq %[cs]\n pushq %[rip]\n iretq"
                      :

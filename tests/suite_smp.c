@@ -52,6 +52,8 @@ static const char *state_name(enum cpu_state s)
         return "did not arrive";
     case CPU_UNRESPONSIVE:
         return "stopped answering";
+    case CPU_NO_MEMORY:
+        return "not started: no available memory for its stacks";
     default:
         return "absent";
     }

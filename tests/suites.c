@@ -2,10 +2,13 @@
 #include "tests/framework.h"
 
 extern const struct suite suite_boot, suite_harness, suite_smp;
+extern const struct suite suite_pmu_enum, suite_pmu_regs;
 
 const struct suite *const all_suites[] = {
     &suite_boot,
     &suite_harness,
     &suite_smp,
+    &suite_pmu_enum,
+    &suite_pmu_regs,
 };
 const u32 all_suites_count = ARRAY_SIZE(all_suites);

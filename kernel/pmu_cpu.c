@@ -1,0 +1,48 @@
+#include "kernel/pmu_cpu.h"
+
+#include <string.h>
+
+#include "kernel/cpuid_hw.h"
+#include "kernel/hw_access_kernel.h"
+#include "kernel/safe.h"
+
+struct pmu_cpu pmu_cpus[MAX_CPUS];
+
+void pmu_cpu_discover(void *unused)
+{
+    (void)unused;
+    struct pmu_cpu *pc = this_pmu_cpu();
+    memset(pc, 0, sizeof(*pc));
+    cpu_ident_decode(&pc->id, &cpuid_hw);
+    pmu_discover(&pc->caps, &pc->id, &cpuid_hw);
+    if (pc->caps.pdcm && pc->caps.msrs.perf_capabilities) {
+        u64 v = 0;
+        pc->perf_caps_rc = rdmsr_safe(pc->caps.msrs.perf_capabilities, &v);
+        if (!pc->perf_caps_rc)
+            pmu_caps_apply_perf_capabilities(&pc->caps, v);
+    }
+    hw_access_kernel_init(&pc->hw);
+    pc->init_rc = pmu_init(&pc->pmu, &pc->caps, &pc->hw);
+    if (!pc->init_rc && pc->caps.msrs.global_ctrl) {
+        pc->global_ctrl_rc = rdmsr_safe(pc->caps.msrs.global_ctrl, &pc->global_ctrl_at_entry);
+        pc->global_ctrl_seen = pc->global_ctrl_rc == 0;
+    }
+    pc->discovered = true;
+}
+
+bool pmu_cpu_usable(const struct pmu_cpu *pc, const char **reason)
+{
+    if (!pc->discovered) {
+        *reason = "PMU discovery did not run on this CPU";
+        return false;
+    }
+    if (pc->caps.kind == PMU_KIND_NONE) {
+        *reason = pc->caps.evidence;
+        return false;
+    }
+    if (pc->init_rc) {
+        *reason = pc->pmu.error ? pc->pmu.error : "pmu_init failed";
+        return false;
+    }
+    return true;
+}

@@ -1,0 +1,29 @@
+/* Each CPU's view of its own PMU: identification and discovery from its own CPUID (hybrid parts differ by
+ * core type), IA32_PERF_CAPABILITIES read safely, the kernel access layer, and the bound pmu API.
+ * Filled on every online CPU before the suites run, without writing any PMU register, so the state the
+ * firmware left (e.g. GLOBAL_CTRL) can be reported as found. */
+#pragma once
+#include "kernel/cpu_ident.h"
+#include "kernel/percpu.h"
+#include "pmu/pmu.h"
+
+struct pmu_cpu {
+    bool discovered;
+    struct cpu_ident id;
+    struct pmu_caps caps;
+    int perf_caps_rc;        /* rdmsr_safe result for IA32_PERF_CAPABILITIES (when PDCM) */
+    struct hw_access hw;
+    struct pmu pmu;
+    int init_rc;             /* pmu_init result; PMU_ENOTSUP for kind none */
+    bool global_ctrl_seen;   /* GLOBAL_CTRL could be read at entry */
+    int global_ctrl_rc;
+    u64 global_ctrl_at_entry;
+};
+
+extern struct pmu_cpu pmu_cpus[MAX_CPUS];
+
+/* Discover this CPU's PMU (runs on the CPU itself). */
+void pmu_cpu_discover(void *unused);
+static inline struct pmu_cpu *this_pmu_cpu(void) { return &pmu_cpus[this_cpu()->index]; }
+/* True when this CPU has a usable PMU; otherwise fills reason with the SKIP evidence. */
+bool pmu_cpu_usable(const struct pmu_cpu *pc, const char **reason);

@@ -1,0 +1,159 @@
+/* AMD core performance counters: legacy K7 (4 counters at C001_0000/4), PerfCtrExtCore (6 counters,
+ * select/counter interleaved at C001_0200), PerfMonV2 (core-ext counters + PerfCntrGlobalCtl/Status at
+ * C000_0300..3). AMD APM Vol.2 13.2.1 "Performance Counter MSRs" and 13.2.2 "Performance Monitoring Version
+ * 2"; Linux arch/x86/events/amd/core.c. All counters are 48 bits wide and written at full width. */
+#include "pmu/pmu_internal.h"
+
+/* PerfEvtSeln (APM Vol.2 Figure 13-7): 63:42 reserved, 41:40 HostOnly/GuestOnly, 39:36 reserved,
+ * 35:32 EventSelect[11:8] (family 10h+), 21 and 19 reserved - KVM's AMD reserved_bits (0xfffffff000280000)
+ * without the HG bits, which KVM refuses only because it is a hypervisor. Before family 10h (K7/K8) the
+ * event select is 8 bits and bit 19 is PC, pin control (AMD Athlon x86 Code Optimization Guide 22007
+ * Figure 11 "PerfEvtSel[3:0] Registers"). AMD ignores writes to reserved bits rather than faulting
+ * (pmu_reserved_faults). */
+#define AMD_EVSEL_RESERVED_HI 0xfffffc0000000000ull /* 63:42 */
+#define AMD_EVSEL_RESERVED_MID (0xfull << 36)        /* 39:36 */
+#define AMD_EVSEL_EVENT_HI (0xfull << 32)            /* 35:32 */
+
+u64 pmu_amd_evsel_reserved(const struct pmu *p)
+{
+    u64 r = AMD_EVSEL_RESERVED_HI | AMD_EVSEL_RESERVED_MID | EVSEL_ANY;
+    if (p->caps->family < 0x10)
+        r |= AMD_EVSEL_EVENT_HI; /* K7/K8: EventSelect is 8 bits; bit 19 is PC */
+    else
+        r |= EVSEL_PC;
+    return r;
+}
+
+/* PerfCntrGlobalStatus bit 58 = LbrFrozen with LbrExtV2 (Linux GLOBAL_STATUS_LBRS_FROZEN,
+ * amd_pmu_cpu_reset clears it together with the counter bits). */
+u64 pmu_amd_status_extra(const struct pmu_caps *c)
+{
+    return c->amd_lbr_v2 ? 1ull << PMU_STATUS_LBR_FRZ : 0;
+}
+
+static bool v2(const struct pmu *p)
+{
+    return p->caps->kind == PMU_KIND_AMD_PERFMON_V2 && p->caps->msrs.global_ctrl;
+}
+
+static u32 select_msr(const struct pmu *p, u32 gp)
+{
+    return p->caps->msrs.evtsel0 + gp * p->caps->msrs.stride;
+}
+
+static u32 counter_msr(const struct pmu *p, u32 gp)
+{
+    return p->caps->msrs.ctr0 + gp * p->caps->msrs.stride;
+}
+
+static int amd_global_set(struct pmu *p, u64 bits)
+{
+    if (!v2(p)) /* legacy / PerfCtrExtCore: no global control, the EN bits are the only switch */
+        return pmu_set_select_enables(p, bits);
+    if (bits & ~p->counters)
+        return PMU_EINVAL;
+    return hw_wrmsr(p->hw, p->caps->msrs.global_ctrl, bits);
+}
+
+static int amd_global_get(struct pmu *p, u64 *bits)
+{
+    if (!v2(p))
+        return pmu_get_select_enables(p, bits);
+    return hw_rdmsr(p->hw, p->caps->msrs.global_ctrl, bits);
+}
+
+/* Legacy and PerfCtrExtCore have no overflow-status register (APM Vol.2 13.2.1): an overflow is visible only
+ * as the counter wrapping, which pmu_sign_overflow() detects the way Linux amd_pmu_v1_handle_irq /
+ * x86_pmu_handle_irq do (top bit of a counter preloaded with a negative value has cleared). */
+static int amd_status_read(struct pmu *p, u64 *status)
+{
+    *status = 0;
+    if (!v2(p))
+        return PMU_ENOTSUP;
+    return hw_rdmsr(p->hw, p->caps->msrs.global_status, status);
+}
+
+static int amd_status_clear(struct pmu *p, u64 bits)
+{
+    if (!v2(p))
+        return PMU_ENOTSUP;
+    if (bits & ~p->status_bits)
+        return PMU_EINVAL;
+    return hw_wrmsr(p->hw, p->caps->msrs.global_status_reset, bits); /* PerfCntrGlobalStatusClr, W1C */
+}
+
+static int amd_status_set(struct pmu *p, u64 bits)
+{
+    if (!v2(p) || !p->caps->msrs.global_status_set)
+        return PMU_ENOTSUP;
+    if (bits & ~p->status_bits)
+        return PMU_EINVAL;
+    return hw_wrmsr(p->hw, p->caps->msrs.global_status_set, bits); /* PerfCntrGlobalStatusSet */
+}
+
+static int amd_select_write(struct pmu *p, u32 gp, u64 raw)
+{
+    if (!pmu_gp_exists(p, gp) || (raw & pmu_amd_evsel_reserved(p)))
+        return PMU_EINVAL;
+    return hw_wrmsr(p->hw, select_msr(p, gp), raw);
+}
+
+static int amd_select_read(struct pmu *p, u32 gp, u64 *raw)
+{
+    *raw = 0;
+    if (!pmu_gp_exists(p, gp))
+        return PMU_EINVAL;
+    return hw_rdmsr(p->hw, select_msr(p, gp), raw);
+}
+
+static int amd_fixed_ctrl_write(struct pmu *p, u32 fixed, u32 field4)
+{
+    (void)p, (void)fixed, (void)field4;
+    return PMU_ENOTSUP; /* AMD core PMUs have no fixed-function counters */
+}
+
+static int amd_counter_write(struct pmu *p, u32 bit, u64 value)
+{
+    if (!pmu_gp_exists(p, bit) || (value & ~p->gp_mask_val))
+        return PMU_EINVAL;
+    return hw_wrmsr(p->hw, counter_msr(p, bit), value);
+}
+
+static int amd_counter_read(struct pmu *p, u32 bit, u64 *value)
+{
+    *value = 0;
+    if (!pmu_gp_exists(p, bit))
+        return PMU_EINVAL;
+    return hw_rdmsr(p->hw, counter_msr(p, bit), value);
+}
+
+/* APM Vol.3 RDPMC: ECX 0-5 read core counters PerfCtr0-5 (0-3 without PerfCtrExtCore). */
+static u32 amd_rdpmc_index(const struct pmu *p, u32 bit)
+{
+    (void)p;
+    return bit;
+}
+
+static int amd_counter_rdpmc(struct pmu *p, u32 bit, u64 *value)
+{
+    *value = 0;
+    if (!pmu_gp_exists(p, bit))
+        return PMU_EINVAL;
+    return hw_rdpmc(p->hw, amd_rdpmc_index(p, bit), value);
+}
+
+const struct pmu_backend pmu_backend_amd = {
+    .name = "amd",
+    .global_set = amd_global_set,
+    .global_get = amd_global_get,
+    .status_read = amd_status_read,
+    .status_clear = amd_status_clear,
+    .status_set = amd_status_set,
+    .select_write = amd_select_write,
+    .select_read = amd_select_read,
+    .fixed_ctrl_write = amd_fixed_ctrl_write,
+    .counter_write = amd_counter_write,
+    .counter_read = amd_counter_read,
+    .counter_rdpmc = amd_counter_rdpmc,
+    .rdpmc_index = amd_rdpmc_index,
+};

@@ -1,0 +1,243 @@
+/* Intel architectural performance monitoring v1-v6 (SDM Vol.3B 21.2 "Architectural Performance Monitoring";
+ * MSR numbers SDM Vol.4 Table 2-2, taken from caps->msrs). Linux arch/x86/events/intel/core.c is the
+ * reference for the order of operations. */
+#include "pmu/pmu_internal.h"
+
+#define LEGACY_GP_MSRS 8 /* IA32_PERFEVTSEL0..7 / IA32_PMC0..7; beyond that only the v6 aliases exist */
+
+/* IA32_PERFEVTSELx bits 63:32 (SDM Vol.3B Figure 21-6 and the v6 additions; Linux perf_event.h):
+ * 32 IN_TX, 33 IN_TXCP (TSX parts, CPUID.7 HLE/RTM - not in pmu_caps), 34 adaptive PEBS, 35 BR_CNTR
+ * (CPUID.1CH), 36 EQ (CPUID.23H.0:EBX[1]), 37 RDPMC_USER_DISABLE (CPUID.23H.0:EBX[2]), 47:40 UMASK2
+ * (CPUID.23H.0:EBX[0]). */
+#define EVSEL_IN_TX (1ull << 32)
+#define EVSEL_IN_TXCP (1ull << 33)
+#define EVSEL_ADAPTIVE (1ull << 34)
+#define EVSEL_BR_CNTR (1ull << 35)
+#define EVSEL_EQ (1ull << 36)
+#define EVSEL_RDPMC_USER_DISABLE (1ull << 37)
+#define EVSEL_UMASK2 (0xffull << 40)
+
+#define RDPMC_FIXED (1u << 30) /* SDM Vol.2B RDPMC: ECX[30] selects the fixed-function counters */
+
+bool pmu_intel_anythread_legal(const struct pmu *p)
+{
+    return p->caps->version >= 3 && !p->caps->anythread_deprecated;
+}
+
+/* Only bits certain to be reserved: a bit whose existence depends on something pmu_caps does not record is
+ * left out (the mask is used to expect #GP). */
+u64 pmu_intel_evsel_reserved(const struct pmu *p)
+{
+    const struct pmu_caps *c = p->caps;
+    u64 r = 0xffffffff00000000ull;
+    if (c->version >= 3)
+        r &= ~(EVSEL_IN_TX | EVSEL_IN_TXCP); /* Haswell+ with TSX: legal, and TSX is not in pmu_caps */
+    if (c->pdcm && (!c->has_perf_capabilities || c->perf_caps.pebs_baseline))
+        r &= ~EVSEL_ADAPTIVE;
+    if (c->version >= 6)
+        r &= ~EVSEL_BR_CNTR; /* enumerated by CPUID.1CH, not in pmu_caps */
+    if (c->eq_bit)
+        r &= ~EVSEL_EQ;
+    if (c->rdpmc_user_disable)
+        r &= ~EVSEL_RDPMC_USER_DISABLE;
+    if (c->umask2)
+        r &= ~EVSEL_UMASK2;
+    /* SDM Vol.3B Figure 21-1 (v1/v2 layout): bit 21 reserved; AnyThread arrives with v3 (21.2.3). When
+     * deprecated (CPUID.0AH:EDX[15]) the encoder refuses it, but it is not claimed to fault. */
+    if (c->version < 3)
+        r |= EVSEL_ANY;
+    return r;
+}
+
+/* GLOBAL_STATUS bits other than counters that OVF_CTRL / STATUS_RESET / STATUS_SET accept (SDM Vol.3B
+ * 21.2.2 Figure 21-4 (v2), 21.2.3 Figure 21-7 (v3, Ovf_Uncore), 21.2.4 Figure 21-9 (v4: TraceToPAPMI,
+ * LBR_Frz, CTR_Frz, ASCI); PERF_METRICS overflow bit 48 with PERF_CAPABILITIES[15]). */
+u64 pmu_intel_status_extra(const struct pmu_caps *c)
+{
+    u64 x = (1ull << PMU_STATUS_OVF_BUF) | (1ull << PMU_STATUS_COND_CHGD);
+    if (c->version >= 3)
+        x |= 1ull << PMU_STATUS_OVF_UNCORE;
+    if (c->version >= 4)
+        x |= (1ull << PMU_STATUS_TRACE_TOPA_PMI) | (1ull << PMU_STATUS_LBR_FRZ) | (1ull << PMU_STATUS_CTR_FRZ) |
+             (1ull << PMU_STATUS_ASCI);
+    if (c->has_perf_capabilities && c->perf_caps.perf_metrics)
+        x |= 1ull << PMU_STATUS_PERF_METRICS;
+    return x;
+}
+
+static bool v2plus(const struct pmu *p)
+{
+    return p->caps->version >= 2 && p->caps->msrs.global_ctrl;
+}
+
+/* MSR of GP select / counter `gp`; 0 if the counter has no MSR this code can reach. */
+static u32 select_msr(const struct pmu *p, u32 gp)
+{
+    const struct pmu_msrs *m = &p->caps->msrs;
+    if (gp < LEGACY_GP_MSRS)
+        return m->evtsel0 + gp;
+    return m->v6_gp_cfg_a0 ? m->v6_gp_cfg_a0 + gp * m->v6_stride : 0;
+}
+
+static u32 counter_msr(const struct pmu *p, u32 gp)
+{
+    const struct pmu_msrs *m = &p->caps->msrs;
+    if (gp < LEGACY_GP_MSRS)
+        return m->ctr0 + gp;
+    return m->v6_gp_ctr0 ? m->v6_gp_ctr0 + gp * m->v6_stride : 0;
+}
+
+/* Where a write of the full value lands: IA32_A_PMCx with FW_WRITE (SDM Vol.3B 21.2.6), the v6 alias for GP
+ * 8+ (Linux "V6+ MSR Aliasing"), else 0 (the legacy IA32_PMCx takes bits 31:0 sign-extended). */
+static u32 counter_full_width_msr(const struct pmu *p, u32 gp)
+{
+    const struct pmu_msrs *m = &p->caps->msrs;
+    if (gp >= LEGACY_GP_MSRS)
+        return counter_msr(p, gp);
+    return m->ctr0_full_width ? m->ctr0_full_width + gp : 0;
+}
+
+static int intel_global_set(struct pmu *p, u64 bits)
+{
+    if (!v2plus(p)) /* v1: no IA32_PERF_GLOBAL_CTRL (SDM Vol.3B 21.2.1): the EN bits are the only switch */
+        return pmu_set_select_enables(p, bits);
+    if (bits & ~p->counters)
+        return PMU_EINVAL;
+    return hw_wrmsr(p->hw, p->caps->msrs.global_ctrl, bits);
+}
+
+static int intel_global_get(struct pmu *p, u64 *bits)
+{
+    if (!v2plus(p))
+        return pmu_get_select_enables(p, bits);
+    return hw_rdmsr(p->hw, p->caps->msrs.global_ctrl, bits);
+}
+
+static int intel_status_read(struct pmu *p, u64 *status)
+{
+    *status = 0;
+    if (!v2plus(p) || !p->caps->msrs.global_status)
+        return PMU_ENOTSUP; /* v1 has no IA32_PERF_GLOBAL_STATUS */
+    return hw_rdmsr(p->hw, p->caps->msrs.global_status, status);
+}
+
+/* v2/v3 IA32_PERF_GLOBAL_OVF_CTRL and v4+ IA32_PERF_GLOBAL_STATUS_RESET are the same MSR 0x390: write 1 to
+ * clear (SDM Vol.3B 21.2.2, 21.2.4.2). */
+static int intel_status_clear(struct pmu *p, u64 bits)
+{
+    if (!v2plus(p) || !p->caps->msrs.global_status_reset)
+        return PMU_ENOTSUP;
+    if (bits & ~p->status_bits)
+        return PMU_EINVAL;
+    return hw_wrmsr(p->hw, p->caps->msrs.global_status_reset, bits);
+}
+
+/* v4+ IA32_PERF_GLOBAL_STATUS_SET 0x391: write 1 to set (SDM Vol.3B 21.2.4.2). */
+static int intel_status_set(struct pmu *p, u64 bits)
+{
+    if (p->caps->version < 4 || !p->caps->msrs.global_status_set)
+        return PMU_ENOTSUP;
+    if (bits & ~p->status_bits)
+        return PMU_EINVAL;
+    return hw_wrmsr(p->hw, p->caps->msrs.global_status_set, bits);
+}
+
+static int intel_select_write(struct pmu *p, u32 gp, u64 raw)
+{
+    u32 msr = pmu_gp_exists(p, gp) ? select_msr(p, gp) : 0;
+    if (!msr || (raw & pmu_intel_evsel_reserved(p)))
+        return PMU_EINVAL;
+    if ((raw & EVSEL_ANY) && !pmu_intel_anythread_legal(p))
+        return PMU_EINVAL;
+    return hw_wrmsr(p->hw, msr, raw);
+}
+
+static int intel_select_read(struct pmu *p, u32 gp, u64 *raw)
+{
+    *raw = 0;
+    u32 msr = pmu_gp_exists(p, gp) ? select_msr(p, gp) : 0;
+    if (!msr)
+        return PMU_EINVAL;
+    return hw_rdmsr(p->hw, msr, raw);
+}
+
+/* IA32_FIXED_CTR_CTRL: 4 bits per counter (SDM Vol.3B 21.2.2 Figure 21-2): read, replace this field, write. */
+static int intel_fixed_ctrl_write(struct pmu *p, u32 fixed, u32 field4)
+{
+    u32 msr = p->caps->msrs.fixed_ctr_ctrl;
+    if (!msr || !p->caps->num_fixed)
+        return PMU_ENOTSUP;
+    if (!pmu_fixed_exists(p, fixed) || fixed >= 16 || field4 > 0xf)
+        return PMU_EINVAL;
+    if ((field4 & PMU_FIXED_ANY) && !pmu_intel_anythread_legal(p))
+        return PMU_EINVAL;
+    u64 v = 0;
+    int r = hw_rdmsr(p->hw, msr, &v);
+    if (r)
+        return r;
+    u32 shift = 4 * fixed;
+    v = (v & ~((u64)0xf << shift)) | ((u64)field4 << shift);
+    return hw_wrmsr(p->hw, msr, v);
+}
+
+static int intel_counter_write(struct pmu *p, u32 bit, u64 value)
+{
+    if (!pmu_counter_exists(p, bit))
+        return PMU_EINVAL;
+    u64 mask = pmu_counter_mask(p, bit);
+    if (value & ~mask)
+        return PMU_EINVAL;
+    if (PMU_IS_FIXED(bit)) /* fixed counters are written at full width (SDM Vol.3B 21.2.6 is about PMCx) */
+        return hw_wrmsr(p->hw, p->caps->msrs.fixed_ctr0 + (bit - PMU_FIXED_BIT), value);
+    u32 fw = counter_full_width_msr(p, bit);
+    if (fw)
+        return hw_wrmsr(p->hw, fw, value);
+    /* Legacy IA32_PMCx: the counter becomes EAX (bits 31:0) sign-extended to its width. Refuse values that
+     * write cannot produce rather than silently store something else; EDX is written 0. */
+    u64 lo = value & 0xffffffffull;
+    u64 produced = (lo & 0x80000000ull) ? (lo | ~0xffffffffull) & mask : lo;
+    if (produced != value)
+        return PMU_EINVAL;
+    u32 msr = counter_msr(p, bit);
+    return msr ? hw_wrmsr(p->hw, msr, lo) : PMU_EINVAL;
+}
+
+static int intel_counter_read(struct pmu *p, u32 bit, u64 *value)
+{
+    *value = 0;
+    if (!pmu_counter_exists(p, bit))
+        return PMU_EINVAL;
+    u32 msr = PMU_IS_FIXED(bit) ? p->caps->msrs.fixed_ctr0 + (bit - PMU_FIXED_BIT) : counter_msr(p, bit);
+    return msr ? hw_rdmsr(p->hw, msr, value) : PMU_EINVAL;
+}
+
+/* SDM Vol.2B RDPMC: ECX[30] = 1 selects fixed counter ECX[29:0]; otherwise GP counter ECX. */
+static u32 intel_rdpmc_index(const struct pmu *p, u32 bit)
+{
+    (void)p;
+    return PMU_IS_FIXED(bit) ? RDPMC_FIXED | (bit - PMU_FIXED_BIT) : bit;
+}
+
+static int intel_counter_rdpmc(struct pmu *p, u32 bit, u64 *value)
+{
+    *value = 0;
+    if (!pmu_counter_exists(p, bit))
+        return PMU_EINVAL;
+    return hw_rdpmc(p->hw, intel_rdpmc_index(p, bit), value);
+}
+
+const struct pmu_backend pmu_backend_intel = {
+    .name = "intel_arch",
+    .global_set = intel_global_set,
+    .global_get = intel_global_get,
+    .status_read = intel_status_read,
+    .status_clear = intel_status_clear,
+    .status_set = intel_status_set,
+    .select_write = intel_select_write,
+    .select_read = intel_select_read,
+    .fixed_ctrl_write = intel_fixed_ctrl_write,
+    .counter_write = intel_counter_write,
+    .counter_read = intel_counter_read,
+    .counter_rdpmc = intel_counter_rdpmc,
+    .rdpmc_index = intel_rdpmc_index,
+};

@@ -1,0 +1,219 @@
+/* PMI handler (see pmi.h). Step numbers follow the issue's protocol and docs/pmi-protocol.md:
+ * (1) PMI arrives, LVT masked by the APIC (Intel); (2) stop counting; (3) read the overflow status;
+ * (4) service each set bit; (5) clear exactly those bits; (6) re-read, loop (bounded); (7) restart;
+ * (8) unmask the LVT entry; (9) EOI. */
+#include "pmu/pmi.h"
+
+#include <string.h>
+
+static void note_error(struct pmi_state *s, int r)
+{
+    if (r && !s->last_error)
+        s->last_error = r;
+}
+
+/* Overflowed counters. The status register also holds non-counter bits (CondChgd, OvfBuf, ...): only counter
+ * bits are serviced. PMUs without a status register show an overflow only in the counter (its top bit clears
+ * when a preloaded counter wraps): pmu_sign_overflow() reads that, as Linux's x86_pmu_handle_irq does. */
+static u64 read_status(struct pmi_state *s)
+{
+    struct pmu *p = s->pmu;
+    u64 st = 0;
+    int r = p->be->status_read(p, &st);
+    if (r == PMU_ENOTSUP) {
+        st = 0;
+        note_error(s, pmu_sign_overflow(p, s->armed, &st));
+        return st;
+    }
+    note_error(s, r);
+    return st & p->counters;
+}
+
+static void clear_status(struct pmi_state *s, u64 bits)
+{
+    struct pmu *p = s->pmu;
+    int r = p->be->status_clear(p, bits);
+    if (r != PMU_ENOTSUP) /* without a status register the reload in step (4) is the clear */
+        note_error(s, r);
+}
+
+static void service(struct pmi_state *s, u64 status)
+{
+    for (u32 bit = 0; bit < PMI_MAX_COUNTERS; bit++) {
+        if (!(status & (1ull << bit)))
+            continue;
+        s->serviced[bit]++;
+        s->serviced_total++;
+        if (s->period[bit])
+            note_error(s, pmu_preload(s->pmu, bit, s->period[bit]));
+    }
+}
+
+static void unmask(struct pmi_state *s)
+{
+    hw_apic_write(s->pmu->hw, HW_APIC_LVT_PMC, s->lvt & ~HW_LVT_MASKED);
+}
+
+static void eoi(struct pmi_state *s)
+{
+    if (!s->nmi_mode) /* NMIs are not acknowledged with EOI (SDM Vol.3A 11.8.5) */
+        hw_apic_write(s->pmu->hw, HW_APIC_EOI, 0);
+}
+
+/* Steps (3)-(6): read, service, clear exactly what was read, re-read until clear (bounded). With
+ * ack_first, the bits are cleared before servicing (Linux's order); otherwise after (KNC's). */
+static void drain(struct pmi_state *s, bool ack_first)
+{
+    struct pmu *p = s->pmu;
+    u64 status = read_status(s);
+    if (!status)
+        s->empty_pmis++;
+    u32 loops = 0;
+    while (status) {
+        if (++loops > PMI_MAX_LOOPS) {
+            /* The status will not clear: reset the PMU rather than spin, and report it. */
+            s->stuck++;
+            note_error(s, pmu_reset(p));
+            break;
+        }
+        if (ack_first)
+            clear_status(s, status);
+        service(s, status);
+        if (!ack_first)
+            clear_status(s, status);
+        status = read_status(s);
+    }
+    if (loops > s->max_loops_seen)
+        s->max_loops_seen = loops;
+}
+
+void pmi_handle(struct pmi_state *s)
+{
+    struct pmu *p = s->pmu;
+    s->pmis++;
+    switch (s->variant) {
+    case PMI_KNC:
+        note_error(s, p->be->global_set(p, 0)); /* (2) */
+        drain(s, false);                          /* (3)-(6) */
+        unmask(s);                                /* (8) before (7): line low, counting stopped */
+        note_error(s, p->be->global_set(p, s->running)); /* (7) */
+        eoi(s);                                   /* (9) */
+        break;
+    case PMI_LATE:
+        note_error(s, p->be->global_set(p, 0));
+        drain(s, true);
+        note_error(s, p->be->global_set(p, s->running));
+        unmask(s);
+        eoi(s);
+        break;
+    case PMI_EARLY:
+        unmask(s);
+        note_error(s, p->be->global_set(p, 0));
+        drain(s, false);
+        note_error(s, p->be->global_set(p, s->running));
+        eoi(s);
+        break;
+    case PMI_NO_STOP:
+    default:
+        drain(s, false); /* counters keep running: an overflow after the last read stays pending */
+        unmask(s);
+        eoi(s);
+        break;
+    }
+}
+
+void pmi_init(struct pmi_state *s, struct pmu *p, enum pmi_variant v, u32 lvt_unmasked, bool nmi_mode)
+{
+    memset(s, 0, sizeof(*s));
+    s->pmu = p;
+    s->variant = v;
+    s->lvt = lvt_unmasked & ~HW_LVT_MASKED;
+    s->nmi_mode = nmi_mode;
+}
+
+static const char *const variant_names[PMI_VARIANTS] = {"knc", "late", "early", "no-stop"};
+
+const char *pmi_variant_name(enum pmi_variant v)
+{
+    return v < PMI_VARIANTS ? variant_names[v] : "?";
+}
+
+bool pmi_variant_parse(const char *name, enum pmi_variant *v)
+{
+    for (int i = 0; i < PMI_NO_STOP; i++) /* the negative control is not selectable */
+        if (!strcmp(name, variant_names[i])) {
+            *v = (enum pmi_variant)i;
+            return true;
+        }
+    return false;
+}
+
+/* The null backend: no counters, an always-clear status, nothing to stop or start. */
+static int null_set(struct pmu *p, u64 bits)
+{
+    (void)p;
+    (void)bits;
+    return 0;
+}
+static int null_get(struct pmu *p, u64 *bits)
+{
+    (void)p;
+    *bits = 0;
+    return 0;
+}
+static int null_select_write(struct pmu *p, u32 gp, u64 raw)
+{
+    (void)p, (void)gp, (void)raw;
+    return PMU_ENOTSUP;
+}
+static int null_select_read(struct pmu *p, u32 gp, u64 *raw)
+{
+    (void)p, (void)gp;
+    *raw = 0;
+    return PMU_ENOTSUP;
+}
+static int null_fixed(struct pmu *p, u32 fixed, u32 field)
+{
+    (void)p, (void)fixed, (void)field;
+    return PMU_ENOTSUP;
+}
+static int null_counter_write(struct pmu *p, u32 bit, u64 v)
+{
+    (void)p, (void)bit, (void)v;
+    return PMU_ENOTSUP;
+}
+static int null_counter_read(struct pmu *p, u32 bit, u64 *v)
+{
+    (void)p, (void)bit;
+    *v = 0;
+    return PMU_ENOTSUP;
+}
+static u32 null_rdpmc_index(const struct pmu *p, u32 bit)
+{
+    (void)p;
+    return bit;
+}
+
+const struct pmu_backend pmu_backend_null = {
+    .name = "null",
+    .global_set = null_set,
+    .global_get = null_get,
+    .status_read = null_get,
+    .status_clear = null_set,
+    .status_set = null_set,
+    .select_write = null_select_write,
+    .select_read = null_select_read,
+    .fixed_ctrl_write = null_fixed,
+    .counter_write = null_counter_write,
+    .counter_read = null_counter_read,
+    .counter_rdpmc = null_counter_read,
+    .rdpmc_index = null_rdpmc_index,
+};
+
+void pmu_init_null(struct pmu *p, const struct pmu_caps *caps, struct hw_access *hw)
+{
+    memset(p, 0, sizeof(*p));
+    p->caps = caps;
+    p->be = &pmu_backend_null;
+    p->hw = hw;
+}

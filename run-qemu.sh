@@ -1,0 +1,264 @@
+#!/usr/bin/env bash
+# run-qemu.sh: build pmuboot if needed, boot it in QEMU, show the serial log on stdout, judge the run.
+#
+# Usage: ./run-qemu.sh [OPTIONS]
+#
+#   --smp N            virtual CPUs (default 1)
+#   --cpu MODEL        QEMU CPU model, e.g. max, Skylake-Client, EPYC (default: QEMU's, qemu64)
+#   --machine pc|q35   machine type (default pc)
+#   --mem MB           guest RAM in MiB (default 128)
+#   --iso              boot through the GRUB ISO (BIOS, GRUB's multiboot2 command) instead of -kernel
+#   --iso-mb1          the same ISO's multiboot (version 1) entry
+#   --uefi             boot the GRUB ISO with OVMF (UEFI firmware), multiboot2 entry
+#   --append "ARGS"    kernel arguments; exit=qemu is always added
+#   --accel tcg|kvm|auto  accelerator (default tcg; auto = kvm when /dev/kvm is usable, else tcg)
+#   --timeout SECONDS  host-side limit: kill QEMU after this long (default 60, 120 with --uefi; 0 = none)
+#   --log FILE         also write the serial log to FILE
+#   --qemu-arg ARG     pass ARG to QEMU as well (repeatable), e.g. --qemu-arg=-icount --qemu-arg=shift=auto
+#   --kernel FILE      boot this kernel image instead of build/pmuboot.elf (nothing is built)
+#   --no-build         do not run make; the kernel image must exist
+#   --dry-run          print the QEMU command line and exit
+#   -h, --help         this text
+#
+# The serial log (COM1) goes to stdout, cleaned of ANSI escapes and carriage returns; QEMU's own messages
+# and the verdict go to stderr. With -kernel QEMU passes "<image path> ARGS" to the kernel; through GRUB the
+# arguments are written into the ISO's grub.cfg, so each set of arguments gets its own cached ISO
+# (build/iso/<hash>.iso).
+#
+# A run passes only when QEMU's exit status says so (exit=qemu writes 0 to isa-debug-exit port 0xf4: QEMU
+# exits 1; a failed check writes 1: QEMU exits 3) AND the TAP stream is complete and agrees: a
+# "TAP version 13" line, the plan, the summary line "N passed, N failed, N skipped" matching the tests, and
+# 0 failed (tools/tapsum judges the stream). The last line on stderr is the verdict, e.g.
+#   run-qemu: PASS (qemu status 1, 23 passed, 0 failed, 4 skipped)
+#
+# Exit status:
+#   0  pass
+#   1  the kernel ran to the end and some check failed (QEMU status 3, failures in the stream)
+#   2  bad usage
+#   3  broken run: no or incomplete TAP stream, QEMU exited by itself (status 0: reset or shutdown),
+#      QEMU could not start, or QEMU's status and the stream disagree
+#   4  timeout: QEMU was killed after --timeout seconds
+#   5  missing tools (and not root on Debian to install them) or the build failed
+#
+# Missing tools: run as root on Debian, the script installs the packages it needs with apt-get; otherwise
+# it prints the apt-get command to run.
+set -euo pipefail
+
+prog=run-qemu
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+usage() { sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"; }
+bad_usage() { echo "$prog: $*" >&2; echo "$prog: see '$0 --help'" >&2; exit 2; }
+verdict() {  # verdict EXIT_STATUS MESSAGE: the final line on stderr
+    echo "$prog: $2" >&2
+    exit "$1"
+}
+
+extra=()
+smp=1 cpu="" machine=pc mem=128 boot=kernel append="" accel=tcg timeout="" log="" kernel="" build=yes dry_run=no
+
+need_value() { [[ $# -ge 2 && -n $2 ]] || bad_usage "option $1 needs a value"; }
+while [[ $# -gt 0 ]]; do
+    opt=$1
+    case $opt in
+        --*=*) set -- "${opt%%=*}" "${opt#*=}" "${@:2}"; continue ;;
+    esac
+    case $opt in
+        --smp) need_value "$@"; smp=$2; shift ;;
+        --cpu) need_value "$@"; cpu=$2; shift ;;
+        --machine) need_value "$@"; machine=$2; shift ;;
+        --mem) need_value "$@"; mem=$2; shift ;;
+        --iso) boot=iso ;;
+        --iso-mb1) boot='iso-mb1' ;;
+        --uefi) boot=uefi ;;
+        --append) [[ $# -ge 2 ]] || bad_usage "option --append needs a value"; append=$2; shift ;;
+        --accel) need_value "$@"; accel=$2; shift ;;
+        --timeout) need_value "$@"; timeout=$2; shift ;;
+        --log) need_value "$@"; log=$2; shift ;;
+        --qemu-arg) need_value "$@"; extra+=("$2"); shift ;;
+        --kernel) need_value "$@"; kernel=$2; build=no; shift ;;
+        --no-build) build=no ;;
+        --dry-run) dry_run=yes ;;
+        -h|--help) usage; exit 0 ;;
+        *) bad_usage "unknown option '$opt'" ;;
+    esac
+    shift
+done
+
+[[ $smp =~ ^[1-9][0-9]*$ && $smp -le 255 ]] || bad_usage "--smp wants a number of CPUs from 1 to 255, not '$smp'"
+[[ $mem =~ ^[1-9][0-9]*$ && $mem -ge 32 ]] || bad_usage "--mem wants MiB, at least 32, not '$mem'"
+case $machine in pc|q35) ;; *) bad_usage "--machine wants pc or q35, not '$machine'" ;; esac
+case $accel in tcg|kvm|auto) ;; *) bad_usage "--accel wants tcg, kvm or auto, not '$accel'" ;; esac
+[[ -z $cpu || $cpu =~ ^[A-Za-z0-9_.,=+-]+$ ]] || bad_usage "--cpu: '$cpu' does not look like a QEMU CPU model"
+if [[ -z $timeout ]]; then
+    if [[ $boot == uefi ]]; then timeout=120; else timeout=60; fi
+fi
+[[ $timeout =~ ^[0-9]+$ ]] || bad_usage "--timeout wants whole seconds (0 = no limit), not '$timeout'"
+case $append in *exit=*) bad_usage "--append: do not pass exit=...; run-qemu always adds exit=qemu" ;; esac
+args="exit=qemu${append:+ $append}"
+[[ $accel == auto ]] && { if [[ -r /dev/kvm && -w /dev/kvm ]]; then accel=kvm; else accel=tcg; fi; }
+if [[ $accel == kvm && ! ( -r /dev/kvm && -w /dev/kvm ) ]]; then
+    verdict 5 "FAIL: --accel kvm but /dev/kvm is missing or not accessible"
+fi
+
+# --- tools: install them (root on Debian) or say how ------------------------------------------------------
+missing=()
+want() {  # want COMMAND-OR-PATH PACKAGE
+    if [[ $1 == /* ]]; then [[ -e $1 ]] || missing+=("$2"); else command -v "$1" >/dev/null || missing+=("$2"); fi
+}
+want qemu-system-x86_64 qemu-system-x86
+want perl perl
+perl -MTAP::Parser -e1 2>/dev/null || missing+=(perl)   # TAP::Parser is in perl-modules-*, which perl pulls in
+if [[ $build == yes ]]; then
+    want make make; want gcc gcc; want ld binutils; want nasm nasm
+fi
+if [[ $boot != kernel ]]; then
+    want grub-mkimage grub-common; want /usr/lib/grub/i386-pc/kernel.img grub-pc-bin
+    want xorriso xorriso; want mformat mtools
+fi
+if [[ $boot == uefi ]]; then
+    want /usr/lib/grub/x86_64-efi/kernel.img grub-efi-amd64-bin
+    [[ -e /usr/share/OVMF/OVMF_CODE_4M.fd || -e /usr/share/OVMF/OVMF_CODE.fd ]] || missing+=(ovmf)
+fi
+if [[ ${#missing[@]} -gt 0 && $dry_run == no ]]; then
+    mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u)
+    cmd="apt-get update && apt-get install -y --no-install-recommends ${missing[*]}"
+    if [[ $(id -u) -eq 0 && -f /etc/debian_version ]] && command -v apt-get >/dev/null; then
+        echo "$prog: installing ${missing[*]}" >&2
+        if ! { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+                "${missing[@]}"; } >&2; then
+            verdict 5 "FAIL: could not install ${missing[*]}"
+        fi
+    else
+        verdict 5 "FAIL: missing packages ${missing[*]}; install them with: $cmd"
+    fi
+fi
+
+# --- build -------------------------------------------------------------------------------------------------
+if [[ -z $kernel ]]; then
+    kernel=$repo/build/pmuboot.elf
+    if [[ $build == yes && $dry_run == no ]]; then
+        make -C "$repo" --no-print-directory -s kernel >&2 || verdict 5 "FAIL: 'make kernel' failed"
+    fi
+fi
+[[ -f $kernel || $dry_run == yes ]] || verdict 5 "FAIL: kernel image '$kernel' not found (run 'make kernel')"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/run-qemu.XXXXXX")
+# shellcheck disable=SC2317  # called by the trap
+cleanup() { rm -rf "$work"; }
+trap cleanup EXIT
+
+iso=""
+if [[ $boot != kernel ]]; then
+    entry=mb2 efi_flag=--no-efi
+    [[ $boot == iso-mb1 ]] && entry=mb1
+    [[ $boot == uefi ]] && efi_flag=--efi
+    key="$entry $efi_flag $(cd "$(dirname "$kernel")" && pwd)/$(basename "$kernel") $args"
+    mkdir -p "$repo/build/iso"
+    iso=$repo/build/iso/$(printf '%s' "$key" | sha256sum | cut -c1-16).iso
+    # One builder at a time (make check boots several ISOs in parallel); rebuild when the kernel or the
+    # builder is newer than the cached ISO.
+    exec 9>"$repo/build/iso/.lock"
+    flock 9
+    if [[ $dry_run == no ]] && [[ ! -s $iso || $kernel -nt $iso || $repo/tools/mkiso.sh -nt $iso ]]; then
+        "$repo/tools/mkiso.sh" "$efi_flag" --entry "$entry" "$kernel" "$iso" "$args" 2>"$work/mkiso.log" ||
+            { cat "$work/mkiso.log" >&2; verdict 5 "FAIL: building the ISO failed"; }
+        printf '%s\n' "$key" >"${iso%.iso}.key"
+    fi
+    exec 9>&-
+fi
+
+# --- QEMU --------------------------------------------------------------------------------------------------
+# shellcheck disable=SC2054  # the commas belong to QEMU's option syntax
+qemu=(qemu-system-x86_64 -machine "$machine" -accel "$accel" -m "$mem" -smp "$smp"
+      -display none -vga none -net none -no-reboot -serial stdio -monitor none
+      -device isa-debug-exit,iobase=0xf4,iosize=0x04)
+[[ -n $cpu ]] && qemu+=(-cpu "$cpu")
+qemu+=("${extra[@]}")
+case $boot in
+    kernel) qemu+=(-kernel "$kernel" -append "$args") ;;
+    iso|iso-mb1) qemu+=(-cdrom "$iso" -boot d) ;;
+    uefi)
+        code=/usr/share/OVMF/OVMF_CODE_4M.fd vars=/usr/share/OVMF/OVMF_VARS_4M.fd
+        [[ -e $code && -e $vars ]] || { code=/usr/share/OVMF/OVMF_CODE.fd; vars=/usr/share/OVMF/OVMF_VARS.fd; }
+        [[ -e $code && -e $vars ]] || verdict 5 "FAIL: OVMF firmware not found under /usr/share/OVMF"
+        cp "$vars" "$work/ovmf_vars.fd"   # the firmware writes its variables: never touch the system copy
+        qemu+=(-drive "if=pflash,format=raw,unit=0,readonly=on,file=$code"
+               -drive "if=pflash,format=raw,unit=1,file=$work/ovmf_vars.fd"
+               -cdrom "$iso" -boot d) ;;
+esac
+if [[ $dry_run == yes ]]; then
+    printf '%q ' "${qemu[@]}"; echo
+    exit 0
+fi
+
+serial=$work/serial.log
+[[ -n $log ]] && { mkdir -p "$(dirname "$log")"; : >"$log" || verdict 5 "FAIL: cannot write --log file '$log'"; }
+echo "$prog: $boot boot, machine $machine, smp $smp, ${cpu:-default cpu}, $accel, args '$args'" >&2
+
+# Clean the serial bytes (GRUB and firmware clear the screen and move the cursor) and copy them line by line
+# to stdout, the run's log and --log.
+filter='
+    BEGIN { $| = 1; open(LOG, ">", shift @ARGV) or die; if (@ARGV) { open(USER, ">", shift @ARGV) or die }
+            select((select(LOG), $| = 1)[0]); select((select(USER), $| = 1)[0]) if defined fileno(USER); }
+    s/\e\[[0-9;?]*[ -\/]*[@-~]//g; s/\e[()][0-9A-Za-z]//g; s/\e[=>78cDEHM]//g; s/\r//g;
+    print; print LOG; print USER if defined fileno(USER);'
+set +e
+if [[ $timeout -gt 0 ]]; then
+    timeout -k 5 "$timeout" "${qemu[@]}" </dev/null 2>"$work/qemu.err" | perl -ne "$filter" "$serial" ${log:+"$log"}
+else
+    "${qemu[@]}" </dev/null 2>"$work/qemu.err" | perl -ne "$filter" "$serial" ${log:+"$log"}
+fi
+statuses=("${PIPESTATUS[@]}")
+set -e
+status=${statuses[0]}
+
+# --- verdict -----------------------------------------------------------------------------------------------
+qemu_messages() { grep -v 'terminating on signal' "$work/qemu.err" | sed "s/^/$prog: qemu: /" >&2 || true; }
+if [[ $timeout -gt 0 && ( $status -eq 124 || $status -eq 137 ) ]]; then
+    last=$(grep -v '^[[:space:]]*$' "$serial" | tail -n 1 || true)
+    verdict 4 "TIMEOUT: killed QEMU after ${timeout} s; last serial line: '${last:-(none)}'"
+fi
+if [[ ${statuses[1]} -ne 0 ]]; then
+    verdict 3 "BROKEN: the serial log filter failed (status ${statuses[1]})"
+fi
+
+set +e
+tapsum_out=$("$repo/tools/tapsum" --require-summary "serial=$serial")
+tapsum_status=$?
+set -e
+counts=$(tail -n 1 <<<"$tapsum_out")
+failed=$(sed -n 's/^[0-9]* passed, \([0-9]*\) failed.*/\1/p' <<<"$tapsum_out" | tail -n 1)
+broken=$(sed -n 's/^serial: .*; broken: //p' <<<"$tapsum_out")
+show_tapsum() {  # the stream's line and its failures (not the expected failures: see the log for those)
+    sed -n '/^expected failures/q; /^[0-9]* passed, /d; p' <<<"$tapsum_out" | sed "s/^/$prog: /" >&2
+}
+
+case $status in
+    0) show_tapsum; verdict 3 "BROKEN: QEMU exited by itself (status 0: a reset under -no-reboot, or a shutdown) before the kernel reported; $counts" ;;
+    1|3) ;;
+    *) qemu_messages; verdict 3 "BROKEN: QEMU failed (status $status)" ;;
+esac
+if [[ ! -s $serial ]]; then
+    qemu_messages
+    verdict 3 "BROKEN: no serial output at all (qemu status $status)"
+fi
+if [[ -n $broken ]]; then
+    show_tapsum
+    verdict 3 "BROKEN: incomplete or inconsistent TAP stream (qemu status $status): $broken"
+fi
+if [[ $tapsum_status -ne 0 && $tapsum_status -ne 1 ]]; then
+    verdict 3 "BROKEN: tools/tapsum failed (status $tapsum_status)"
+fi
+if [[ $status -eq 1 && $failed -eq 0 ]]; then
+    verdict 0 "PASS (qemu status 1, $counts)"
+fi
+if [[ $status -eq 3 && $failed -gt 0 ]]; then
+    show_tapsum
+    verdict 1 "FAIL: $failed failed checks (qemu status 3, $counts)"
+fi
+show_tapsum
+if [[ $status -eq 1 ]]; then
+    verdict 3 "BROKEN: QEMU status 1 says pass but the stream has $failed failed ($counts)"
+fi
+verdict 3 "BROKEN: QEMU status 3 says a check failed but the stream has none ($counts)"

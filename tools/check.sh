@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# tools/check.sh: everything `make check` runs (the Makefile builds the host tests, tools and kernel first).
+#
+#   1. every build/host/test_* with CMOCKA_MESSAGE_OUTPUT=TAP; its stdout is one TAP stream
+#   2. build/tools/pmu-decode --all on each tests/host/data/*.txt: one check per dump (it must decode)
+#   3. QEMU runs of the kernel through run-qemu.sh: -kernel on pc and q35 with -smp 1 and 4; the GRUB ISO's
+#      multiboot2 entry on pc and multiboot entry on q35; UEFI (OVMF) once if OVMF and GRUB EFI are
+#      installed; and the bad-input path: "nonsense=1" must fail fast and name the word
+#   4. tools/tapsum over all streams, plus build/check/runs.tap: one check per program run that its exit
+#      status agrees with its stream (a crash, sanitizer abort, timeout or disagreement fails it)
+#
+# Logs: build/check/ (host/*.tap, decode/*.out, qemu/*.log and *.err, runs.tap, summary.txt).
+# The last line is tapsum's "N passed, N failed, N skipped"; the exit status is non-zero if anything failed.
+# Environment: CHECK_JOBS (QEMU runs at once, default 1: the kernel's APIC timer checks measure time, and on a
+# small host parallel runs of 4-CPU guests starve each other's vCPUs), CHECK_QEMU=0 (skip the QEMU runs),
+# CHECK_KERNEL=FILE (boot this image instead of build/pmuboot.elf: for testing this script).
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$repo"
+out=build/check
+rm -rf "$out"
+mkdir -p "$out/host" "$out/decode" "$out/qemu"
+start=$(date +%s)
+
+streams=()   # NAME=FILE arguments for tapsum
+runs=()      # lines of runs.tap: "ok - ..." / "not ok - ..."
+run_check() {  # run_check OK? DESCRIPTION
+    if [[ $1 == yes ]]; then runs+=("ok - $2"); else runs+=("not ok - $2"); fi
+}
+
+# --- 1. host unit tests ----------------------------------------------------------------------------------
+host_tests=()
+for t in build/host/test_*; do
+    [[ -f $t && -x $t && $t != *.* ]] && host_tests+=("$t")
+done
+echo "check: ${#host_tests[@]} host test programs"
+for t in "${host_tests[@]}"; do
+    name=${t##*/}
+    set +e
+    CMOCKA_MESSAGE_OUTPUT=TAP "$t" >"$out/host/$name.tap" 2>"$out/host/$name.err" </dev/null
+    status=$?
+    tools/tapsum --quiet "$out/host/$name.tap" >/dev/null 2>&1
+    tap_status=$?
+    set -e
+    streams+=("host/$name=$out/host/$name.tap")
+    # cmocka exits with the number of failed tests; a signal (crash, sanitizer abort) gives 128+N or 1.
+    if [[ $status -eq 0 && $tap_status -eq 0 ]]; then
+        run_check yes "host/$name: exit status 0 agrees with its TAP"
+    elif [[ $status -ne 0 && $tap_status -ne 0 ]]; then
+        run_check yes "host/$name: exit status $status agrees with its failing TAP"
+    elif [[ $status -ne 0 ]]; then
+        run_check no "host/$name: exit status $status but its TAP passed (crash or sanitizer report? see $out/host/$name.err)"
+    else
+        run_check no "host/$name: exit status 0 but its TAP failed or is broken"
+    fi
+done
+
+# --- 2. pmu-decode on the CPUID dumps ----------------------------------------------------------------------
+decode_tap=$out/decode.tap
+{
+    echo "TAP version 13"
+    dumps=(tests/host/data/*.txt)
+    n=0
+    if [[ ! -x build/tools/pmu-decode ]]; then
+        echo "ok 1 - pmu-decode # SKIP build/tools/pmu-decode not built"; n=1
+    elif [[ ! -e ${dumps[0]} ]]; then
+        echo "ok 1 - pmu-decode # SKIP no dumps in tests/host/data/*.txt"; n=1
+    else
+        for d in "${dumps[@]}"; do
+            n=$((n + 1))
+            base=$(basename "$d" .txt)
+            if build/tools/pmu-decode --all "$d" >"$out/decode/$base.out" 2>&1 </dev/null; then
+                echo "ok $n - pmu-decode/$base"
+            else
+                echo "not ok $n - pmu-decode/$base (exit status $?, see $out/decode/$base.out)"
+            fi
+        done
+    fi
+    echo "1..$n"
+} >"$decode_tap"
+streams+=("pmu-decode=$decode_tap")
+echo "check: pmu-decode on $(grep -c '^\(not \)\{0,1\}ok' "$decode_tap") dumps"
+
+# --- 3. QEMU runs ------------------------------------------------------------------------------------------
+have_uefi=yes uefi_why=""
+[[ -f /usr/lib/grub/x86_64-efi/kernel.img ]] || { have_uefi=no; uefi_why="GRUB EFI (grub-efi-amd64-bin) not installed"; }
+[[ -e /usr/share/OVMF/OVMF_CODE_4M.fd || -e /usr/share/OVMF/OVMF_CODE.fd ]] ||
+    { have_uefi=no; uefi_why="${uefi_why:+$uefi_why; }OVMF (ovmf) not installed"; }
+
+# name | run-qemu.sh options
+qemu_runs=()
+[[ $have_uefi == yes ]] && qemu_runs+=("uefi-q35|--uefi --machine q35 --smp 2 --timeout 120")   # longest: first
+qemu_runs+=(
+    "kernel-pc-smp1|--machine pc --smp 1"
+    "kernel-pc-smp4|--machine pc --smp 4"
+    "kernel-q35-smp1|--machine q35 --smp 1"
+    "kernel-q35-smp4|--machine q35 --smp 4"
+    "iso-mb2-pc|--iso --machine pc --smp 2"
+    "iso-mb1-q35|--iso-mb1 --machine q35 --smp 2"
+)
+error_run="error-path|--machine pc --append nonsense=1 --timeout 20"
+
+if [[ ${CHECK_QEMU:-1} == 0 ]]; then
+    echo "check: QEMU runs skipped (CHECK_QEMU=0)"
+    run_check yes "qemu # SKIP CHECK_QEMU=0"
+else
+    jobs_max=${CHECK_JOBS:-1}
+    [[ $jobs_max =~ ^[1-9][0-9]*$ ]] || { echo "check: CHECK_JOBS must be a positive number, not '$jobs_max'" >&2; exit 2; }
+    echo "check: ${#qemu_runs[@]} QEMU runs and the bad-input run, $jobs_max at a time (logs in $out/qemu/)"
+    # run-qemu.sh builds each ISO once (under a lock) and caches it in build/iso/.
+    for r in "${qemu_runs[@]}" "$error_run"; do
+        name=${r%%|*}
+        while [[ $(jobs -rp | wc -l) -ge $jobs_max ]]; do wait -n || true; done
+        # shellcheck disable=SC2086
+        ( set +e; ./run-qemu.sh --no-build ${CHECK_KERNEL:+--kernel "$CHECK_KERNEL"} ${r#*|} --log "$out/qemu/$name.log" >/dev/null 2>"$out/qemu/$name.err"
+          echo $? >"$out/qemu/$name.status" ) &
+    done
+    wait
+    for r in "${qemu_runs[@]}"; do
+        name=${r%%|*}
+        status=$(cat "$out/qemu/$name.status")
+        verdict=$(tail -n 1 "$out/qemu/$name.err")
+        streams+=("qemu/$name=$out/qemu/$name.log")
+        case $status in
+            0|1) run_check yes "qemu/$name: run complete, QEMU status agrees with the stream (${verdict#run-qemu: })" ;;
+            *) run_check no "qemu/$name: ${verdict#run-qemu: } (see $out/qemu/$name.err)" ;;
+        esac
+        echo "check: qemu/$name: ${verdict#run-qemu: }"
+    done
+    [[ $have_uefi == yes ]] || run_check yes "qemu/uefi-q35 # SKIP $uefi_why"
+    # The bad-input path: the run must end by itself with failed checks, and the log must name the word.
+    name=${error_run%%|*}
+    status=$(cat "$out/qemu/$name.status")
+    verdict=$(tail -n 1 "$out/qemu/$name.err")
+    if [[ $status -eq 1 ]] && grep -q nonsense "$out/qemu/$name.log"; then
+        run_check yes "qemu/$name: 'nonsense=1' rejected: the run failed as it must and the log names 'nonsense'"
+    elif [[ $status -eq 1 ]]; then
+        run_check no "qemu/$name: the run failed but its log never names 'nonsense' (see $out/qemu/$name.log)"
+    else
+        run_check no "qemu/$name: 'nonsense=1' must make the run fail with failed checks (run-qemu status 1), got status $status: ${verdict#run-qemu: }"
+    fi
+    echo "check: qemu/$name: ${verdict#run-qemu: } (a failure is expected here)"
+fi
+
+{
+    echo "TAP version 13"
+    i=0
+    for line in "${runs[@]}"; do
+        i=$((i + 1))
+        echo "${line/ok - /ok $i - }"
+    done
+    echo "1..$i"
+} >"$out/runs.tap"
+streams+=("runs=$out/runs.tap")
+
+echo "check: $(($(date +%s) - start)) s; summary (also in $out/summary.txt):"
+set +e
+tools/tapsum "${streams[@]}" >"$out/summary.txt"
+status=$?
+set -e
+cat "$out/summary.txt"
+exit "$status"
