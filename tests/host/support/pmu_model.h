@@ -1,0 +1,158 @@
+/* Register-level model of one logical CPU's core PMU and the PMI path to its local APIC, for host tests of
+ * pmu/ (no machine here has a PMU: shared/FACTS.md 2). It implements the struct hw_ops contract of
+ * pmu/access.h, configured from a struct pmu_caps, so pmu/ code runs unchanged against it. Every rule it
+ * encodes cites its source in pmu_model.c / apic_model.c; docs/model.md lists what is and is not modelled.
+ *
+ * Typical use:
+ *     struct pmu_caps caps;  pmu_model_caps_intel(&caps, 4, 4, 48, 3, 48, true);
+ *     struct pmu_model m;    pmu_model_init(&m, &caps, MODEL_APIC_STRICT_EDGE);
+ *     struct hw_access hw;   pmu_model_access(&m, &hw);
+ *     ... program through hw (or struct pmu) ...
+ *     pmu_model_count(&m, 0xc0, 0x00, 1000);      // 1000 instructions retire
+ *     while (pmu_model_take_pmi(&m, &irq)) { run the handler on hw; pmu_model_pmi_done(&m); }
+ *
+ * Counters are named by their unified status bit (pmu/pmu.h): GP i = bit i, fixed i = bit 32 + i.
+ * Host-test code (tests/host/support/): not part of the kernel. */
+#pragma once
+#include "pmu/access.h"
+#include "pmu/pmu_caps.h"
+#include "tests/host/support/apic_model.h"
+
+#define PMU_MODEL_MAX_GP 32     /* unified bits 0..31 */
+#define PMU_MODEL_MAX_FIXED 16  /* unified bits 32..47 */
+#define PMU_MODEL_FIXED_BIT 32
+#define PMU_MODEL_LOG_LEN 256   /* register accesses remembered (a ring: older ones are dropped) */
+
+/* The events the Intel fixed counters count, as (event, umask) of the matching architectural event (SDM Vol.3B
+ * "Pre-defined Architectural Performance Events" and the fixed-counter table): feeding one of these through
+ * pmu_model_count() advances both the fixed counter and any GP counter selecting it. */
+#define PMU_MODEL_EV_INSTRUCTIONS 0xc0, 0x00 /* fixed 0: INST_RETIRED.ANY */
+#define PMU_MODEL_EV_CORE_CYCLES 0x3c, 0x00  /* fixed 1: CPU_CLK_UNHALTED.CORE */
+#define PMU_MODEL_EV_REF_CYCLES 0x3c, 0x01   /* fixed 2: CPU_CLK_UNHALTED.REF (one rate for both, see model.md) */
+#define PMU_MODEL_EV_TOPDOWN_SLOTS 0xa4, 0x01 /* fixed 3: TOPDOWN.SLOTS */
+
+enum pmu_model_op {
+    PMU_MODEL_OP_RDMSR,
+    PMU_MODEL_OP_WRMSR,
+    PMU_MODEL_OP_RDPMC,
+    PMU_MODEL_OP_APIC_READ,
+    PMU_MODEL_OP_APIC_WRITE,
+};
+
+/* One access through the hw_ops, as the access hook and the log see it. */
+struct pmu_model_access {
+    u64 index;            /* 0, 1, 2, ...: order of the access since pmu_model_init (m->access_index) */
+    enum pmu_model_op op;
+    u32 reg;              /* MSR number, RDPMC ECX, or xAPIC offset */
+    u64 value;            /* written value; for reads the value returned (valid in the "after" call) */
+    int result;           /* 0 or HW_FAULT | vector (valid in the "after" call) */
+};
+
+struct pmu_model;
+/* Called before (after = false) and after (after = true) every access through the hw_ops. It may change the
+ * model, e.g. pmu_model_tick() to make an overflow happen exactly between access k-1 and k. Accesses made from
+ * inside a hook are logged but do not call hooks again. */
+typedef void (*pmu_model_access_hook)(struct pmu_model *m, const struct pmu_model_access *a, bool after,
+                                      void *arg);
+/* Called once per counter overflow, right after its status bit and the PMI line were updated. */
+typedef void (*pmu_model_overflow_hook)(struct pmu_model *m, u32 bit, void *arg);
+
+struct pmu_model_stats {
+    u64 overflows[64];    /* wraps produced, per unified bit */
+    u64 overflows_total;
+    u64 pmi_requests;     /* overflows of a counter whose INT (select bit 20) / PMI (fixed field bit 3) was set */
+    u64 events_counted;   /* counter increments made by pmu_model_count/tick (summed over counters) */
+    u64 accesses;         /* hw_ops calls */
+    u64 faults;           /* hw_ops calls answered with HW_FAULT | vector */
+};
+
+struct pmu_model {
+    struct pmu_caps caps;     /* copy of the configuration */
+    const char *config_error; /* NULL, or why caps cannot be modelled (the model then faults everything) */
+
+    /* The environment of the code making the accesses (tests may change these at any time). */
+    u8 cpl;                   /* 0 (default) .. 3: RDMSR/WRMSR need 0; counting honours OS/USR */
+    bool cr4_pce;             /* CR4.PCE: RDPMC allowed at CPL > 0 */
+    bool reset_condchgd;      /* pmu_model_reset() leaves GLOBAL_STATUS.CondChgd (bit 63) set (FACTS 6) */
+
+    /* Architectural state. Counters hold only their width's bits. */
+    u64 gp_ctr[PMU_MODEL_MAX_GP];
+    u64 gp_sel[PMU_MODEL_MAX_GP];
+    u64 fx_ctr[PMU_MODEL_MAX_FIXED];
+    u64 fixed_ctrl;           /* IA32_FIXED_CTR_CTRL */
+    u64 global_ctrl;          /* IA32_PERF_GLOBAL_CTRL / PerfCntrGlobalCtl / KNC 0x2F */
+    u64 global_status;        /* IA32_PERF_GLOBAL_STATUS / PerfCntrGlobalStatus / KNC 0x2D */
+    u64 spflt;                /* KNC PERF_SPFLT_CONTROL */
+    /* Status bits whose overflow requested a PMI (INT/PMI set when it wrapped); the PMI line is high while any
+     * is left. On PMUs without a status register every request is a pulse. */
+    u64 pmi_req;
+    /* Overflows seen on PMUs that have no status register (not architecturally visible). */
+    u64 ovf_seen;
+
+    /* Derived from caps at init. */
+    u64 gp_val_mask, fx_val_mask;  /* value bits of one counter */
+    u64 gp_bits, fx_bits;          /* existing counters as unified bits */
+    u32 a_pmc0;                    /* IA32_A_PMC0 when full-width writes exist, else 0 */
+
+    struct apic_model apic;
+    struct pmu_model_stats st;
+
+    pmu_model_access_hook access_hook;
+    void *access_hook_arg;
+    pmu_model_overflow_hook overflow_hook;
+    void *overflow_hook_arg;
+    int hook_depth;
+
+    u64 access_index;              /* index the next access will get */
+    struct pmu_model_access log[PMU_MODEL_LOG_LEN];
+};
+
+/* Configure from `caps` (copied), apply the reset state, and start the APIC with behaviour `b`. The LVT mask
+ * is set on PMI delivery except on AMD PMU kinds (m->apic.mask_on_delivery may be changed afterwards). */
+void pmu_model_init(struct pmu_model *m, const struct pmu_caps *caps, enum model_apic_behaviour b);
+/* Fill `out` with the model's hw_ops (counts zeroed). */
+void pmu_model_access(struct pmu_model *m, struct hw_access *out);
+
+/* Power-up / warm reset of the PMU (reset values per kind, see pmu_model.c) and of the modelled APIC part. */
+void pmu_model_reset(struct pmu_model *m);
+/* INIT: PMU registers and counters keep their values (KNC PMU 1.4.4; SDM Vol.3A "Initialization Overview":
+ * "during an INIT, the internal caches, MSRs, MTRRs, and x87 FPU state are left unchanged"); the local APIC
+ * takes its INIT state (LVT masked). */
+void pmu_model_init_signal(struct pmu_model *m);
+
+/* `n` occurrences of (event, umask) at the current CPL, one at a time: every counter that selects that event
+ * and is enabled (select EN / fixed field OS-USR for the CPL, and the GLOBAL_CTRL bit where the PMU has one)
+ * advances; a wrap sets the status bit at the exact event, raises the PMI line if requested, and calls the
+ * overflow hook. AMD 12-bit events: event[11:8] is select bits 35:32. */
+void pmu_model_count(struct pmu_model *m, u16 event, u8 umask, u64 n);
+/* `n` events for one counter only (its own event, whatever it is), gated like pmu_model_count. Returns how
+ * many it counted (0 when the counter does not exist or is not enabled). */
+u64 pmu_model_tick(struct pmu_model *m, u32 bit, u64 n);
+
+/* PMIs: the APIC queues what it accepts; the test runs the handler. */
+bool pmu_model_pending_pmi(const struct pmu_model *m);
+bool pmu_model_take_pmi(struct pmu_model *m, struct apic_model_irq *out);
+void pmu_model_pmi_done(struct pmu_model *m); /* the handler's IRET (fixed-mode PMIs end at the EOI write) */
+/* Take and handle pending PMIs until none is left or `max` were handled; returns how many. `handler` runs
+ * the code under test (which must EOI fixed-mode PMIs itself); pmu_model_pmi_done() follows each call. */
+u32 pmu_model_service(struct pmu_model *m, void (*handler)(struct pmu_model *m, const struct apic_model_irq *irq,
+                                                          void *arg),
+                      void *arg, u32 max);
+
+void pmu_model_set_access_hook(struct pmu_model *m, pmu_model_access_hook fn, void *arg);
+void pmu_model_set_overflow_hook(struct pmu_model *m, pmu_model_overflow_hook fn, void *arg);
+/* Access number `index` (the index the hook saw), or NULL if it never happened or left the ring. */
+const struct pmu_model_access *pmu_model_log_entry(const struct pmu_model *m, u64 index);
+
+/* Inspection without going through the hw_ops (no log, no hooks, no faults). */
+u64 pmu_model_counter(const struct pmu_model *m, u32 bit); /* 0 for a counter that does not exist */
+bool pmu_model_pmi_line(const struct pmu_model *m);
+
+/* Synthetic capabilities as pmu_discover() would produce them for such a CPU (tests/host/test_model.c checks
+ * that it does), for tests that do not start from a CPUID dump. Intel: version 1..6, full-width writes
+ * enumerated through PERF_CAPABILITIES when fw_write. */
+void pmu_model_caps_intel(struct pmu_caps *c, u32 version, u32 num_gp, u32 gp_width, u32 num_fixed,
+                          u32 fixed_width, bool fw_write);
+/* kind: PMU_KIND_AMD_LEGACY (4 counters), PMU_KIND_AMD_CORE_EXT (6) or PMU_KIND_AMD_PERFMON_V2 (num_gp). */
+void pmu_model_caps_amd(struct pmu_caps *c, enum pmu_kind kind, u32 num_gp);
+void pmu_model_caps_knc(struct pmu_caps *c);
