@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "kernel/lib/format.h"
+#include "pmu/pmi.h"
 
 #define WORD_MAX 256
 
@@ -185,6 +186,26 @@ static const char *set_cpus(struct options *o, const char *v)
     return NULL;
 }
 
+static const char *set_pmi(struct options *o, const char *v)
+{
+    enum pmi_variant pv;
+    if (!pmi_variant_parse(v, &pv))
+        return "expects knc, late or early";
+    o->pmi_variant = pv;
+    return NULL;
+}
+
+static const char *set_pmi_delivery(struct options *o, const char *v)
+{
+    if (!strcmp(v, "fixed"))
+        o->pmi_nmi = 0;
+    else if (!strcmp(v, "nmi"))
+        o->pmi_nmi = 1;
+    else
+        return "expects fixed or nmi";
+    return NULL;
+}
+
 static const struct opt_desc opt_table[] = {
     {"suite", "suite=LIST", "run only these suites (comma-separated); default: the default suites", set_suites},
     {"exclude", "exclude=LIST", "skip these suites", set_exclude},
@@ -202,6 +223,11 @@ static const struct opt_desc opt_table[] = {
     {"init_delay_us", "init_delay_us=N",
      "wait after INIT before the SIPIs; default 0 on modern CPUs, 10000 on older ones (as Linux)", set_init_delay},
     {"ap_timeout_ms", "ap_timeout_ms=N", "how long to wait for each AP to arrive (default 100)", set_ap_timeout},
+    {"pmi", "pmi=knc|late|early",
+     "PMI handler order: knc (default: unmask with counting stopped, safe on any APIC), late (Linux), early",
+     set_pmi},
+    {"pmi_delivery", "pmi_delivery=fixed|nmi", "LVT performance-counter delivery: fixed vector 0xE8 (default) or NMI",
+     set_pmi_delivery},
 };
 
 void options_default(struct options *o)

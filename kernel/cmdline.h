@@ -21,6 +21,8 @@ struct options {
     u32 smp_serial;             /* smp=parallel|serial: 0, 1 */
     s64 init_delay_us;          /* init_delay_us=N; -1 = chosen by CPU family */
     u32 ap_timeout_ms;          /* ap_timeout_ms=N */
+    u32 pmi_variant;            /* pmi=knc|late|early: enum pmi_variant (0 = knc) */
+    u32 pmi_nmi;                /* pmi_delivery=fixed|nmi: 0, 1 */
     u32 cpu_count;              /* cpus=ID,ID,...: explicit APIC IDs instead of the MADT; 0 = not given */
     u32 cpus[OPT_CPUS_MAX];
 };

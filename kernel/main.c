@@ -8,6 +8,7 @@
 #include "kernel/globals.h"
 #include "kernel/memory.h"
 #include "kernel/percpu.h"
+#include "kernel/pmi_kernel.h"
 #include "kernel/pmu_cpu.h"
 #include "kernel/report.h"
 #include "kernel/traps.h"
@@ -86,6 +87,7 @@ void kmain(u32 magic, u32 info_phys)
     timing_init();
     apic_choose_mode((enum apic_request)g_options.apic, apic_mode_error, sizeof(apic_mode_error));
     smp_init_bsp();
+    pmi_kernel_init();
     enumerate_cpus(&g_options);
     smp_bring_up(g_options.smp_serial ? SMP_SERIAL : SMP_PARALLEL, g_options.init_delay_us,
                  g_options.ap_timeout_ms);

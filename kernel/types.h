@@ -20,3 +20,12 @@ typedef int64_t s64;
 #define PACKED __attribute__((packed))
 #define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
 #define NORETURN __attribute__((noreturn))
+
+/* Set bits in v (no libgcc in the kernel, so not __builtin_popcountll). */
+static inline u32 popcount64(u64 v)
+{
+    u32 n = 0;
+    for (; v; v &= v - 1)
+        n++;
+    return n;
+}

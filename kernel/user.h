@@ -8,5 +8,8 @@
 
 /* Called by the trap handler for every exception: true (and no return) when it is the ring-3 return. */
 bool user_return_trap(struct trap_frame *f);
-/* Run fn(arg) at CPL 3; returns fn's return value. */
+/* Run fn(arg) at CPL 3 with interrupts off; returns fn's return value. */
 u64 run_at_cpl3(u64 (*fn)(u64 arg), u64 arg);
+/* The same with interrupts on at CPL 3 (IF=1, IOPL 0), so PMIs interrupt the workload as they would a
+ * user program. */
+u64 run_at_cpl3_irq(u64 (*fn)(u64 arg), u64 arg);

@@ -44,8 +44,15 @@ static void service(struct pmi_state *s, u64 status)
             continue;
         s->serviced[bit]++;
         s->serviced_total++;
-        if (s->period[bit])
-            note_error(s, pmu_preload(s->pmu, bit, s->period[bit]));
+        if (!s->period[bit])
+            continue;
+        u64 period = s->period[bit], overshoot = 0;
+        if (s->exact_reload) {
+            note_error(s, s->pmu->be->counter_read(s->pmu, bit, &overshoot));
+            if (overshoot >= period) /* not a fresh wrap: do not guess, reload plainly */
+                overshoot = 0;
+        }
+        note_error(s, pmu_preload(s->pmu, bit, period - overshoot));
     }
 }
 

@@ -2,7 +2,7 @@
 #include "tests/framework.h"
 
 extern const struct suite suite_boot, suite_harness, suite_smp;
-extern const struct suite suite_pmu_enum, suite_pmu_regs;
+extern const struct suite suite_pmu_enum, suite_pmu_regs, suite_pmi;
 
 const struct suite *const all_suites[] = {
     &suite_boot,
@@ -10,5 +10,6 @@ const struct suite *const all_suites[] = {
     &suite_smp,
     &suite_pmu_enum,
     &suite_pmu_regs,
+    &suite_pmi,
 };
 const u32 all_suites_count = ARRAY_SIZE(all_suites);
