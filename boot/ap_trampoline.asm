@@ -5,6 +5,7 @@
 ; once (parallel bring-up) and an AP restarted by INIT+SIPI re-enters the same way.
 
 %include "boot/boot_gdt.inc"
+%include "boot/long_mode.inc"
 extern boot_gdt64, boot_pml4, ap_main
 extern smp_ap_apic_ids, smp_ap_count, smp_ap_stack_tops, smp_ap_id_from_leaf_b, smp_ap_strays
 global ap_trampoline_start, ap_trampoline_end, ap_entry32
@@ -34,18 +35,7 @@ ap_entry32:
     mov ds, ax
     mov es, ax
     mov ss, ax
-    mov eax, cr4
-    or eax, 1 << 5                          ; PAE
-    mov cr4, eax
-    mov eax, boot_pml4
-    mov cr3, eax
-    mov ecx, 0xC0000080
-    rdmsr
-    or eax, 1 << 8                          ; EFER.LME
-    wrmsr
-    mov eax, cr0
-    or eax, (1 << 31) | 1
-    mov cr0, eax
+    ENABLE_LONG_MODE
     jmp 0x08:ap_entry64
 
 bits 64

@@ -3,6 +3,7 @@
 ; EAX = loader magic, EBX = physical address of the boot information.
 
 %include "boot/boot_gdt.inc"
+%include "boot/long_mode.inc"
 extern kmain
 extern __bss_start, __bss_end
 global _start32, boot_pml4, boot_gdt64, boot_gdt64_ptr, boot_stack_top, mb_magic, mb_info
@@ -73,19 +74,7 @@ _start32:
     add ebx, 0x200000
     loop .pd
 
-    ; CR4.PAE, CR3, EFER.LME, CR0.PG (SDM Vol.3A 10.8.5 "Initializing IA-32e mode").
-    mov eax, cr4
-    or eax, 1 << 5
-    mov cr4, eax
-    mov eax, boot_pml4
-    mov cr3, eax
-    mov ecx, 0xC0000080
-    rdmsr
-    or eax, 1 << 8
-    wrmsr
-    mov eax, cr0
-    or eax, (1 << 31) | (1 << 0)
-    mov cr0, eax
+    ENABLE_LONG_MODE
     lgdt [boot_gdt64_ptr]
     jmp 0x08:long_entry
 

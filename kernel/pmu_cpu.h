@@ -27,3 +27,11 @@ void pmu_cpu_discover(void *unused);
 static inline struct pmu_cpu *this_pmu_cpu(void) { return &pmu_cpus[this_cpu()->index]; }
 /* True when this CPU has a usable PMU; otherwise fills reason with the SKIP evidence. */
 bool pmu_cpu_usable(const struct pmu_cpu *pc, const char **reason);
+
+/* In a check: SKIP with the CPUID evidence when this CPU has no usable PMU (never a PASS without one). */
+#define SKIP_WITHOUT_PMU(c, pc)                                                                              \
+    do {                                                                                                     \
+        const char *why_;                                                                                    \
+        if (!pmu_cpu_usable(pc, &why_))                                                                      \
+            return check_skip(c, "no PMU: %s", why_);                                                        \
+    } while (0)

@@ -15,13 +15,6 @@
 #include "pmu/events.h"
 #include "tests/framework.h"
 
-#define NEED_PMU(c, pc)                                                                                      \
-    do {                                                                                                     \
-        const char *why_;                                                                                    \
-        if (!pmu_cpu_usable(pc, &why_))                                                                      \
-            return check_skip(c, "no PMU: %s", why_);                                                        \
-    } while (0)
-
 #define WAIT_US 100000 /* how long a check waits for an expected PMI */
 
 static enum pmi_variant variant(void)
@@ -134,39 +127,50 @@ struct run {
     int rc;
 };
 
-/* Run the ring-3 loop with `counters` counting; with a period, each is preloaded to overflow every
- * `period` events and the handler reloads it. */
-static void do_run(struct check *c, struct pmu *p, struct run *r)
+/* Arm the PMI for `counters` (already programmed and preloaded), run the ring-3 loop with interrupts on,
+ * stop, let a PMI raised by the last events arrive, disarm. Returns this CPU's PMI accounting. */
+static struct pmi_cpu *armed_run(struct pmu *p, u64 counters, u64 armed, const u64 *period, bool exact,
+                                 u64 iterations, bool sample_lvt)
 {
-    pmu_reset(p);
-    r->rc = 0;
-    for (u32 bit = 0; bit < 64 && !r->rc; bit++) {
-        if (!(r->counters >> bit & 1))
-            continue;
-        r->rc = program_instructions(c, p, bit);
-        if (!r->rc)
-            r->rc = r->period ? pmu_preload(p, bit, r->period) : p->be->counter_write(p, bit, 0);
-    }
-    if (r->rc)
-        return;
-    r->pc = pmi_arm(p, variant(), g_options.pmi_nmi);
-    r->pc->st.running = r->counters;
-    r->pc->st.armed = r->period ? r->counters : 0;
-    r->pc->st.exact_reload = r->exact;
-    for (u32 bit = 0; bit < 64; bit++)
-        r->pc->st.period[bit] = (r->counters >> bit & 1) ? r->period : 0;
+    struct pmi_cpu *pc = pmi_arm(p, variant(), g_options.pmi_nmi);
+    pc->sample_lvt = sample_lvt;
+    pc->st.running = counters;
+    pc->st.armed = armed;
+    pc->st.exact_reload = exact;
+    for (u32 bit = 0; bit < 64 && period; bit++)
+        pc->st.period[bit] = period[bit];
     u64 flags = irq_save();
     sti();
-    p->be->global_set(p, r->counters);
-    run_at_cpl3_irq(user_loop, r->iterations);
+    p->be->global_set(p, counters);
+    run_at_cpl3_irq(user_loop, iterations);
     p->be->global_set(p, 0);
-    /* A PMI raised by the last events may still be on its way. */
     u64 end = rdtsc() + us_to_tsc(1000);
     while (rdtsc() < end)
         cpu_relax();
     cli();
     pmi_disarm();
     irq_restore(flags);
+    return pc;
+}
+
+/* Run the ring-3 loop with `counters` counting; with a period, each is preloaded to overflow every
+ * `period` events and the handler reloads it. */
+static void do_run(struct check *c, struct pmu *p, struct run *r)
+{
+    pmu_reset(p);
+    r->rc = 0;
+    u64 period[64] = {0};
+    for (u32 bit = 0; bit < 64 && !r->rc; bit++) {
+        if (!(r->counters >> bit & 1))
+            continue;
+        period[bit] = r->period;
+        r->rc = program_instructions(c, p, bit);
+        if (!r->rc)
+            r->rc = r->period ? pmu_preload(p, bit, r->period) : p->be->counter_write(p, bit, 0);
+    }
+    if (r->rc)
+        return;
+    r->pc = armed_run(p, r->counters, r->period ? r->counters : 0, period, r->exact, r->iterations, false);
     for (u32 bit = 0; bit < 64; bit++)
         if (r->counters >> bit & 1)
             p->be->counter_read(p, bit, &r->final[bit]);
@@ -190,7 +194,7 @@ static const char *counter_name(u32 bit, char *buf, size_t n)
 static void overflow_each_check(struct check *c)
 {
     struct pmu_cpu *pmc = this_pmu_cpu();
-    NEED_PMU(c, pmc);
+    SKIP_WITHOUT_PMU(c, pmc);
     struct pmu *p = &pmc->pmu;
     u64 ctrs = instruction_counters(p);
     for (u32 bit = 0; bit < 64; bit++) {
@@ -223,7 +227,7 @@ static void overflow_each_check(struct check *c)
 static void simultaneous_check(struct check *c)
 {
     struct pmu_cpu *pmc = this_pmu_cpu();
-    NEED_PMU(c, pmc);
+    SKIP_WITHOUT_PMU(c, pmc);
     struct pmu *p = &pmc->pmu;
     struct run r = {.counters = instruction_counters(p), .period = 1000, .iterations = 400};
     do_run(c, p, &r);
@@ -247,7 +251,7 @@ static void simultaneous_check(struct check *c)
 static void sampling_check(struct check *c)
 {
     struct pmu_cpu *pmc = this_pmu_cpu();
-    NEED_PMU(c, pmc);
+    SKIP_WITHOUT_PMU(c, pmc);
     struct pmu *p = &pmc->pmu;
     u64 ctrs = instruction_counters(p);
     struct run plain = {.counters = ctrs, .period = 0, .iterations = 200000};
@@ -286,7 +290,7 @@ static void sampling_check(struct check *c)
 static void during_handler_check(struct check *c)
 {
     struct pmu_cpu *pmc = this_pmu_cpu();
-    NEED_PMU(c, pmc);
+    SKIP_WITHOUT_PMU(c, pmc);
     struct pmu *p = &pmc->pmu;
     u64 ctrs = instruction_counters(p);
     if (popcount64(ctrs) < 2)
@@ -295,31 +299,18 @@ static void during_handler_check(struct check *c)
     u32 a = (u32)__builtin_ctzll(ctrs), b = (u32)__builtin_ctzll(ctrs & ~(1ull << a));
     u64 total = 0, serviced = 0;
     for (u32 gap = 1; gap <= 64; gap *= 2) {
-        struct run r = {.counters = (1ull << a) | (1ull << b), .period = 0, .iterations = 1000};
+        u64 both = (1ull << a) | (1ull << b);
         pmu_reset(p);
         program_instructions(c, p, a);
         program_instructions(c, p, b);
         pmu_preload(p, a, 500);
         pmu_preload(p, b, 500 + gap);
-        r.pc = pmi_arm(p, variant(), g_options.pmi_nmi);
-        r.pc->st.running = r.counters;
-        r.pc->st.armed = r.counters;
-        u64 flags = irq_save();
-        sti();
-        p->be->global_set(p, r.counters);
-        run_at_cpl3_irq(user_loop, r.iterations);
-        p->be->global_set(p, 0);
-        u64 end = rdtsc() + us_to_tsc(1000);
-        while (rdtsc() < end)
-            cpu_relax();
-        cli();
-        pmi_disarm();
-        irq_restore(flags);
+        struct pmi_cpu *pc = armed_run(p, both, both, NULL, false, 1000, false);
         total += 2;
-        serviced += r.pc->st.serviced[a] + r.pc->st.serviced[b];
+        serviced += pc->st.serviced[a] + pc->st.serviced[b];
         char what[40];
         k_snprintf(what, sizeof(what), "gap %u: both serviced", gap);
-        expect_eq_dec(c, what, 2, r.pc->st.serviced[a] + r.pc->st.serviced[b]);
+        expect_eq_dec(c, what, 2, pc->st.serviced[a] + pc->st.serviced[b]);
     }
     check_note(c, "totals", "%llu overflows produced, %llu serviced", (unsigned long long)total,
                (unsigned long long)serviced);
@@ -331,25 +322,13 @@ static void during_handler_check(struct check *c)
 static void lvt_mask_check(struct check *c)
 {
     struct pmu_cpu *pmc = this_pmu_cpu();
-    NEED_PMU(c, pmc);
+    SKIP_WITHOUT_PMU(c, pmc);
     struct pmu *p = &pmc->pmu;
     u64 gp0 = instruction_counters(p) & -instruction_counters(p);
-    struct pmi_cpu *pc;
     pmu_reset(p);
     program_instructions(c, p, (u32)__builtin_ctzll(gp0));
     pmu_preload(p, (u32)__builtin_ctzll(gp0), 1000);
-    pc = pmi_arm(p, variant(), g_options.pmi_nmi);
-    pc->sample_lvt = true;
-    pc->st.running = gp0;
-    pc->st.armed = gp0;
-    u64 flags = irq_save();
-    sti();
-    p->be->global_set(p, gp0);
-    run_at_cpl3_irq(user_loop, 600);
-    p->be->global_set(p, 0);
-    cli();
-    pmi_disarm();
-    irq_restore(flags);
+    struct pmi_cpu *pc = armed_run(p, gp0, gp0, NULL, false, 600, true);
     if (!expect_true(c, "a PMI arrived", pc->entries >= 1, ">= 1", "%llu", (unsigned long long)pc->entries))
         return;
     bool masked = pc->lvt_at_entry & LVT_MASKED;
@@ -364,7 +343,7 @@ static void lvt_mask_check(struct check *c)
 static void pending_at_unmask_check(struct check *c)
 {
     struct pmu_cpu *pmc = this_pmu_cpu();
-    NEED_PMU(c, pmc);
+    SKIP_WITHOUT_PMU(c, pmc);
     struct pmu *p = &pmc->pmu;
     u64 gp0 = instruction_counters(p) & -instruction_counters(p);
     u32 bit = (u32)__builtin_ctzll(gp0);
@@ -402,7 +381,7 @@ static void pending_at_unmask_check(struct check *c)
 static void freeze_on_pmi_check(struct check *c)
 {
     struct pmu_cpu *pmc = this_pmu_cpu();
-    NEED_PMU(c, pmc);
+    SKIP_WITHOUT_PMU(c, pmc);
     struct pmu *p = &pmc->pmu;
     if (pmc->caps.kind != PMU_KIND_INTEL_ARCH || pmc->caps.version < 2)
         return check_skip(c, "freeze-on-PMI is Intel perfmon v2+; this PMU: %s v%u", pmu_kind_name(pmc->caps.kind),
@@ -439,7 +418,7 @@ static void freeze_on_pmi_check(struct check *c)
 static void status_set_reset_check(struct check *c)
 {
     struct pmu_cpu *pmc = this_pmu_cpu();
-    NEED_PMU(c, pmc);
+    SKIP_WITHOUT_PMU(c, pmc);
     struct pmu *p = &pmc->pmu;
     if (!pmc->caps.msrs.global_status_set)
         return check_skip(c, "no STATUS_SET register on %s v%u", pmu_kind_name(pmc->caps.kind), pmc->caps.version);

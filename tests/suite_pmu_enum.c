@@ -7,13 +7,6 @@
 #include "kernel/smp.h"
 #include "tests/framework.h"
 
-#define SKIP_NO_PMU(c, pc)                                                                                   \
-    do {                                                                                                     \
-        const char *why_;                                                                                    \
-        if (!pmu_cpu_usable(pc, &why_))                                                                      \
-            return check_skip(c, "no PMU: %s", why_);                                                        \
-    } while (0)
-
 /* The capabilities, as lines of YAML evidence, and the SDM/APM ranges they must fall in. */
 static void discover_check(struct check *c)
 {
@@ -37,7 +30,7 @@ static void discover_check(struct check *c)
         k_snprintf(key, sizeof(key), "quirk %u", i + 1);
         check_note(c, key, "%s", pc->caps.quirks[i]);
     }
-    SKIP_NO_PMU(c, pc);
+    SKIP_WITHOUT_PMU(c, pc);
     const struct pmu_caps *k = &pc->caps;
     expect_true(c, "GP counters", k->num_gp >= 1 && k->num_gp <= 64, "1..64", "%u", k->num_gp);
     /* Counter widths: KNC 40 bits (KNC PMU 1.4), AMD 48 (APM Vol.2 13.2.1), Intel as CPUID says, at least
@@ -57,7 +50,7 @@ static void discover_check(struct check *c)
 static void consistent_check(struct check *c)
 {
     struct pmu_cpu *pc = this_pmu_cpu();
-    SKIP_NO_PMU(c, pc);
+    SKIP_WITHOUT_PMU(c, pc);
     const struct pmu_cpu *ref = NULL;
     u32 ref_idx = 0;
     for (u32 i = 0; i < smp.count && !ref; i++)

@@ -8,19 +8,12 @@
 #include "kernel/x86.h"
 #include "tests/framework.h"
 
-#define NEED_PMU(c, pc)                                                                                      \
-    do {                                                                                                     \
-        const char *why_;                                                                                    \
-        if (!pmu_cpu_usable(pc, &why_))                                                                      \
-            return check_skip(c, "no PMU: %s", why_);                                                        \
-    } while (0)
-
 /* GLOBAL_CTRL as the firmware left it (recorded before any write), then zeroed. On Intel it resets with every
  * GP enable bit set (SDM Vol.3B 21.2.2; FACTS 6), so "as found" is evidence, not an expectation. */
 static void global_ctrl_check(struct check *c)
 {
     struct pmu_cpu *pc = this_pmu_cpu();
-    NEED_PMU(c, pc);
+    SKIP_WITHOUT_PMU(c, pc);
     if (!pmu_has_global_ctrl(&pc->pmu))
         return check_skip(c, "no global control register on %s", pmu_kind_name(pc->caps.kind));
     expect_eq(c, "read at entry", 0, (u64)pc->global_ctrl_rc);
@@ -35,7 +28,7 @@ static void global_ctrl_check(struct check *c)
 static void evtsel_rw_check(struct check *c)
 {
     struct pmu_cpu *pc = this_pmu_cpu();
-    NEED_PMU(c, pc);
+    SKIP_WITHOUT_PMU(c, pc);
     struct pmu *p = &pc->pmu;
     pmu_reset(p);
     const struct pmu_evsel e = {.event = 0xC0, .umask = 0x00, .usr = true, .os = true, .edge = true, .cmask = 1};
@@ -62,7 +55,7 @@ static void evtsel_rw_check(struct check *c)
 static void counter_width_check(struct check *c)
 {
     struct pmu_cpu *pc = this_pmu_cpu();
-    NEED_PMU(c, pc);
+    SKIP_WITHOUT_PMU(c, pc);
     struct pmu *p = &pc->pmu;
     pmu_reset(p);
     for (u32 bit = 0; bit < 64; bit++) {
@@ -85,7 +78,7 @@ static void counter_width_check(struct check *c)
 static void write_semantics_check(struct check *c)
 {
     struct pmu_cpu *pc = this_pmu_cpu();
-    NEED_PMU(c, pc);
+    SKIP_WITHOUT_PMU(c, pc);
     struct pmu *p = &pc->pmu;
     const struct pmu_msrs *m = &pc->caps.msrs;
     pmu_reset(p);
@@ -119,7 +112,7 @@ static void write_semantics_check(struct check *c)
 static void reserved_bits_check(struct check *c)
 {
     struct pmu_cpu *pc = this_pmu_cpu();
-    NEED_PMU(c, pc);
+    SKIP_WITHOUT_PMU(c, pc);
     struct pmu *p = &pc->pmu;
     pmu_reset(p);
     u64 reserved = pmu_evsel_reserved(p);
@@ -149,7 +142,7 @@ static void reserved_bits_check(struct check *c)
 static void rdpmc_invalid_check(struct check *c)
 {
     struct pmu_cpu *pc = this_pmu_cpu();
-    NEED_PMU(c, pc);
+    SKIP_WITHOUT_PMU(c, pc);
     u64 v;
     u32 index = pc->pmu.be->rdpmc_index(&pc->pmu, pc->caps.num_gp) ;
     check_note(c, "index", "0x%x", index);
