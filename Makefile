@@ -96,6 +96,11 @@ $(BUILD)/tools/%: tools/%.c $(HOST_LIB)
 	@mkdir -p $(dir $@)
 	$(HOSTCC) $(HOST_CFLAGS) -MMD -MP $< $(HOST_LIB) -o $@
 
+# bench-pmi runs under valgrind (tools/bench-pmi.sh): no sanitizers, -O2 as in the kernel.
+$(BUILD)/tools/bench-pmi: tools/bench-pmi.c pmu/*.[ch] kernel/lib/format.c kernel/cpu_ident.c tests/host/support/pmu_model.c tests/host/support/apic_model.c tests/host/support/pmu_model_caps.c tests/host/support/pmi_harness.c tests/host/support/*.h
+	@mkdir -p $(dir $@)
+	$(HOSTCC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. $(filter %.c,$^) -o $@
+
 check-host: $(HOST_TESTS) $(TOOLS)
 check-qemu: $(KERNEL_ELF)
 
@@ -106,6 +111,7 @@ check: $(HOST_TESTS) $(TOOLS) $(KERNEL_ELF)
 bench: $(KERNEL_ELF)
 	tools/bench.sh
 	tools/bench-smp.sh
+	tools/bench-pmi.sh
 
 clean:
 	rm -rf $(BUILD)

@@ -39,9 +39,8 @@ static void clear_status(struct pmi_state *s, u64 bits)
 
 static void service(struct pmi_state *s, u64 status)
 {
-    for (u32 bit = 0; bit < PMI_MAX_COUNTERS; bit++) {
-        if (!(status & (1ull << bit)))
-            continue;
+    for (u64 left = status; left; left &= left - 1) { /* only the set bits: this is the hot path */
+        u32 bit = (u32)__builtin_ctzll(left);
         s->serviced[bit]++;
         s->serviced_total++;
         if (!s->period[bit])

@@ -3,7 +3,8 @@
 #
 #   1. every build/host/test_* with CMOCKA_MESSAGE_OUTPUT=TAP; its stdout is one TAP stream
 #   2. build/tools/pmu-decode --all on each tests/host/data/*.txt: one check per dump (it must decode)
-#   3. QEMU runs of the kernel through run-qemu.sh: -kernel on pc and q35 with -smp 1 and 4; the GRUB ISO's
+#   3. QEMU runs of the kernel through run-qemu.sh: -kernel on pc and q35 with -smp 1, 4 and 16 (q35), the
+#      Skylake-Client, Icelake-Server and EPYC CPU models, serial bring-up; the GRUB ISO's
 #      multiboot2 entry on pc and multiboot entry on q35; UEFI (OVMF) once if OVMF and GRUB EFI are
 #      installed; and the bad-input path: "nonsense=1" must fail fast and name the word
 #   4. tools/tapsum over all streams, plus build/check/runs.tap: one check per program run that its exit
@@ -96,6 +97,11 @@ qemu_runs+=(
     "kernel-pc-smp4|--machine pc --smp 4"
     "kernel-q35-smp1|--machine q35 --smp 1"
     "kernel-q35-smp4|--machine q35 --smp 4"
+    "kernel-q35-smp16|--machine q35 --smp 16 --timeout 120"
+    "kernel-pc-skylake-smp2|--machine pc --cpu Skylake-Client --smp 2"
+    "kernel-pc-icelake-smp2|--machine pc --cpu Icelake-Server --smp 2"
+    "kernel-pc-epyc-smp2|--machine pc --cpu EPYC --smp 2"
+    "kernel-pc-serial-smp4|--machine pc --smp 4 --append smp=serial"
     "iso-mb2-pc|--iso --machine pc --smp 2"
     "iso-mb1-q35|--iso-mb1 --machine q35 --smp 2"
 )
