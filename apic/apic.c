@@ -100,10 +100,7 @@ int apic_read_safe(u32 reg, u32 *val)
         *val = (u32)v;
         return r;
     }
-    u64 v;
-    int r = read_u64_safe((u64)(uintptr_t)&mmio[reg / 4], &v);
-    *val = (u32)v;
-    return r;
+    return read_u32_safe((u64)(uintptr_t)&mmio[reg / 4], val); /* aligned 32-bit access only */
 }
 
 int apic_write_safe(u32 reg, u32 val)

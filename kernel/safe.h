@@ -55,3 +55,16 @@ static inline int read_u64_safe(u64 addr, u64 *val)
     *val = fault ? 0 : v;
     return (int)fault;
 }
+
+/* Read 4 bytes (an aligned MMIO register, e.g. the xAPIC's, SDM Vol.3A 11.4.1) without faulting. */
+static inline int read_u32_safe(u64 addr, u32 *val)
+{
+    u32 v = 0;
+    u64 fault = 0;
+    asm volatile("1: movl (%2), %0\n2:\n" EX_TABLE_ENTRY(1b, 2b)
+                 : "+r"(v), "+D"(fault)
+                 : "r"(addr)
+                 : "memory");
+    *val = fault ? 0 : v;
+    return (int)fault;
+}

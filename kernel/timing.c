@@ -4,7 +4,8 @@
 
 struct timing_info timing;
 
-#define CALIBRATE_PIT_TICKS 11932 /* 10 ms */
+#define CALIBRATE_PIT_TICKS 5966 /* 5 ms per window */
+#define CALIBRATE_WINDOWS 3      /* median of three: one window stretched by a descheduled vCPU is outvoted */
 
 u64 pit_measure_tsc(u32 pit_ticks)
 {
@@ -52,9 +53,18 @@ static void from_cpuid(void)
 void timing_init(void)
 {
     from_cpuid();
-    u64 t = pit_measure_tsc(CALIBRATE_PIT_TICKS);
-    if (t)
-        timing.pit_hz = t * PIT_HZ / CALIBRATE_PIT_TICKS;
+    u64 t[CALIBRATE_WINDOWS];
+    for (int i = 0; i < CALIBRATE_WINDOWS; i++)
+        t[i] = pit_measure_tsc(CALIBRATE_PIT_TICKS);
+    for (int i = 1; i < CALIBRATE_WINDOWS; i++) /* sort the three */
+        for (int k = i; k > 0 && t[k] < t[k - 1]; k--) {
+            u64 x = t[k];
+            t[k] = t[k - 1];
+            t[k - 1] = x;
+        }
+    u64 median = t[CALIBRATE_WINDOWS / 2];
+    if (t[0]) /* every window saw the PIT */
+        timing.pit_hz = median * PIT_HZ / CALIBRATE_PIT_TICKS;
     if (timing.cpuid15_hz) {
         timing.tsc_hz = timing.cpuid15_hz;
         timing.source = TSC_FREQ_CPUID15;

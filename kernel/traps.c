@@ -61,9 +61,11 @@ void idt_load(void)
     asm volatile("lidt %0" ::"m"(ptr));
 }
 
-void irq_register(u8 vector, irq_handler_t h)
+irq_handler_t irq_register(u8 vector, irq_handler_t h)
 {
+    irq_handler_t prev = irq_handlers[vector];
     irq_handlers[vector] = h;
+    return prev;
 }
 
 static const struct ex_entry *extable_find(u64 rip)

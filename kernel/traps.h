@@ -13,7 +13,8 @@ typedef void (*irq_handler_t)(struct trap_frame *f);
 
 void idt_init(void); /* build the shared IDT once */
 void idt_load(void); /* on each CPU */
-void irq_register(u8 vector, irq_handler_t h);
+/* Install h for vector (NULL removes it); returns the handler it replaces, so a check can put it back. */
+irq_handler_t irq_register(u8 vector, irq_handler_t h);
 const char *exception_name(u32 vector);
 /* Whether the vector is one the CPU raises as an exception (0..31). */
 static inline bool is_exception(u64 v) { return v < 32; }

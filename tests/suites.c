@@ -2,12 +2,15 @@
 #include "tests/framework.h"
 
 extern const struct suite suite_boot, suite_harness, suite_smp;
+extern const struct suite suite_apic, suite_x2apic;
 extern const struct suite suite_pmu_enum, suite_pmu_regs, suite_pmi;
 
 const struct suite *const all_suites[] = {
     &suite_boot,
     &suite_harness,
     &suite_smp,
+    &suite_apic,
+    &suite_x2apic,
     &suite_pmu_enum,
     &suite_pmu_regs,
     &suite_pmi,

@@ -1,0 +1,114 @@
+#include "tests/apic_test_util.h"
+
+#include <string.h>
+
+#include "apic/apic.h"
+#include "kernel/globals.h"
+#include "kernel/lib/format.h"
+#include "kernel/percpu.h"
+#include "kernel/timing.h"
+#include "kernel/x86.h"
+#include "tests/framework.h"
+
+static irq_handler_t borrowed[256];
+
+void irq_borrow(u8 vector, irq_handler_t h)
+{
+    borrowed[vector] = irq_register(vector, h);
+}
+
+void irq_give_back(u8 vector)
+{
+    irq_register(vector, borrowed[vector]);
+    borrowed[vector] = NULL;
+}
+
+bool apic_vector_bit(u32 base_reg, u8 vector)
+{
+    return (apic_read(base_reg + (vector >> 5) * 0x10) >> (vector & 31)) & 1;
+}
+
+u64 tsc_per_us(void)
+{
+    return timing.tsc_hz >= 1000000 ? timing.tsc_hz / 1000000 : 3000;
+}
+
+static u64 longest_gap[MAX_CPUS];
+
+/* Also tracks the longest gap between two turns of the loop: time this CPU did not run the loop (interrupt
+ * handlers, or a host that descheduled the vCPU, or an SMI). */
+static void spin_until(volatile u32 *counter, u32 want, u64 deadline, u64 *gap)
+{
+    u64 prev = rdtsc();
+    while (!counter || *counter < want) {
+        spin_step();
+        u64 now = rdtsc();
+        *gap = MAX(*gap, now - prev);
+        prev = now;
+        if (now >= deadline)
+            break;
+    }
+}
+
+u64 wait_longest_gap_tsc(void)
+{
+    return longest_gap[this_cpu()->index];
+}
+
+u32 wait_with_interrupts(volatile u32 *counter, u32 want, u64 timeout_us, u64 settle_us)
+{
+    u64 flags = read_flags();
+    u64 *gap = &longest_gap[this_cpu()->index];
+    *gap = 0;
+    sti();
+    spin_until(counter, want, rdtsc() + timeout_us * tsc_per_us(), gap);
+    if (settle_us)
+        spin_until(NULL, 0, rdtsc() + settle_us * tsc_per_us(), gap);
+    if (!(flags & RFLAGS_IF))
+        cli();
+    return *counter;
+}
+
+bool platform_is_qemu_tcg(void)
+{
+    return g_ident.hypervisor_bit && !strcmp(g_ident.hv_signature, "TCGTCGTCGTCG");
+}
+
+static void pair_notes_flush(struct pair_notes *pn)
+{
+    if (!pn->len)
+        return;
+    char key[64];
+    if (pn->part)
+        k_snprintf(key, sizeof(key), "%s (cont. %u)", pn->key, pn->part);
+    else
+        k_snprintf(key, sizeof(key), "%s", pn->key);
+    check_note(pn->c, key, "%s", pn->buf);
+    pn->part++;
+    pn->len = 0;
+    pn->buf[0] = '\0';
+}
+
+void pair_notes_begin(struct pair_notes *pn, struct check *c, const char *key)
+{
+    memset(pn, 0, sizeof(*pn));
+    pn->c = c;
+    pn->key = key;
+}
+
+void pair_notes_add(struct pair_notes *pn, u32 k, u64 v)
+{
+    char item[40];
+    int n = k_snprintf(item, sizeof(item), "%s%u:%llu", pn->len ? " " : "", k, (unsigned long long)v);
+    if (pn->len + (u32)n >= sizeof(pn->buf)) {
+        pair_notes_flush(pn);
+        n = k_snprintf(item, sizeof(item), "%u:%llu", k, (unsigned long long)v);
+    }
+    memcpy(pn->buf + pn->len, item, (size_t)n + 1);
+    pn->len += (u32)n;
+}
+
+void pair_notes_end(struct pair_notes *pn)
+{
+    pair_notes_flush(pn);
+}

@@ -1,0 +1,55 @@
+/* Helpers shared by the apic and x2apic suites: interrupt-register bits, bounded waits with interrupts
+ * enabled, and the platform test that lets a check name a known emulator deviation. */
+#pragma once
+#include "kernel/traps.h"
+#include "kernel/types.h"
+
+struct check;
+
+/* A handler for the length of a check: irq_borrow installs it and keeps the one it replaced (another module's
+ * permanent handler, such as the PMI code's NMI handler on vector 2); irq_give_back puts that one back. Checks
+ * run one at a time, so one saved handler per vector suffices. */
+void irq_borrow(u8 vector, irq_handler_t h);
+void irq_give_back(u8 vector);
+
+/* One bit of a 256-bit APIC register (ISR at 0x100, TMR at 0x180, IRR at 0x200): eight 32-bit registers,
+ * 16 bytes apart (SDM Vol.3A 11.8.4, Figure 11-20). */
+bool apic_vector_bit(u32 base_reg, u8 vector);
+
+/* One step of a busy-wait. Not PAUSE: QEMU TCG implements PAUSE by leaving translated code
+ * (target/i386/tcg/misc_helper.c helper_pause -> cpu_loop_exit), and each exit takes QEMU's global lock,
+ * which the APIC timer callback and every APIC register access also need; a PAUSE loop there delays the
+ * very interrupts it waits for. */
+static inline void spin_step(void)
+{
+    asm volatile("" ::: "memory");
+}
+
+/* TSC ticks per microsecond; 3000 when the TSC frequency is unknown, which only lengthens timeouts. */
+u64 tsc_per_us(void);
+
+/* How long to wait for an interrupt that must arrive. Generous: under TCG on a busy host the vCPU thread can
+ * be descheduled for several host time slices; it costs nothing when the interrupt comes. */
+#define ARRIVAL_TIMEOUT_US 100000
+
+/* Enable interrupts until *counter reaches want or timeout_us passes, then keep them enabled settle_us more
+ * (so a duplicate delivery is counted too). IF is left as it was found. Returns *counter. */
+u32 wait_with_interrupts(volatile u32 *counter, u32 want, u64 timeout_us, u64 settle_us);
+/* The longest stretch (TSC ticks) this CPU's latest wait_with_interrupts spent away from its loop: interrupt
+ * handlers, an SMI, or a host that descheduled the vCPU. */
+u64 wait_longest_gap_tsc(void);
+
+/* Whether this is QEMU's TCG (CPUID 0x40000000 signature "TCGTCGTCGTCG"): its local APIC is QEMU's own model
+ * (hw/intc/apic.c), whose known deviations the checks report as TODO. Anywhere else they fail. */
+bool platform_is_qemu_tcg(void);
+
+/* A YAML note listing "key:value" pairs in chunks that fit a note (e.g. deliveries per APIC ID). */
+struct pair_notes {
+    struct check *c;
+    const char *key;
+    char buf[200];
+    u32 len, part;
+};
+void pair_notes_begin(struct pair_notes *pn, struct check *c, const char *key);
+void pair_notes_add(struct pair_notes *pn, u32 k, u64 v);
+void pair_notes_end(struct pair_notes *pn);
