@@ -61,6 +61,7 @@ void esr_illegal_vector_check(struct check *c);
 void self_ipi_check(struct check *c);
 void ipi_each_check(struct check *c);
 void ipi_all_but_self_check(struct check *c);
+void ipi_logical_check(struct check *c);
 void nmi_ipi_check(struct check *c);
 void tpr_check(struct check *c);
 void tpr_holdoff_check(struct check *c);

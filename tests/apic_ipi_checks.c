@@ -121,6 +121,68 @@ void ipi_all_but_self_check(struct check *c)
     irq_give_back(VEC_IPI);
 }
 
+static void set_ldr(void *arg)
+{
+    apic_write(APIC_DFR, 0xFFFFFFFFu); /* flat model (SDM 11.6.2.2) */
+    apic_write(APIC_LDR, *(const u32 *)arg);
+}
+
+/* SDM 11.6.2.2: logical destination mode (ICR[11]=1). xAPIC flat model: each CPU's LDR[31:24] holds a one-bit
+ * logical ID, and an IPI reaches every CPU whose bit is in the 8-bit destination: one IPI here to all
+ * other CPUs among the first 8 at once. x2APIC (SDM 11.12.10.2): the LDR is read-only, cluster ID[19:4] in
+ * bits 31:16 and 1 << ID[3:0] below; one IPI per target to its logical ID. */
+void ipi_logical_check(struct check *c)
+{
+    static bool target[MAX_CPUS];
+    u32 me = this_cpu()->index, n = 0;
+    bool x2 = apic_mode() == APIC_MODE_X2APIC;
+    for (u32 i = 0; i < smp.count; i++) {
+        target[i] = smp.cpu[i].state == CPU_ONLINE && i != me && (x2 || i < 8);
+        n += target[i];
+    }
+    if (!n)
+        return check_skip(c, "no other CPU online%s (%u known)", x2 ? "" : " among the first 8 (flat model)",
+                          smp.count);
+    irq_rec_clear_all_cpus(SLOT_IPI);
+    irq_borrow(VEC_IPI, counting_handler);
+    u32 send_fail = 0, mask = 0;
+    if (!x2) {
+        for (u32 i = 0; i < smp.count && i < 8; i++) {
+            if (smp.cpu[i].state != CPU_ONLINE)
+                continue;
+            u32 ldr = 1u << (24 + i);
+            smp_run_on(i, set_ldr, &ldr, 1000);
+            if (target[i])
+                mask |= 1u << i;
+        }
+        check_note(c, "mode", "xAPIC flat model, destination mask 0x%02x, CPUs beyond the 8th not addressable", mask);
+        if (!apic_send_ipi(mask, ICR_DEST_LOGICAL | ICR_DM_FIXED | VEC_IPI))
+            send_fail++;
+    } else {
+        check_note(c, "mode", "x2APIC cluster model, one IPI per target to its logical ID");
+        for (u32 i = 0; i < smp.count; i++) {
+            if (!target[i])
+                continue;
+            u32 id = smp.cpu[i].apic_id, logical = ((id >> 4) << 16) | (1u << (id & 15));
+            if (!apic_send_ipi(logical, ICR_DEST_LOGICAL | ICR_DM_FIXED | VEC_IPI))
+                send_fail++;
+        }
+        u32 own = apic_read(APIC_LDR), id = apic_id();
+        expect_eq(c, "own LDR derived from the x2APIC ID", ((id >> 4) << 16) | (1u << (id & 15)), own);
+    }
+    ipi_report(c, SLOT_IPI, target, n, 2000000);
+    expect_eq_dec(c, "ICR sends still busy after the wait (delivery status)", 0, send_fail);
+    u32 self = wait_with_interrupts(&irq_rec_here(SLOT_IPI)->count, ~0u, 1000, 0);
+    expect_eq_dec(c, "deliveries to the sender", 0, self);
+    irq_give_back(VEC_IPI);
+    if (!x2) { /* back to no logical ID, as apic_cpu_init left it */
+        u32 zero = 0;
+        for (u32 i = 0; i < smp.count && i < 8; i++)
+            if (smp.cpu[i].state == CPU_ONLINE)
+                smp_run_on(i, set_ldr, &zero, 1000);
+    }
+}
+
 /* SDM 11.6.1: delivery mode NMI (100b), vector ignored; to every online CPU, the sender included, by its
  * physical APIC ID. NMIs bypass IRR/ISR and IF (SDM 11.8.4 note, 6.8.1). */
 void nmi_ipi_check(struct check *c)

@@ -8,6 +8,7 @@
 static const struct check_def apic_checks[] = {
     {"ipi_each", ipi_each_check, SCOPE_GLOBAL, NO_FAULT},
     {"ipi_all_but_self", ipi_all_but_self_check, SCOPE_GLOBAL, NO_FAULT},
+    {"ipi_logical", ipi_logical_check, SCOPE_GLOBAL, NO_FAULT},
     {"nmi_ipi", nmi_ipi_check, SCOPE_GLOBAL, NO_FAULT},
     {"version", version_check, SCOPE_PER_CPU, NO_FAULT},
     {"id", id_check, SCOPE_PER_CPU, NO_FAULT},
