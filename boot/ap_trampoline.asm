@@ -40,13 +40,7 @@ ap_entry32:
 
 bits 64
 ap_entry64:
-    mov ax, 0x10
-    mov ds, ax
-    mov es, ax
-    mov ss, ax
-    xor eax, eax
-    mov fs, ax
-    mov gs, ax
+    LOAD_DATA_SEGMENTS
     ; Our APIC ID: CPUID.0BH:EDX (x2APIC ID) when the BSP found leaf 0xB valid, else CPUID.01H:EBX[31:24].
     cmp byte [smp_ap_id_from_leaf_b], 0
     je .leaf1

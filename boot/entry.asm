@@ -93,13 +93,7 @@ _start32:
 
 bits 64
 long_entry:
-    mov ax, 0x10
-    mov ds, ax
-    mov es, ax
-    mov ss, ax
-    xor eax, eax
-    mov fs, ax
-    mov gs, ax
+    LOAD_DATA_SEGMENTS
     mov rsp, boot_stack_top
     mov edi, [mb_magic]
     mov esi, [mb_info]
