@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "apic/apic.h"
+#include "kernel/globals.h"
 #include "apic/timer.h"
 #include "apic/timer_calc.h"
 #include "kernel/lib/format.h"
@@ -70,13 +71,16 @@ static bool expiry_ahead(u64 deadline_tsc)
     return apic_timer_current() > 0; /* a one-shot stays at 0 once expired: then spin (bounded) */
 }
 
-/* Wait (interrupts enabled) until *count >= want or timeout_us. Halts while the timer's next expiry is ahead,
- * so the waiting vCPU leaves the host CPU to the emulator's timer thread; spins otherwise. Halting relies on
- * the timer interrupting at expiry: only done on a CPU where a spin-waited one-shot has already arrived
- * (timer_delivered), so an APIC that never delivers fails a check instead of hanging the run. */
+/* Wait (interrupts enabled) until *count >= want or timeout_us. Under a hypervisor it halts while the timer's
+ * next expiry is ahead, so the waiting vCPU leaves the host CPU to the emulated timer; it spins otherwise and on
+ * bare metal. Halting also requires that a spin-waited one-shot already arrived on this CPU (timer_delivered). */
 static u32 wait_timer_irqs(volatile u32 *count, u32 want, u64 timeout_us, u64 deadline_tsc)
 {
-    bool halt = timer_delivered[this_cpu()->index];
+    /* HLT has no timeout: a timer that counted down but never interrupted would hang it. Halt only under a
+     * hypervisor (CPUID.01H:ECX[31]), where it is needed: emulated timers deliver late to a spinning vCPU
+     * (QEMU TCG raises them from its main thread; a software hypervisor such as PVM injects on exits). On
+     * bare metal, where a broken timer is what bring-up is looking for, spin to the TSC deadline. */
+    bool halt = timer_delivered[this_cpu()->index] && g_ident.hypervisor_bit;
     u64 flags = read_flags(), end = rdtsc() + timeout_us * tsc_per_us();
     for (;;) {
         cli();
