@@ -5,6 +5,7 @@
 
 #include "apic/apic.h"
 #include "kernel/console.h"
+#include "kernel/cpuid_hw.h"
 #include "kernel/globals.h"
 #include "kernel/memory.h"
 #include "kernel/timing.h"
@@ -43,18 +44,6 @@ static void spurious_handler(struct trap_frame *f)
     (void)f; /* no EOI for the spurious vector (SDM Vol.3A 11.9) */
 }
 
-/* CPUID.0BH is usable for the x2APIC ID when leaf 0xB exists and subleaf 0 reports a non-zero level type
- * (SDM Vol.2A CPUID 0BH: "If ECX[15:8] = 0 the leaf is invalid"). */
-static bool leaf_b_valid(void)
-{
-    u32 a, b, c, d, max;
-    cpuid_count(0, 0, &max, &b, &c, &d);
-    if (max < 0xB)
-        return false;
-    cpuid_count(0xB, 0, &a, &b, &c, &d);
-    return ((c >> 8) & 0xFF) != 0 && b != 0;
-}
-
 void smp_init_bsp(void)
 {
     irq_register(VECTOR_WAKE, wake_handler);
@@ -65,7 +54,8 @@ void smp_init_bsp(void)
     smp.count = 1;
     smp.cpu[0] = (struct smp_cpu_info){.apic_id = id, .state = CPU_ONLINE, .arrivals = 1};
     smp_ap_apic_ids[0] = id;
-    smp_ap_id_from_leaf_b = leaf_b_valid();
+    u32 unused;
+    smp_ap_id_from_leaf_b = cpuid_x2apic_id(&unused);
 }
 
 void smp_add_cpu(u32 apic_id, bool enabled, u32 acpi_uid, bool x2apic_entry)

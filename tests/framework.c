@@ -223,8 +223,6 @@ static void run_one(const struct suite *s, const struct check_def *d, struct cpu
         c->no_verdict = true;
         sb_printf(&c->diag, "failure: \"check recorded no expectation and no skip reason\"\n");
     }
-    if (c->diag.truncated)
-        sb_printf(&c->diag, "\n");
     report_check(c);
 }
 

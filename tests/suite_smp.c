@@ -94,18 +94,6 @@ static void online_check(struct check *c)
     expect_eq_dec(c, "APs with an unlisted APIC ID", 0, smp.strays);
 }
 
-static u32 leaf_b_x2apic_id(bool *valid)
-{
-    u32 a, b, c, d, max;
-    cpuid_count(0, 0, &max, &b, &c, &d);
-    *valid = false;
-    if (max < 0xB)
-        return 0;
-    cpuid_count(0xB, 0, &a, &b, &c, &d);
-    *valid = ((c >> 8) & 0xFF) != 0 && b != 0;
-    return d;
-}
-
 /* One APIC ID per thread, and every source agrees: the MADT (or cpus=), CPUID.01H:EBX[31:24] (the low 8
  * bits of the initial APIC ID), CPUID.0BH:EDX (x2APIC ID), and the APIC ID register (SDM Vol.3A 11.4.6). */
 static void identity_check(struct check *c)
@@ -116,9 +104,8 @@ static void identity_check(struct check *c)
     cpuid_count(1, 0, &a, &b, &cc, &d);
     expect_eq(c, "APIC ID register", listed, apic_id());
     expect_eq(c, "CPUID.01H:EBX[31:24]", listed & 0xFF, b >> 24);
-    bool valid;
-    u32 x2id = leaf_b_x2apic_id(&valid);
-    if (valid)
+    u32 x2id;
+    if (cpuid_x2apic_id(&x2id))
         expect_eq(c, "CPUID.0BH:EDX", listed, x2id);
     else
         check_note(c, "CPUID.0BH", "absent or invalid on this CPU");
