@@ -41,7 +41,7 @@ HOST_LIB   := $(BUILD)/host/libportable.a
 HOST_LIB_OBJS := $(PORTABLE_SRCS:%.c=$(BUILD)/host/obj/%.o) $(patsubst %.c,$(BUILD)/host/obj/%.o,$(wildcard tests/host/support/*.c))
 TOOLS := $(patsubst tools/%.c,$(BUILD)/tools/%,$(wildcard tools/*.c))
 
-.PHONY: all kernel iso check check-host check-qemu bench clean
+.PHONY: all kernel iso check check-built check-host check-qemu bench clean
 all: kernel $(TOOLS)
 kernel: $(KERNEL_ELF)
 
@@ -104,8 +104,13 @@ $(BUILD)/tools/bench-pmi: tools/bench-pmi.c pmu/*.[ch] kernel/lib/format.c kerne
 check-host: $(HOST_TESTS) $(TOOLS)
 check-qemu: $(KERNEL_ELF)
 
-# All tests: host unit tests, then QEMU runs of the kernel; the last line is the summed verdict.
-check: $(HOST_TESTS) $(TOOLS) $(KERNEL_ELF)
+# All tests: host unit tests, then QEMU runs of the kernel; the last line is the summed verdict. The packages
+# come first (tools/deps.sh: installed as root, else the apt-get line is printed), then the build.
+check:
+	tools/deps.sh
+	$(MAKE) --no-print-directory check-built
+
+check-built: $(HOST_TESTS) $(TOOLS) $(KERNEL_ELF)
 	tools/check.sh
 
 bench: $(KERNEL_ELF)

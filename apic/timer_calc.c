@@ -1,5 +1,7 @@
 #include "apic/timer_calc.h"
 
+#include <string.h>
+
 u32 apic_dcr_divisor(u32 dcr)
 {
     u32 value = ((dcr >> 1) & 4) | (dcr & 3); /* SDM Vol.3A Figure 11-10: bits 3, 1, 0 */
@@ -59,4 +61,113 @@ u64 median_u64(u64 *values, u32 n)
         values[j] = v;
     }
     return values[(n - 1) / 2];
+}
+
+u64 timer_rate_diff_ppm(struct timer_rate a, struct timer_rate b)
+{
+    if (!a.ticks || !a.tsc || !b.ticks || !b.tsc)
+        return UINT64_MAX;
+    /* Rates as ticks per 2^20 TSC ticks, so the comparison needs no floating point. */
+    u64 ra = mul_div_u64(a.ticks, 1u << 20, a.tsc, NULL), rb = mul_div_u64(b.ticks, 1u << 20, b.tsc, NULL);
+    u64 diff = ra > rb ? ra - rb : rb - ra, mean = ra / 2 + rb / 2;
+    return mean ? mul_div_u64(diff, 1000000, mean, NULL) : UINT64_MAX;
+}
+
+struct timer_rate timer_rate_mean(struct timer_rate a, struct timer_rate b)
+{
+    /* Scale b to a's TSC span, then average the tick counts over that span. */
+    u64 b_ticks = a.tsc ? timer_rate_ticks(b, a.tsc) : 0;
+    return (struct timer_rate){.ticks = a.ticks / 2 + b_ticks / 2 + (a.ticks & b_ticks & 1), .tsc = a.tsc};
+}
+
+u64 timer_rate_ticks(struct timer_rate r, u64 tsc)
+{
+    return r.tsc ? mul_div_u64(tsc, r.ticks, r.tsc, NULL) : 0;
+}
+
+u64 timer_rate_tsc(struct timer_rate r, u64 ticks)
+{
+    return r.ticks ? mul_div_u64(ticks, r.tsc, r.ticks, NULL) : 0;
+}
+
+void timer_attempts_init(struct timer_attempts *t)
+{
+    memset(t, 0, sizeof(*t));
+}
+
+bool timer_attempts_add(struct timer_attempts *t, u64 refs_agree_ppm, s64 expected, s64 observed, u64 tolerance)
+{
+    if (t->made >= TIMER_ATTEMPTS_MAX)
+        return false;
+    t->made++;
+    if (refs_agree_ppm > t->worst_ref_ppm)
+        t->worst_ref_ppm = refs_agree_ppm;
+    if (refs_agree_ppm > TIMER_REF_AGREE_PPM)
+        return false;
+    t->expected[t->valid] = expected;
+    t->observed[t->valid] = observed;
+    t->tolerance[t->valid] = tolerance;
+    t->valid++;
+    return true;
+}
+
+static u64 abs_diff_s64(s64 a, s64 b)
+{
+    return a > b ? (u64)a - (u64)b : (u64)b - (u64)a;
+}
+
+int timer_attempts_best(const struct timer_attempts *t)
+{
+    int best = -1;
+    u64 best_score = 0;
+    for (u32 i = 0; i < t->valid; i++) {
+        /* Deviation in thousandths of the tolerance (a zero tolerance counts as 1). */
+        u64 tol = t->tolerance[i] ? t->tolerance[i] : 1;
+        u64 score = mul_div_u64(abs_diff_s64(t->observed[i], t->expected[i]), 1000, tol, NULL);
+        if (best < 0 || score < best_score) {
+            best = (int)i;
+            best_score = score;
+        }
+    }
+    return best;
+}
+
+bool timer_attempts_pass(const struct timer_attempts *t)
+{
+    int b = timer_attempts_best(t);
+    return b >= 0 && abs_diff_s64(t->observed[b], t->expected[b]) <= t->tolerance[b];
+}
+
+bool timer_attempts_more(const struct timer_attempts *t)
+{
+    return t->made < TIMER_ATTEMPTS_MAX && !timer_attempts_pass(t);
+}
+
+void timer_expect_divided(struct timer_rate m, u64 tsc, u64 bracket_tsc, u32 div, u64 *expected, u64 *tolerance)
+{
+    *expected = timer_rate_ticks(m, tsc) / div;
+    *tolerance = timer_rate_ticks(m, bracket_tsc) / div + *expected / 200 + 2;
+}
+
+void timer_expect_oneshot_left(struct timer_rate m, u32 count, u64 elapsed_tsc, u64 bracket_tsc, u64 *expected,
+                               u64 *tolerance)
+{
+    u64 elapsed = timer_rate_ticks(m, elapsed_tsc);
+    *expected = elapsed < count ? count - elapsed : 0;
+    *tolerance = timer_rate_ticks(m, bracket_tsc) + count / 200 + 2;
+}
+
+s64 timer_periodic_phase_error(struct timer_rate m, u32 count, u32 c0, u32 c1, u64 elapsed_tsc, u64 bracket_tsc,
+                               u64 *tolerance)
+{
+    u64 elapsed = timer_rate_ticks(m, elapsed_tsc);
+    *tolerance = timer_rate_ticks(m, bracket_tsc) + elapsed / 200 + 2;
+    if (!count)
+        return 0;
+    s64 e = (s64)(((u64)c0 + (u64)count * 8 - c1) % count) - (s64)(elapsed % count); /* counted - elapsed */
+    if (e > (s64)count / 2)
+        e -= count;
+    if (e < -(s64)count / 2)
+        e += count;
+    return e;
 }

@@ -17,3 +17,59 @@ u64 mul_div_u64(u64 a, u64 b, u64 c, bool *ok);
 /* The median of n values (n >= 1). Sorts values in place, ascending. For odd n the middle one, for even n
  * the lower middle one, so the result is always one of the measured values. */
 u64 median_u64(u64 *values, u32 n);
+
+/* Timing under a hypervisor (issue: verdicts that can be trusted). A vCPU can be descheduled between any two
+ * instructions, and under QEMU TCG the TSC and the APIC timer clock are two host clocks whose ratio was seen to
+ * drift by 2.5% for tens of milliseconds. So a check never compares the timer with a rate measured long before:
+ * each attempt measures a reference rate of the timer's own clock (divide by 1, ticks over TSC ticks) just before
+ * and just after the measurement, and counts only when the two references agree (the clocks kept their ratio
+ * through it). A bounded number of attempts is made; the verdict is that of the best valid attempt, and every
+ * attempt's deviation is reported as the measured noise. A broken timer (a wrong divide, a count-down at the
+ * wrong rate, no reload) is off in every attempt, so it still fails. */
+struct timer_rate {
+    u64 ticks, tsc; /* timer ticks (at divide by 1) counted over tsc TSC ticks */
+};
+#define TIMER_ATTEMPTS_MAX 5
+#define TIMER_REF_AGREE_PPM 5000 /* 0.5%: the two references of a valid attempt */
+
+/* |a - b| relative to their mean, in parts per million; UINT64_MAX when either rate is empty. */
+u64 timer_rate_diff_ppm(struct timer_rate a, struct timer_rate b);
+/* The mean of two rates (each weighted equally), as one rate. */
+struct timer_rate timer_rate_mean(struct timer_rate a, struct timer_rate b);
+/* Ticks at divide by 1 over `tsc` TSC ticks, at rate r (0 for an empty rate). */
+u64 timer_rate_ticks(struct timer_rate r, u64 tsc);
+/* TSC ticks for `ticks` timer ticks (divide by 1) at rate r (0 for an empty rate). */
+u64 timer_rate_tsc(struct timer_rate r, u64 ticks);
+
+/* The attempts of one expectation. */
+struct timer_attempts {
+    u32 made, valid;                  /* attempts made; those whose references agreed */
+    s64 expected[TIMER_ATTEMPTS_MAX]; /* per valid attempt */
+    s64 observed[TIMER_ATTEMPTS_MAX];
+    u64 tolerance[TIMER_ATTEMPTS_MAX];
+    u64 worst_ref_ppm; /* the largest disagreement of two references seen (the clocks' noise) */
+};
+void timer_attempts_init(struct timer_attempts *t);
+/* Record one attempt: refs_agree_ppm is the disagreement of its two references; the attempt is valid (and its
+ * expectation kept) when that is within TIMER_REF_AGREE_PPM. Returns whether it was valid. */
+bool timer_attempts_add(struct timer_attempts *t, u64 refs_agree_ppm, s64 expected, s64 observed, u64 tolerance);
+/* Index of the valid attempt closest to its expectation (relative to its tolerance), or -1 if none is valid. */
+int timer_attempts_best(const struct timer_attempts *t);
+/* Whether the best valid attempt is within its tolerance (false when none is valid). */
+bool timer_attempts_pass(const struct timer_attempts *t);
+/* Whether another attempt is worth making: none valid and within tolerance yet, and attempts remain. */
+bool timer_attempts_more(const struct timer_attempts *t);
+
+/* The expectations of the timer checks, from a local rate m (the mean of an attempt's two references). Each
+ * gives the expected value and its tolerance: the time uncertainty bracket_tsc (the reads' TSC brackets)
+ * converted at m, 0.5% (the references' agreement) and 2 ticks. */
+/* Ticks at divide by `div` over tsc TSC ticks (SDM Vol.3A Figure 11-10: exactly 1/div of divide by 1). */
+void timer_expect_divided(struct timer_rate m, u64 tsc, u64 bracket_tsc, u32 div, u64 *expected, u64 *tolerance);
+/* A one-shot of `count` read elapsed_tsc after it started: count - elapsed ticks, never below 0. */
+void timer_expect_oneshot_left(struct timer_rate m, u32 count, u64 elapsed_tsc, u64 bracket_tsc, u64 *expected,
+                               u64 *tolerance);
+/* A periodic count-down of `count` read as c0, then c1 elapsed_tsc later: the ticks counted (modulo the reload)
+ * minus the ticks elapsed (modulo the reload), folded into [-count/2, count/2]: 0 for a timer that reloads
+ * from the initial count at 0 (SDM 11.5.4). */
+s64 timer_periodic_phase_error(struct timer_rate m, u32 count, u32 c0, u32 c1, u64 elapsed_tsc, u64 bracket_tsc,
+                               u64 *tolerance);

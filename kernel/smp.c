@@ -30,10 +30,20 @@ struct mailbox {
     void (*volatile fn)(void *);
     void *volatile arg;
     volatile u32 req, done;
+    volatile u32 wake_apic_id; /* when wake_caller: the caller halts and wants VECTOR_WAKE once done */
+    volatile bool wake_caller;
 };
 static struct mailbox mailboxes[MAX_CPUS];
+static volatile u32 wakes[MAX_CPUS]; /* VECTOR_WAKE interrupts taken, per CPU */
 
 static void wake_handler(struct trap_frame *f)
+{
+    (void)f;
+    __atomic_add_fetch(&wakes[this_cpu()->index], 1, __ATOMIC_RELEASE);
+    apic_eoi();
+}
+
+static void wait_tick_handler(struct trap_frame *f)
 {
     (void)f;
     apic_eoi();
@@ -47,6 +57,7 @@ static void spurious_handler(struct trap_frame *f)
 void smp_init_bsp(void)
 {
     irq_register(VECTOR_WAKE, wake_handler);
+    irq_register(VECTOR_WAIT_TICK, wait_tick_handler);
     irq_register(VECTOR_SPURIOUS, spurious_handler);
     apic_cpu_init();
     u32 id = apic_id();
@@ -96,7 +107,11 @@ static void idle_loop(u32 idx)
         cli();
         if (m->req != m->done) {
             m->fn(m->arg);
+            bool wake = m->wake_caller;
+            u32 caller = m->wake_apic_id;
             __atomic_store_n(&m->done, m->req, __ATOMIC_RELEASE);
+            if (wake)
+                apic_send_ipi(caller, ICR_DM_FIXED | VECTOR_WAKE);
             continue;
         }
         asm volatile("sti; hlt" ::: "memory"); /* STI's one-instruction shadow: no wakeup is lost */
@@ -254,6 +269,57 @@ u32 smp_online_count(void)
     return n;
 }
 
+/* Whether a caller may halt while it waits for another CPU. Under a hypervisor a spinning waiter takes a host
+ * CPU from the vCPU it waits for (here 2 host cores serve up to 64 vCPUs, and under QEMU TCG a spinning vCPU
+ * also delays the emulated timers of the others), so it halts. It needs interrupts enabled and its APIC timer
+ * idle (masked), which bounds every halt (wait_until_done). On bare metal it spins, as it always did. */
+static bool may_halt_waiting(void)
+{
+    return g_ident.hypervisor_bit && (read_flags() & RFLAGS_IF) && (apic_read(APIC_LVT_TIMER) & LVT_MASKED);
+}
+
+/* Wait for the call `ticket` on mailbox m, halting when may_halt. The caller's APIC timer, periodic on
+ * VECTOR_WAIT_TICK with 2^20 ticks at divide by 1 (1 ms at QEMU's and KVM's 1 GHz, 42 ms at a 25 MHz crystal),
+ * wakes every halt, so the deadline holds even when the target never answers. */
+static bool wait_until_done(struct mailbox *m, u32 ticket, u64 deadline, bool may_halt, u32 wakes_before)
+{
+    u32 me = this_cpu()->index;
+    if (!may_halt) { /* as before: spin, interrupts as the caller has them */
+        while (__atomic_load_n(&m->done, __ATOMIC_ACQUIRE) != ticket) {
+            if (rdtsc() > deadline)
+                return false;
+            cpu_relax();
+        }
+        return true;
+    }
+    apic_write(APIC_TIMER_DCR, 0xB); /* divide by 1 (SDM Vol.3A Figure 11-10) */
+    apic_write(APIC_LVT_TIMER, VECTOR_WAIT_TICK | LVT_TIMER_PERIODIC);
+    apic_write(APIC_TIMER_ICR, 1u << 20);
+    bool ok = true;
+    for (;;) {
+        cli();
+        if (__atomic_load_n(&m->done, __ATOMIC_ACQUIRE) == ticket)
+            break;
+        if (rdtsc() > deadline) {
+            ok = false;
+            break;
+        }
+        asm volatile("sti; hlt" ::: "memory"); /* STI's shadow: a wake-up pending now still ends the HLT */
+    }
+    sti();
+    apic_write(APIC_LVT_TIMER, LVT_MASKED | VECTOR_WAIT_TICK);
+    apic_write(APIC_TIMER_ICR, 0);
+    /* Take the target's wake-up IPI and any tick already latched now, not during the caller's next check. */
+    u64 drain = rdtsc() + us_to_tsc(10000);
+    while ((ok && __atomic_load_n(&wakes[me], __ATOMIC_ACQUIRE) == wakes_before) ||
+           ((apic_read(APIC_IRR0 + (VECTOR_WAIT_TICK >> 5) * 0x10) >> (VECTOR_WAIT_TICK & 31)) & 1)) {
+        if (rdtsc() > drain)
+            break;
+        cpu_relax();
+    }
+    return ok;
+}
+
 bool smp_run_on(u32 idx, void (*fn)(void *arg), void *arg, u32 timeout_ms)
 {
     if (idx == this_cpu()->index) {
@@ -263,20 +329,20 @@ bool smp_run_on(u32 idx, void (*fn)(void *arg), void *arg, u32 timeout_ms)
     if (smp.cpu[idx].state != CPU_ONLINE)
         return false;
     struct mailbox *m = &mailboxes[idx];
+    bool may_halt = may_halt_waiting(); /* with interrupts enabled, which it leaves enabled */
     m->fn = fn;
     m->arg = arg;
+    m->wake_apic_id = this_cpu()->apic_id;
+    m->wake_caller = may_halt;
+    u32 wakes_before = wakes[this_cpu()->index];
     u32 ticket = m->req + 1;
     __atomic_store_n(&m->req, ticket, __ATOMIC_RELEASE);
     apic_send_ipi(smp.cpu[idx].apic_id, ICR_DM_FIXED | VECTOR_WAKE);
     u64 deadline = rdtsc() + us_to_tsc((u64)timeout_ms * 1000);
-    while (__atomic_load_n(&m->done, __ATOMIC_ACQUIRE) != ticket) {
-        if (rdtsc() > deadline) {
-            smp.cpu[idx].state = CPU_UNRESPONSIVE;
-            return false;
-        }
-        cpu_relax();
-    }
-    return true;
+    bool ok = wait_until_done(m, ticket, deadline, may_halt, wakes_before);
+    if (!ok)
+        smp.cpu[idx].state = CPU_UNRESPONSIVE;
+    return ok;
 }
 
 void smp_run_on_each(void (*fn)(void *arg), void *arg)

@@ -51,5 +51,6 @@ bool smp_run_on(u32 idx, void (*fn)(void *arg), void *arg, u32 timeout_ms);
 void smp_run_on_each(void (*fn)(void *arg), void *arg);
 
 #define VECTOR_WAKE 0xF0
+#define VECTOR_WAIT_TICK 0xF1 /* the APIC timer that bounds a halted wait for another CPU */
 #define VECTOR_SPURIOUS 0xFF
 #define SMP_RUN_TIMEOUT_MS 10000

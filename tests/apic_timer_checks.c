@@ -34,6 +34,7 @@
  * 2 ms, under the load above, QEMU's main thread fell behind and merged every other tick. */
 #define PERIODIC_US 10000
 #define PERIODIC_K 6
+#define PHASE_US 2000 /* the periodic count-down's phase check: short spans drift less */
 #define LATE_PCT 25 /* of the period */
 #define EARLY_PCT 1 /* the calibration's uncertainty (timer_calibration) */
 #define HALT_MARGIN_US 50
@@ -42,16 +43,20 @@
 static volatile u64 timer_times[MAX_CPUS][TIMER_TIMES];
 static volatile u32 timer_stop_after[MAX_CPUS]; /* the handler stops the timer after this many; 0 = never */
 static volatile u32 pending_at_stop[MAX_CPUS];  /* a tick already latched in IRR when the handler stopped it */
+static volatile u32 ccr_at_irq[MAX_CPUS][TIMER_TIMES]; /* the current count when each interrupt was taken */
 static bool timer_delivered[MAX_CPUS];          /* a spin-waited one-shot reached this CPU: HLT is safe */
 
 static void timer_handler(struct trap_frame *f)
 {
     u64 t = rdtsc();
+    u32 ccr = apic_timer_current();
     u32 idx = this_cpu()->index;
     struct irq_rec *r = &irq_recs[idx][SLOT_TIMER];
     u32 n = r->count;
-    if (n < TIMER_TIMES)
+    if (n < TIMER_TIMES) {
         timer_times[idx][n] = t;
+        ccr_at_irq[idx][n] = ccr;
+    }
     if (timer_stop_after[idx] && n + 1 == timer_stop_after[idx]) {
         apic_write(APIC_LVT_TIMER, LVT_MASKED | VEC_TIMER);
         apic_write(APIC_TIMER_ICR, 0);
@@ -188,7 +193,15 @@ void timer_calibration_check(struct check *c)
     }
     expect_true(c, "timer counts", cal->hz > 0, "> 0 Hz", "%llu Hz", (unsigned long long)cal->hz);
     expect_true(c, "windows measured", cal->windows >= 2, ">= 2 of 3", "%u", cal->windows);
+    u32 failures = c->failures;
     expect_within(c, "window spread (max - min)", 0, (s64)(hi - lo), cal->hz / 100, "Hz");
+    /* Two constant clocks keep their ratio; under a hypervisor the TSC and the timer clock were seen to drift
+     * 2.5% apart for tens of milliseconds (QEMU TCG, a loaded host): that alone is the platform, not the timer,
+     * whose own checks use local references (expect_attempts). */
+    if (failures == 0 && c->failures && g_ident.hypervisor_bit)
+        check_todo(c, "hypervisor clocks: the timer's rate against the TSC moved by %llu Hz (%llu ppm) between "
+                      "10 ms windows", (unsigned long long)(hi - lo),
+                   (unsigned long long)mul_div_u64(hi - lo, 1000000, cal->hz, NULL));
 }
 
 /* One window at `divisor`: timer ticks over TSC ticks, each count read between two TSC reads; *bracket is the
@@ -217,8 +230,45 @@ static bool rate_window(u32 divisor, u64 window_tsc, u64 *ticks, u64 *tsc, u64 *
     return false;
 }
 
-/* SDM 11.5.4, Figure 11-10: the divide configuration divides the timer clock by 1..128. Each rate comes from a
- * 5 ms window; tolerance = the window's read brackets + 0.5% (the divide-by-1 calibration) + 2 ticks. */
+#define REF_US 1000 /* a reference window: long against a register read (~1-15 us emulated), short against drift */
+
+/* A reference rate of the timer's own clock (divide by 1) over REF_US, count reads bracketed (rate_window). */
+static bool ref_rate(struct timer_rate *r, u64 *bracket)
+{
+    return rate_window(1, REF_US * tsc_per_us(), &r->ticks, &r->tsc, bracket);
+}
+
+/* Report the attempts of one expectation (apic/timer_calc.h): the best valid attempt becomes the expectation,
+ * and every attempt's deviation is noted as the measured noise. When no attempt had agreeing references, the
+ * clocks themselves drifted: under a hypervisor that is its clocks (a TODO when nothing else failed), on bare
+ * metal a failure. */
+static void expect_attempts(struct check *c, const char *what, const struct timer_attempts *t, const char *unit)
+{
+    char noise[160], key[96];
+    struct strbuf sb;
+    sb_init(&sb, noise, sizeof(noise));
+    for (u32 i = 0; i < t->valid; i++)
+        sb_printf(&sb, "%s%lld", i ? " " : "", (long long)(t->observed[i] - t->expected[i]));
+    k_snprintf(key, sizeof(key), "%s: attempts", what);
+    check_note(c, key, "%u made, %u with references agreeing within %u ppm (worst %llu ppm); deviations [%s] %s",
+               t->made, t->valid, TIMER_REF_AGREE_PPM, (unsigned long long)t->worst_ref_ppm, noise, unit);
+    int b = timer_attempts_best(t);
+    if (b >= 0) {
+        expect_within(c, what, t->expected[b], t->observed[b], t->tolerance[b], unit);
+        return;
+    }
+    u32 failures = c->failures;
+    expect_true(c, what, false, "an attempt whose two references agree", "none of %u (worst %llu ppm apart)", t->made,
+                (unsigned long long)t->worst_ref_ppm);
+    if (failures == 0 && g_ident.hypervisor_bit)
+        check_todo(c, "hypervisor clocks: the TSC and the APIC timer clock disagreed by up to %llu ppm between two "
+                      "1 ms references in each of %u attempts, so the timer could not be timed",
+                   (unsigned long long)t->worst_ref_ppm, t->made);
+}
+
+/* SDM 11.5.4, Figure 11-10: the divide configuration divides the timer clock by 1..128. Each divisor's 4 ms
+ * window is compared with divide-by-1 reference windows of the same clock just before and after it (the ratio
+ * the architecture defines); tolerance = the read brackets + 0.5% (the references' agreement) + 2 ticks. */
 void timer_divide_check(struct check *c)
 {
     const struct apic_timer_cal *cal = timer_cal_or_skip(c);
@@ -227,16 +277,25 @@ void timer_divide_check(struct check *c)
     static const u32 divisors[] = {2, 16, 128};
     u32 saved = apic_read(APIC_TIMER_DCR);
     for (u32 i = 0; i < ARRAY_SIZE(divisors); i++) {
-        u64 ticks, tsc, bracket;
-        char what[48];
-        k_snprintf(what, sizeof(what), "ticks in 5 ms at divide by %u", divisors[i]);
-        if (!rate_window(divisors[i], 5000 * tsc_per_us(), &ticks, &tsc, &bracket)) {
-            check_fail(c, "divide by %u: no window with count reads within 5%% of it", divisors[i]);
-            continue;
+        u32 div = divisors[i];
+        struct timer_attempts at;
+        timer_attempts_init(&at);
+        while (timer_attempts_more(&at)) {
+            struct timer_rate r0, r1;
+            u64 ticks, tsc, bracket, b0, b1;
+            if (!ref_rate(&r0, &b0) || !rate_window(div, 4 * REF_US * tsc_per_us(), &ticks, &tsc, &bracket) ||
+                !ref_rate(&r1, &b1)) {
+                timer_attempts_add(&at, UINT64_MAX, 0, 0, 0);
+                continue;
+            }
+            /* Divide by `div` against divide by 1 of the same clock, just before and after: exactly 1:div. */
+            u64 expected, tolerance;
+            timer_expect_divided(timer_rate_mean(r0, r1), tsc, bracket, div, &expected, &tolerance);
+            timer_attempts_add(&at, timer_rate_diff_ppm(r0, r1), (s64)expected, (s64)ticks, tolerance);
         }
-        u64 expected = apic_timer_tsc_to_ticks(cal, tsc) / divisors[i];
-        u64 tolerance = apic_timer_tsc_to_ticks(cal, bracket) / divisors[i] + expected / 200 + 2;
-        expect_within(c, what, (s64)expected, (s64)ticks, tolerance, "ticks");
+        char what[64];
+        k_snprintf(what, sizeof(what), "ticks in 4 ms at divide by %u (vs divide by 1 around it)", div);
+        expect_attempts(c, what, &at, "ticks");
     }
     apic_write(APIC_TIMER_DCR, saved);
 }
@@ -261,41 +320,46 @@ static bool ccr_decreasing(char *obs, size_t size)
 }
 
 /* A masked one-shot of `count`, its count register read at half the period, between two TSC reads: the
- * count-down rate in this mode, free of any interrupt latency. *bracket_ticks is the time uncertainty of the
- * start and of the read, in timer ticks. Returns false if in every attempt the start or the read took longer
- * than 5% of the span (a descheduled vCPU). */
-static bool oneshot_half_way(const struct apic_timer_cal *cal, u32 count, u64 *expected, u64 *observed,
-                             u64 *bracket_ticks)
+ * count-down rate in this mode, free of any interrupt latency, against divide-by-1 references just before and
+ * after (expect_attempts). The tolerance holds the time uncertainty of the start (an emulated initial-count
+ * write can take tens of microseconds) and of the read, 0.5% (the references' agreement) and 2 ticks. */
+static void oneshot_half_way(u32 count, struct timer_attempts *at)
 {
-    for (u32 attempt = 0; attempt < 5; attempt++) {
+    timer_attempts_init(at);
+    while (timer_attempts_more(at)) {
+        struct timer_rate r0, r1;
+        u64 b0, b1;
+        if (!ref_rate(&r0, &b0)) {
+            timer_attempts_add(at, UINT64_MAX, 0, 0, 0);
+            continue;
+        }
         u64 s0 = rdtsc(); /* the count starts at the initial-count write, somewhere in [s0, t0] */
         apic_timer_start(VEC_TIMER, 0, true, 1, count);
-        u64 t0 = rdtsc(), span = apic_timer_ticks_to_tsc(cal, count) / 2;
+        u64 t0 = rdtsc(), span = timer_rate_tsc(r0, count / 2); /* the local rate: the clocks drift (see above) */
         while (rdtsc() < t0 + span)
             spin_step();
         u64 a = rdtsc();
         u32 ccr = apic_timer_current();
         u64 b = rdtsc();
         apic_timer_stop();
-        if (b - a > span / 20 || t0 - s0 > span / 20)
+        if (b - a > span / 20 || t0 - s0 > span / 20 || !ref_rate(&r1, &b1)) {
+            timer_attempts_add(at, UINT64_MAX, 0, 0, 0);
             continue;
-        u64 elapsed = apic_timer_tsc_to_ticks(cal, a - t0);
-        *expected = elapsed < count ? count - elapsed : 0;
-        *observed = ccr;
-        /* Both ends are uncertain: when the start took effect (t0 - s0; an emulated APIC write can take tens
-         * of microseconds) and when the read did (b - a). */
-        *bracket_ticks = apic_timer_tsc_to_ticks(cal, (b - a) + (t0 - s0));
-        return true;
+        }
+        u64 expected, tolerance;
+        timer_expect_oneshot_left(timer_rate_mean(r0, r1), count, a - t0, (b - a) + (t0 - s0), &expected,
+                                  &tolerance);
+        timer_attempts_add(at, timer_rate_diff_ppm(r0, r1), (s64)expected, (s64)ccr, tolerance);
     }
-    return false;
 }
 
 /* Sample 0 waits spinning, so an APIC that never delivers costs a timeout, not a hang; once it has arrived,
  * the CPU may halt while waiting (wait_timer_irqs). */
-static u32 oneshot_sample(struct irq_rec *r, u32 count, u64 *arrival, u32 *ccr_after)
+static u32 oneshot_sample(struct irq_rec *r, u32 count, u64 *arrival, u32 *ccr_after, u32 *ccr_in_handler)
 {
     u32 idx = this_cpu()->index;
     irq_rec_clear(r);
+    ccr_at_irq[idx][0] = 0xFFFFFFFFu;
     u64 t0 = rdtsc();
     apic_timer_start(VEC_TIMER, 0, false, 1, count);
     if (timer_delivered[idx])
@@ -306,6 +370,7 @@ static u32 oneshot_sample(struct irq_rec *r, u32 count, u64 *arrival, u32 *ccr_a
     u32 n = wait_with_interrupts(&r->count, ~0u, PERIOD_US * 3 / 2, 0); /* a second (periodic?) would be a bug */
     apic_timer_stop();
     *arrival = n ? r->first_tsc - t0 : 0;
+    *ccr_in_handler = ccr_at_irq[idx][0];
     return n;
 }
 
@@ -319,22 +384,26 @@ void timer_oneshot_check(struct check *c)
     u64 count = mul_div_u64(cal->hz, PERIOD_US, 1000000, NULL);
     u64 period = apic_timer_ticks_to_tsc(cal, count);
     u64 arrival[SAMPLES], sorted[SAMPLES];
-    char counts[32] = "", ccrs[80] = "";
-    struct strbuf sc, sr;
+    char counts[32] = "", ccrs[80] = "", in_handler[80] = "";
+    struct strbuf sc, sr, sh;
     sb_init(&sc, counts, sizeof(counts));
     sb_init(&sr, ccrs, sizeof(ccrs));
-    bool all_once = true, all_zero = true;
+    sb_init(&sh, in_handler, sizeof(in_handler));
+    bool all_once = true, all_zero = true, handler_zero = true;
     u32 early = 0, samples = 0;
     timer_stop_after[this_cpu()->index] = 0;
     irq_borrow(VEC_TIMER, timer_handler);
     /* On a CPU without a delivered timer interrupt yet, the first sample is the spin-waited probe. */
     for (u32 s = 0; s < SAMPLES; s++) {
-        u32 ccr;
-        u32 n = oneshot_sample(r, (u32)count, &arrival[samples], &ccr);
+        u32 ccr, hccr;
+        u32 n = oneshot_sample(r, (u32)count, &arrival[samples], &ccr, &hccr);
         sb_printf(&sc, "%s%u", samples ? " " : "", n);
         sb_printf(&sr, "%s%x", samples ? " " : "", ccr);
+        if (n)
+            sb_printf(&sh, "%s%x", sh.len ? " " : "", hccr);
         all_once = all_once && n == 1;
         all_zero = all_zero && ccr == 0;
+        handler_zero = handler_zero && (!n || hccr == 0);
         early += n && arrival[samples] * 100 < period * (100 - EARLY_PCT);
         samples++;
         if (!n)
@@ -353,15 +422,16 @@ void timer_oneshot_check(struct check *c)
                 "strictly decreasing", "%s", obs);
     /* Expected from the TSC just after the start and just before the read; each may have taken effect up to
      * its measured bracket away: tolerance = both brackets + 0.5% (calibration) + 2 ticks. */
-    u64 half_exp, half_obs, bracket;
-    if (oneshot_half_way(cal, (u32)count, &half_exp, &half_obs, &bracket))
-        expect_within(c, "current count at half the period", (s64)half_exp, (s64)half_obs,
-                      bracket + count / 200 + 2, "ticks");
-    else
-        check_fail(c, "no half-period attempt with its start and read each bracketed within 5%% of the span");
+    struct timer_attempts half;
+    oneshot_half_way((u32)count, &half);
+    expect_attempts(c, "current count at half the period", &half, "ticks");
     if (!all_once)
         return;
-    expect_eq_dec(c, "arrivals before the count ran out (-1%)", 0, early);
+    /* Never early, by the timer's own count: the interrupt is taken after the count reached 0 (SDM 11.5.4),
+     * so the handler reads 0. The TSC figure is evidence only: under a hypervisor the two clocks can drift. */
+    expect_true(c, "current count read in the handler (interrupt after the count ran out)", handler_zero, "0 each",
+                "%s", in_handler);
+    check_note(c, "arrivals more than 1% before the period by the TSC", "%u", early);
     memcpy(sorted, arrival, sizeof(sorted));
     median_u64(sorted, samples); /* sorts: sorted[0] is the least delayed */
     u32 failures = c->failures;
@@ -371,36 +441,43 @@ void timer_oneshot_check(struct check *c)
 }
 
 /* Masked periodic count-down read twice, 3.3 periods apart: the counter must have gone down by the elapsed
- * ticks modulo the reload period (the initial count). Returns the phase error in ticks (signed) and the higher
- * of the two reads: a count-down from more than the initial count (a longer period) agrees modulo it, but
- * reads above it. */
-static bool periodic_phase_error(const struct apic_timer_cal *cal, u32 count, s64 *err, u32 *highest)
+ * ticks modulo the reload period (the initial count), elapsed time converted with divide-by-1 references just
+ * before and after (expect_attempts). The phase error is counted - elapsed, in ticks. *highest is the highest
+ * count read: a count-down from more than the initial count (a longer period) agrees modulo it, but reads above
+ * it. The tolerance holds both reads' brackets, 0.5% of the elapsed ticks (the references' agreement) and 2. */
+static void periodic_phase(u32 count, struct timer_attempts *at, u32 *highest)
 {
-    for (u32 attempt = 0; attempt < 5; attempt++) {
+    timer_attempts_init(at);
+    *highest = 0;
+    while (timer_attempts_more(at)) {
+        struct timer_rate r0, r1;
+        u64 rb0, rb1;
+        if (!ref_rate(&r0, &rb0)) {
+            timer_attempts_add(at, UINT64_MAX, 0, 0, 0);
+            continue;
+        }
         apic_timer_start(VEC_TIMER, LVT_TIMER_PERIODIC, true, 1, count);
         u64 a0 = rdtsc();
         u32 c0 = apic_timer_current();
         u64 b0 = rdtsc();
-        u64 span = apic_timer_ticks_to_tsc(cal, count) * 33 / 10;
+        u64 span = timer_rate_tsc(r0, (u64)count * 33 / 10);
         while (rdtsc() < a0 + span)
             spin_step();
         u64 a1 = rdtsc();
         u32 c1 = apic_timer_current();
         u64 b1 = rdtsc();
         apic_timer_stop();
-        if (b0 - a0 > span / 200 || b1 - a1 > span / 200)
+        *highest = MAX(*highest, MAX(c0, c1));
+        if (b0 - a0 > span / 200 || b1 - a1 > span / 200 || !ref_rate(&r1, &rb1)) {
+            timer_attempts_add(at, UINT64_MAX, 0, 0, 0);
             continue; /* a read took longer than 0.5% of the span: measure again */
-        u64 elapsed = apic_timer_tsc_to_ticks(cal, (a1 + (b1 - a1) / 2) - (a0 + (b0 - a0) / 2));
-        s64 e = (s64)((c0 + (u64)count * 8 - c1) % count) - (s64)(elapsed % count); /* counted - elapsed */
-        if (e > (s64)count / 2)
-            e -= count;
-        if (e < -(s64)count / 2)
-            e += count;
-        *err = e;
-        *highest = MAX(c0, c1);
-        return true;
+        }
+        u64 tolerance;
+        s64 e = timer_periodic_phase_error(timer_rate_mean(r0, r1), count, c0, c1,
+                                           (a1 + (b1 - a1) / 2) - (a0 + (b0 - a0) / 2), (b0 - a0) + (b1 - a1),
+                                           &tolerance);
+        timer_attempts_add(at, timer_rate_diff_ppm(r0, r1), 0, e, tolerance);
     }
-    return false;
 }
 
 /* Periodic mode (SDM 11.5.4): the count reloads from the initial count at 0 and each reload interrupts. */
@@ -415,23 +492,20 @@ void timer_periodic_check(struct check *c)
     u64 period = apic_timer_ticks_to_tsc(cal, count);
     check_note(c, "period", "%llu ticks = %llu us", (unsigned long long)count, (unsigned long long)us_of(period));
 
-    /* The reload, from the count register alone (no interrupt latency in it): 0.5% brackets at both ends and
-     * the 0.5% calibration give the 1% tolerance. */
-    s64 err;
+    /* The reload, from the count register alone (no interrupt latency in it), over 3.3 periods of 2 ms. */
+    struct timer_attempts phase;
     u32 highest;
-    if (periodic_phase_error(cal, (u32)count, &err, &highest)) {
-        expect_within(c, "count-down after 3.3 periods vs elapsed time (mod the count)", 0, err, count / 100 + 2,
-                      "ticks");
-        expect_true(c, "current count never above the initial count", highest <= count, "<= initial count",
-                    "0x%x of 0x%llx", highest, (unsigned long long)count);
-    } else
-        check_fail(c, "no 3.3-period span with count reads bracketed within 0.5%%");
+    u64 phase_count = mul_div_u64(cal->hz, PHASE_US, 1000000, NULL);
+    periodic_phase((u32)phase_count, &phase, &highest);
+    expect_attempts(c, "count-down after 3.3 periods of 2 ms vs elapsed time (mod the count)", &phase, "ticks");
+    expect_true(c, "current count never above the initial count", highest <= phase_count, "<= initial count",
+                "0x%x of 0x%llx", highest, (unsigned long long)phase_count);
 
     if (!timer_delivered[idx]) { /* no one-shot probe on this CPU yet: spin-wait one */
         u64 arrival;
-        u32 ccr;
+        u32 ccr, hccr;
         irq_borrow(VEC_TIMER, timer_handler);
-        oneshot_sample(r, (u32)mul_div_u64(cal->hz, PERIOD_US, 1000000, NULL), &arrival, &ccr);
+        oneshot_sample(r, (u32)mul_div_u64(cal->hz, PERIOD_US, 1000000, NULL), &arrival, &ccr, &hccr);
         irq_give_back(VEC_TIMER);
     }
     irq_rec_clear(r);

@@ -84,12 +84,172 @@ static void median(void **state)
     assert_true(median_u64(outlier, 5) == 1001);
 }
 
+
+/* A simulated timer clock and TSC: F timer ticks per second at divide by 1, T TSC ticks per second, and a
+ * hypervisor's drift of the ratio (ppm, positive: the TSC runs fast) that holds through one attempt, as seen
+ * under QEMU TCG. */
+#define SIM_F 1000000000ull
+#define SIM_T 2400000000ull
+static struct timer_rate sim_rate(u64 tsc, s64 drift_ppm)
+{
+    u64 ticks = mul_div_u64(tsc, SIM_F, SIM_T, NULL);
+    ticks = (u64)((s64)ticks - (s64)ticks * drift_ppm / 1000000);
+    return (struct timer_rate){.ticks = ticks, .tsc = tsc};
+}
+static u64 sim_ticks(u64 tsc, s64 drift_ppm)
+{
+    return sim_rate(tsc, drift_ppm).ticks;
+}
+
+/* The divide check's attempts over a timer whose divider is `actual` where `div` was programmed. */
+static bool divide_verdict(u32 div, u32 actual, s64 drift_ppm, s64 ref_skew_ppm)
+{
+    struct timer_attempts at;
+    timer_attempts_init(&at);
+    const u64 ref = SIM_T / 1000, win = 4 * SIM_T / 1000, bracket = 2400; /* 1 ms, 4 ms, 1 us */
+    while (timer_attempts_more(&at)) {
+        struct timer_rate r0 = sim_rate(ref, drift_ppm), r1 = sim_rate(ref, drift_ppm + ref_skew_ppm);
+        u64 observed = sim_ticks(win, drift_ppm) / actual, expected, tolerance;
+        timer_expect_divided(timer_rate_mean(r0, r1), win, bracket, div, &expected, &tolerance);
+        timer_attempts_add(&at, timer_rate_diff_ppm(r0, r1), (s64)expected, (s64)observed, tolerance);
+    }
+    assert_true(at.made >= 1 && at.made <= TIMER_ATTEMPTS_MAX);
+    return timer_attempts_pass(&at);
+}
+
+static void divide_good_and_broken(void **state)
+{
+    (void)state;
+    static const u32 divs[] = {2, 16, 128};
+    for (size_t i = 0; i < 3; i++) {
+        assert_true(divide_verdict(divs[i], divs[i], 0, 0));
+        /* The clocks drifted 2.5% apart for the whole attempt (seen under TCG): the local references follow. */
+        assert_true(divide_verdict(divs[i], divs[i], 25000, 0));
+        assert_true(divide_verdict(divs[i], divs[i], -25000, 100));
+        /* Broken dividers: by the next or previous power of two, or not dividing at all. */
+        assert_false(divide_verdict(divs[i], divs[i] * 2, 0, 0));
+        assert_false(divide_verdict(divs[i], divs[i] / 2, 25000, 0));
+        assert_false(divide_verdict(divs[i], 1, 0, 0));
+    }
+    /* A divider off by 1% (a timer clock that is not what it seems within an attempt) fails too. */
+    struct timer_rate m = sim_rate(SIM_T / 1000, 0);
+    u64 expected, tolerance;
+    timer_expect_divided(m, 4 * SIM_T / 1000, 2400, 16, &expected, &tolerance);
+    assert_true(tolerance < expected / 100);
+}
+
+/* Attempts whose references disagree are not evidence: none valid means no verdict, never a pass. */
+static void attempts_need_agreeing_references(void **state)
+{
+    (void)state;
+    assert_false(divide_verdict(16, 16, 0, 20000)); /* refs 2% apart in every attempt */
+    struct timer_attempts at;
+    timer_attempts_init(&at);
+    assert_false(timer_attempts_add(&at, TIMER_REF_AGREE_PPM + 1, 100, 100, 5));
+    assert_int_equal(timer_attempts_best(&at), -1);
+    assert_false(timer_attempts_pass(&at));
+    assert_true(timer_attempts_more(&at));
+    /* A valid good attempt after noisy ones passes and stops the attempts; the noise is kept. */
+    assert_true(timer_attempts_add(&at, 10, 100, 180, 5)); /* valid, off by 80 */
+    assert_true(timer_attempts_more(&at));
+    assert_true(timer_attempts_add(&at, 20, 100, 103, 5));
+    assert_false(timer_attempts_more(&at));
+    assert_true(timer_attempts_pass(&at));
+    assert_int_equal(timer_attempts_best(&at), 1);
+    assert_int_equal(at.worst_ref_ppm, TIMER_REF_AGREE_PPM + 1);
+    /* Bounded: never more than TIMER_ATTEMPTS_MAX. */
+    timer_attempts_init(&at);
+    for (int i = 0; i < 10; i++)
+        timer_attempts_add(&at, 0, 0, 1000, 1);
+    assert_int_equal(at.made, TIMER_ATTEMPTS_MAX);
+    assert_false(timer_attempts_more(&at));
+    assert_false(timer_attempts_pass(&at));
+}
+
+static void rate_arithmetic(void **state)
+{
+    (void)state;
+    struct timer_rate a = {1000000, 2400000}, b = {1005000, 2400000}, z = {0, 0};
+    assert_int_equal(timer_rate_diff_ppm(a, a), 0);
+    u64 d = timer_rate_diff_ppm(a, b);
+    assert_true(d >= 4980 && d <= 4990); /* 0.5% of the mean */
+    assert_true(timer_rate_diff_ppm(a, z) == UINT64_MAX);
+    struct timer_rate m = timer_rate_mean(a, (struct timer_rate){2010000, 4800000}); /* b over twice the span */
+    assert_int_equal(m.tsc, 2400000);
+    assert_int_equal(m.ticks, 1002500);
+    assert_int_equal(timer_rate_ticks(a, 4800000), 2000000);
+    assert_int_equal(timer_rate_tsc(a, 2000000), 4800000);
+    assert_int_equal(timer_rate_ticks(z, 5), 0);
+    assert_int_equal(timer_rate_tsc(z, 5), 0);
+}
+
+/* One-shot half-way: a count-down at the right rate passes; one 10% slow or fast fails; drift is followed. */
+static void oneshot_half_way_readings(void **state)
+{
+    (void)state;
+    const u32 count = 5000000; /* 5 ms at 1 GHz */
+    const u64 half_tsc = SIM_T * 5 / 2000;
+    static const struct {
+        s64 drift_ppm;
+        u32 rate_pct; /* the count-down's rate, % of the clock */
+        bool pass;
+    } cases[] = {{0, 100, true}, {25000, 100, true}, {0, 90, false}, {0, 110, false}, {25000, 95, false}};
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct timer_rate m = sim_rate(SIM_T / 1000, cases[i].drift_ppm);
+        u64 counted = sim_ticks(half_tsc, cases[i].drift_ppm) * cases[i].rate_pct / 100;
+        u64 observed = count - counted, expected, tolerance;
+        timer_expect_oneshot_left(m, count, half_tsc, 24000, &expected, &tolerance);
+        u64 dev = observed > expected ? observed - expected : expected - observed;
+        assert_int_equal(dev <= tolerance, cases[i].pass);
+    }
+    /* Past the end the expectation is 0, never negative. */
+    u64 expected, tolerance;
+    timer_expect_oneshot_left(sim_rate(SIM_T / 1000, 0), count, SIM_T, 0, &expected, &tolerance);
+    assert_int_equal(expected, 0);
+}
+
+/* Periodic phase: a timer that reloads from the initial count agrees; one that stops at 0 (no reload) or
+ * reloads from another value does not. */
+static void periodic_phase_readings(void **state)
+{
+    (void)state;
+    const u32 count = 2000000; /* 2 ms */
+    const u64 span_tsc = SIM_T * 66 / 10000; /* 3.3 periods */
+    struct timer_rate m = sim_rate(SIM_T / 1000, 0);
+    u64 elapsed = sim_ticks(span_tsc, 0), tol;
+    u32 c0 = count - 1000;
+    /* Good: c1 = c0 - elapsed modulo the count (the counter goes from 1 to count at a reload). */
+    u32 c1 = (u32)((c0 + (u64)count * 8 - elapsed % count) % count);
+    s64 e = timer_periodic_phase_error(m, count, c0, c1, span_tsc, 4800, &tol);
+    assert_true((u64)(e < 0 ? -e : e) <= tol);
+    /* No reload: stuck at 0. */
+    e = timer_periodic_phase_error(m, count, c0, 0, span_tsc, 4800, &tol);
+    assert_true((u64)(e < 0 ? -e : e) > tol);
+    /* Reloads from 1.25 x count: the same counted ticks land elsewhere modulo the programmed count (1.5 x would
+     * alias with 3.3 periods). */
+    u64 big = count * 5ull / 4;
+    u32 c1_big = (u32)((c0 + big * 8 - elapsed % big) % big);
+    e = timer_periodic_phase_error(m, count, c0, c1_big, span_tsc, 4800, &tol);
+    assert_true((u64)(e < 0 ? -e : e) > tol);
+    /* The same good timer while the clocks drift 2.5% apart: the local rate follows. */
+    struct timer_rate md = sim_rate(SIM_T / 1000, 25000);
+    u64 elapsed_d = sim_ticks(span_tsc, 25000);
+    u32 c1_d = (u32)((c0 + (u64)count * 8 - elapsed_d % count) % count);
+    e = timer_periodic_phase_error(md, count, c0, c1_d, span_tsc, 4800, &tol);
+    assert_true((u64)(e < 0 ? -e : e) <= tol);
+    /* ... where the calibration rate of long before would have failed it (the false FAIL this replaced). */
+    e = timer_periodic_phase_error(m, count, c0, c1_d, span_tsc, 4800, &tol);
+    assert_true((u64)(e < 0 ? -e : e) > tol);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(dcr_table),           cmocka_unit_test(dcr_rejects_other_divisors),
         cmocka_unit_test(mul_div_matches_int128), cmocka_unit_test(mul_div_by_zero),
-        cmocka_unit_test(median),
+        cmocka_unit_test(median),              cmocka_unit_test(rate_arithmetic),
+        cmocka_unit_test(divide_good_and_broken), cmocka_unit_test(attempts_need_agreeing_references),
+        cmocka_unit_test(oneshot_half_way_readings), cmocka_unit_test(periodic_phase_readings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
