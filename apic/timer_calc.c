@@ -100,6 +100,10 @@ bool timer_attempts_add(struct timer_attempts *t, u64 refs_agree_ppm, s64 expect
     if (t->made >= TIMER_ATTEMPTS_MAX)
         return false;
     t->made++;
+    if (refs_agree_ppm == TIMER_UNBRACKETED) {
+        t->unbracketed++;
+        return false;
+    }
     if (refs_agree_ppm > t->worst_ref_ppm)
         t->worst_ref_ppm = refs_agree_ppm;
     if (refs_agree_ppm > TIMER_REF_AGREE_PPM)

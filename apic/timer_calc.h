@@ -29,7 +29,7 @@ u64 median_u64(u64 *values, u32 n);
 struct timer_rate {
     u64 ticks, tsc; /* timer ticks (at divide by 1) counted over tsc TSC ticks */
 };
-#define TIMER_ATTEMPTS_MAX 5
+#define TIMER_ATTEMPTS_MAX 8
 #define TIMER_REF_AGREE_PPM 5000 /* 0.5%: the two references of a valid attempt */
 
 /* |a - b| relative to their mean, in parts per million; UINT64_MAX when either rate is empty. */
@@ -44,6 +44,7 @@ u64 timer_rate_tsc(struct timer_rate r, u64 ticks);
 /* The attempts of one expectation. */
 struct timer_attempts {
     u32 made, valid;                  /* attempts made; those whose references agreed */
+    u32 unbracketed;                  /* attempts with a read not bracketed closely (a descheduled vCPU) */
     s64 expected[TIMER_ATTEMPTS_MAX]; /* per valid attempt */
     s64 observed[TIMER_ATTEMPTS_MAX];
     u64 tolerance[TIMER_ATTEMPTS_MAX];
@@ -51,7 +52,9 @@ struct timer_attempts {
 };
 void timer_attempts_init(struct timer_attempts *t);
 /* Record one attempt: refs_agree_ppm is the disagreement of its two references; the attempt is valid (and its
- * expectation kept) when that is within TIMER_REF_AGREE_PPM. Returns whether it was valid. */
+ * expectation kept) when that is within TIMER_REF_AGREE_PPM. TIMER_UNBRACKETED records an attempt none of whose
+ * numbers count, because a read took too long. Returns whether it was valid. */
+#define TIMER_UNBRACKETED UINT64_MAX
 bool timer_attempts_add(struct timer_attempts *t, u64 refs_agree_ppm, s64 expected, s64 observed, u64 tolerance);
 /* Index of the valid attempt closest to its expectation (relative to its tolerance), or -1 if none is valid. */
 int timer_attempts_best(const struct timer_attempts *t);

@@ -255,20 +255,23 @@ static void expect_attempts(struct check *c, const char *what, const struct time
     for (u32 i = 0; i < t->valid; i++)
         sb_printf(&sb, "%s%lld", i ? " " : "", (long long)(t->observed[i] - t->expected[i]));
     k_snprintf(key, sizeof(key), "%s: attempts", what);
-    check_note(c, key, "%u made, %u with references agreeing within %u ppm (worst %llu ppm); deviations [%s] %s",
-               t->made, t->valid, TIMER_REF_AGREE_PPM, (unsigned long long)t->worst_ref_ppm, noise, unit);
+    check_note(c, key,
+               "%u made: %u valid (references within %u ppm; worst seen %llu ppm), %u with a read not bracketed "
+               "within 5%% (descheduled); deviations [%s] %s",
+               t->made, t->valid, TIMER_REF_AGREE_PPM, (unsigned long long)t->worst_ref_ppm, t->unbracketed, noise,
+               unit);
     int b = timer_attempts_best(t);
     if (b >= 0) {
         expect_within(c, what, t->expected[b], t->observed[b], t->tolerance[b], unit);
         return;
     }
     u32 failures = c->failures;
-    expect_true(c, what, false, "an attempt whose two references agree", "none of %u (worst %llu ppm apart)", t->made,
-                (unsigned long long)t->worst_ref_ppm);
+    expect_true(c, what, false, "a valid attempt", "none of %u (%u not bracketed, references up to %llu ppm apart)",
+                t->made, t->unbracketed, (unsigned long long)t->worst_ref_ppm);
     if (failures == 0 && g_ident.hypervisor_bit)
-        check_todo(c, "hypervisor clocks: the TSC and the APIC timer clock disagreed by up to %llu ppm between two "
-                      "1 ms references in each of %u attempts, so the timer could not be timed",
-                   (unsigned long long)t->worst_ref_ppm, t->made);
+        check_todo(c, "hypervisor: no valid attempt in %u (%u with a read delayed past 5%% of its window, the others' "
+                      "TSC and APIC timer clock references up to %llu ppm apart), so the timer could not be timed",
+                   t->made, t->unbracketed, (unsigned long long)t->worst_ref_ppm);
 }
 
 /* SDM 11.5.4, Figure 11-10: the divide configuration divides the timer clock by 1..128. Each divisor's 4 ms
@@ -290,7 +293,7 @@ void timer_divide_check(struct check *c)
             u64 ticks, tsc, bracket, b0, b1;
             if (!ref_rate(&r0, &b0) || !rate_window(div, 4 * REF_US * tsc_per_us(), &ticks, &tsc, &bracket) ||
                 !ref_rate(&r1, &b1)) {
-                timer_attempts_add(&at, UINT64_MAX, 0, 0, 0);
+                timer_attempts_add(&at, TIMER_UNBRACKETED, 0, 0, 0);
                 continue;
             }
             /* Divide by `div` against divide by 1 of the same clock, just before and after: exactly 1:div. */
@@ -335,7 +338,7 @@ static void oneshot_half_way(u32 count, struct timer_attempts *at)
         struct timer_rate r0, r1;
         u64 b0, b1;
         if (!ref_rate(&r0, &b0)) {
-            timer_attempts_add(at, UINT64_MAX, 0, 0, 0);
+            timer_attempts_add(at, TIMER_UNBRACKETED, 0, 0, 0);
             continue;
         }
         u64 s0 = rdtsc(); /* the count starts at the initial-count write, somewhere in [s0, t0] */
@@ -348,7 +351,7 @@ static void oneshot_half_way(u32 count, struct timer_attempts *at)
         u64 b = rdtsc();
         apic_timer_stop();
         if (b - a > span / 20 || t0 - s0 > span / 20 || !ref_rate(&r1, &b1)) {
-            timer_attempts_add(at, UINT64_MAX, 0, 0, 0);
+            timer_attempts_add(at, TIMER_UNBRACKETED, 0, 0, 0);
             continue;
         }
         u64 expected, tolerance;
@@ -458,7 +461,7 @@ static void periodic_phase(u32 count, struct timer_attempts *at, u32 *highest)
         struct timer_rate r0, r1;
         u64 rb0, rb1;
         if (!ref_rate(&r0, &rb0)) {
-            timer_attempts_add(at, UINT64_MAX, 0, 0, 0);
+            timer_attempts_add(at, TIMER_UNBRACKETED, 0, 0, 0);
             continue;
         }
         apic_timer_start(VEC_TIMER, LVT_TIMER_PERIODIC, true, 1, count);
@@ -474,7 +477,7 @@ static void periodic_phase(u32 count, struct timer_attempts *at, u32 *highest)
         apic_timer_stop();
         *highest = MAX(*highest, MAX(c0, c1));
         if (b0 - a0 > span / 200 || b1 - a1 > span / 200 || !ref_rate(&r1, &rb1)) {
-            timer_attempts_add(at, UINT64_MAX, 0, 0, 0);
+            timer_attempts_add(at, TIMER_UNBRACKETED, 0, 0, 0);
             continue; /* a read took longer than 0.5% of the span: measure again */
         }
         u64 tolerance;

@@ -157,6 +157,13 @@ static void attempts_need_agreeing_references(void **state)
     assert_true(timer_attempts_pass(&at));
     assert_int_equal(timer_attempts_best(&at), 1);
     assert_int_equal(at.worst_ref_ppm, TIMER_REF_AGREE_PPM + 1);
+    /* An attempt with a delayed read is counted apart and moves no figure. */
+    timer_attempts_init(&at);
+    assert_false(timer_attempts_add(&at, TIMER_UNBRACKETED, 0, 0, 0));
+    assert_int_equal(at.made, 1);
+    assert_int_equal(at.unbracketed, 1);
+    assert_int_equal(at.worst_ref_ppm, 0);
+    assert_int_equal(at.valid, 0);
     /* Bounded: never more than TIMER_ATTEMPTS_MAX. */
     timer_attempts_init(&at);
     for (int i = 0; i < 10; i++)
