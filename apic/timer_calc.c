@@ -147,25 +147,32 @@ bool timer_attempts_more(const struct timer_attempts *t)
     return t->made < TIMER_ATTEMPTS_MAX && !timer_attempts_pass(t);
 }
 
-void timer_expect_divided(struct timer_rate m, u64 tsc, u64 bracket_tsc, u32 div, u64 *expected, u64 *tolerance)
+/* ref_ppm of value, plus 0.5%; ref_ppm is at most TIMER_REF_AGREE_PPM in a valid attempt. */
+static u64 rate_uncertainty(u64 value, u64 ref_ppm)
 {
-    *expected = timer_rate_ticks(m, tsc) / div;
-    *tolerance = timer_rate_ticks(m, bracket_tsc) / div + *expected / 200 + 2;
+    return mul_div_u64(value, MIN(ref_ppm, TIMER_REF_AGREE_PPM), 1000000, NULL) + value / 200;
 }
 
-void timer_expect_oneshot_left(struct timer_rate m, u32 count, u64 elapsed_tsc, u64 bracket_tsc, u64 *expected,
-                               u64 *tolerance)
+void timer_expect_divided(struct timer_rate m, u64 ref_ppm, u64 tsc, u64 bracket_tsc, u32 div, u64 *expected,
+                          u64 *tolerance)
+{
+    *expected = timer_rate_ticks(m, tsc) / div;
+    *tolerance = timer_rate_ticks(m, bracket_tsc) / div + rate_uncertainty(*expected, ref_ppm) + 2;
+}
+
+void timer_expect_oneshot_left(struct timer_rate m, u64 ref_ppm, u32 count, u64 elapsed_tsc, u64 bracket_tsc,
+                               u64 *expected, u64 *tolerance)
 {
     u64 elapsed = timer_rate_ticks(m, elapsed_tsc);
     *expected = elapsed < count ? count - elapsed : 0;
-    *tolerance = timer_rate_ticks(m, bracket_tsc) + count / 200 + 2;
+    *tolerance = timer_rate_ticks(m, bracket_tsc) + rate_uncertainty(MIN(elapsed, count), ref_ppm) + 2;
 }
 
-s64 timer_periodic_phase_error(struct timer_rate m, u32 count, u32 c0, u32 c1, u64 elapsed_tsc, u64 bracket_tsc,
-                               u64 *tolerance)
+s64 timer_periodic_phase_error(struct timer_rate m, u64 ref_ppm, u32 count, u32 c0, u32 c1, u64 elapsed_tsc,
+                               u64 bracket_tsc, u64 *tolerance)
 {
     u64 elapsed = timer_rate_ticks(m, elapsed_tsc);
-    *tolerance = timer_rate_ticks(m, bracket_tsc) + elapsed / 200 + 2;
+    *tolerance = timer_rate_ticks(m, bracket_tsc) + rate_uncertainty(elapsed, ref_ppm) + 2;
     if (!count)
         return 0;
     s64 e = (s64)(((u64)c0 + (u64)count * 8 - c1) % count) - (s64)(elapsed % count); /* counted - elapsed */

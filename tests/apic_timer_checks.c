@@ -4,7 +4,7 @@
  * Timing under an emulator. Rates come from count-register reads bracketed by TSC reads, which no interrupt
  * latency affects. The TSC and the timer clock are two clocks, and under a hypervisor their ratio is not
  * constant: on QEMU TCG with a loaded 2-core host it drifted up to 2.5% for tens of milliseconds. So every
- * comparison of the timer with the TSC is an attempt bracketed by two 1 ms divide-by-1 references of the timer's
+ * comparison of the timer with the TSC is an attempt bracketed by two 0.5 ms divide-by-1 references of the timer's
  * own clock, counted only when they agree, repeated a bounded number of times, and judged on the best valid
  * attempt with every attempt's deviation reported (expect_attempts, apic/timer_calc.h). An error in the TSC
  * frequency moves only the microsecond figures in the notes.
@@ -235,7 +235,7 @@ static bool rate_window(u32 divisor, u64 window_tsc, u64 *ticks, u64 *tsc, u64 *
     return false;
 }
 
-#define REF_US 1000 /* a reference window: long against a register read (~1-15 us emulated), short against drift */
+#define REF_US 500 /* a reference window: long against a register read (~1-15 us emulated), short against drift */
 
 /* A reference rate of the timer's own clock (divide by 1) over REF_US, count reads bracketed (rate_window). */
 static bool ref_rate(struct timer_rate *r, u64 *bracket)
@@ -274,7 +274,7 @@ static void expect_attempts(struct check *c, const char *what, const struct time
                    t->made, t->unbracketed, (unsigned long long)t->worst_ref_ppm);
 }
 
-/* SDM 11.5.4, Figure 11-10: the divide configuration divides the timer clock by 1..128. Each divisor's 4 ms
+/* SDM 11.5.4, Figure 11-10: the divide configuration divides the timer clock by 1..128. Each divisor's 2 ms
  * window is compared with divide-by-1 reference windows of the same clock just before and after it (the ratio
  * the architecture defines); tolerance = the read brackets + 0.5% (the references' agreement) + 2 ticks. */
 void timer_divide_check(struct check *c)
@@ -297,12 +297,12 @@ void timer_divide_check(struct check *c)
                 continue;
             }
             /* Divide by `div` against divide by 1 of the same clock, just before and after: exactly 1:div. */
-            u64 expected, tolerance;
-            timer_expect_divided(timer_rate_mean(r0, r1), tsc, bracket, div, &expected, &tolerance);
-            timer_attempts_add(&at, timer_rate_diff_ppm(r0, r1), (s64)expected, (s64)ticks, tolerance);
+            u64 expected, tolerance, ref_ppm = timer_rate_diff_ppm(r0, r1);
+            timer_expect_divided(timer_rate_mean(r0, r1), ref_ppm, tsc, bracket, div, &expected, &tolerance);
+            timer_attempts_add(&at, ref_ppm, (s64)expected, (s64)ticks, tolerance);
         }
         char what[64];
-        k_snprintf(what, sizeof(what), "ticks in 4 ms at divide by %u (vs divide by 1 around it)", div);
+        k_snprintf(what, sizeof(what), "ticks in 2 ms at divide by %u (vs divide by 1 around it)", div);
         expect_attempts(c, what, &at, "ticks");
     }
     apic_write(APIC_TIMER_DCR, saved);
@@ -354,10 +354,10 @@ static void oneshot_half_way(u32 count, struct timer_attempts *at)
             timer_attempts_add(at, TIMER_UNBRACKETED, 0, 0, 0);
             continue;
         }
-        u64 expected, tolerance;
-        timer_expect_oneshot_left(timer_rate_mean(r0, r1), count, a - t0, (b - a) + (t0 - s0), &expected,
+        u64 expected, tolerance, ref_ppm = timer_rate_diff_ppm(r0, r1);
+        timer_expect_oneshot_left(timer_rate_mean(r0, r1), ref_ppm, count, a - t0, (b - a) + (t0 - s0), &expected,
                                   &tolerance);
-        timer_attempts_add(at, timer_rate_diff_ppm(r0, r1), (s64)expected, (s64)ccr, tolerance);
+        timer_attempts_add(at, ref_ppm, (s64)expected, (s64)ccr, tolerance);
     }
 }
 
@@ -480,11 +480,11 @@ static void periodic_phase(u32 count, struct timer_attempts *at, u32 *highest)
             timer_attempts_add(at, TIMER_UNBRACKETED, 0, 0, 0);
             continue; /* a read took longer than 0.5% of the span: measure again */
         }
-        u64 tolerance;
-        s64 e = timer_periodic_phase_error(timer_rate_mean(r0, r1), count, c0, c1,
+        u64 tolerance, ref_ppm = timer_rate_diff_ppm(r0, r1);
+        s64 e = timer_periodic_phase_error(timer_rate_mean(r0, r1), ref_ppm, count, c0, c1,
                                            (a1 + (b1 - a1) / 2) - (a0 + (b0 - a0) / 2), (b0 - a0) + (b1 - a1),
                                            &tolerance);
-        timer_attempts_add(at, timer_rate_diff_ppm(r0, r1), 0, e, tolerance);
+        timer_attempts_add(at, ref_ppm, 0, e, tolerance);
     }
 }
 
