@@ -50,23 +50,8 @@ for p in "${report_packages[@]}"; do
     else not_ok "package $p installed (apt-get install --no-install-recommends $p)"; fi
 done
 
-validate_json() {  # validate_json FILE
-    perl -MJSON::Validator -MJSON::PP -e '
-        my $v = JSON::Validator->new; $v->schema($ARGV[0]);
-        open my $f, "<", $ARGV[1] or die "$ARGV[1]: $!\n"; local $/;
-        my @e = $v->validate(JSON::PP->new->decode(<$f>));
-        print "$_\n" for @e; exit(@e ? 1 : 0)' docs/report-json.schema.json "$1"
-}
-validate_html() {  # validate_html FILE: well-formed (polyglot XHTML), parses as HTML, nothing external
-    xmllint --noout "$1" || return 1
-    # libxml2's HTML parser predates HTML5: it knows neither inline SVG nor details/summary.
-    local e
-    e=$(xmllint --html --noout "$1" 2>&1 | grep -v 'Tag \(svg\|rect\|text\|line\|circle\|title\|details\|summary\) invalid' | grep -A2 'error' || true)
-    [[ -z $e ]] || { echo "$e"; return 1; }
-    if grep -Eo '(src|href)="[^"#][^"]*"|url\(|@import|<script|<link' "$1" | grep -v '^href="#' | head -n 5 | grep .; then
-        echo "external resource in $1"; return 1
-    fi
-}
+# shellcheck source=tests/report/lib.sh
+. tests/report/lib.sh
 json_get() { perl -MJSON::PP -e 'open my $f, "<", $ARGV[0] or die; local $/; my $j = decode_json(<$f>); print eval "\$j->$ARGV[1]" // "undef"' "$@"; }
 
 # --- every fixture, every report ------------------------------------------------------------------------
@@ -80,7 +65,7 @@ for name in normal failing noisy truncated timestamped; do
     status=$?
     if [[ $status -eq ${want_status[$name]} ]]; then ok "$name: exit status $status"
     else not_ok "$name: exit status $status, expected ${want_status[$name]}" "$(cat "$d/stderr")"; fi
-    check "$name: JUnit valid against tests/report/junit.xsd" xmllint --noout --schema tests/report/junit.xsd "$d/report.xml"
+    check "$name: JUnit valid against tests/report/junit.xsd" validate_junit "$d/report.xml"
     check "$name: JSON valid against docs/report-json.schema.json" validate_json "$d/report.json"
     check "$name: HTML well-formed, parses, self-contained" validate_html "$d/report.html"
     check "$name: Markdown written" test -s "$d/report.md"
@@ -175,7 +160,7 @@ if validate_json $out/bad.json >/dev/null 2>&1; then not_ok "the schema validato
 # --- one real browser -----------------------------------------------------------------------------------
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [[ -z $browser ]]; then
-    skip "render in headless Chromium" "chromium not installed (apt-get install chromium)"
+    skip "render in headless Chromium" "chromium not installed (apt-get install --no-install-recommends ${report_optional[*]})"
 else
     profile=$(mktemp -d)
     rm -f "$out/render-448.png"
