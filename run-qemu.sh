@@ -14,6 +14,8 @@
 #   --accel tcg|kvm|auto  accelerator (default tcg; auto = kvm when /dev/kvm is usable, else tcg)
 #   --timeout SECONDS  host-side limit: kill QEMU after this long (default 60, 120 with --uefi; 0 = none)
 #   --log FILE         also write the serial log to FILE
+#   --report DIR       write the log's reports to DIR: junit.xml, report.json, report.html, report.md
+#                      (tools/pmuboot-report), and the log itself to DIR/serial.log unless --log says where
 #   --qemu-arg ARG     pass ARG to QEMU as well (repeatable), e.g. --qemu-arg=-icount --qemu-arg=shift=auto
 #   --kernel FILE      boot this kernel image instead of build/pmuboot.elf (nothing is built)
 #   --no-build         do not run make; the kernel image must exist
@@ -50,12 +52,24 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 usage() { sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"; }
 bad_usage() { echo "$prog: $*" >&2; echo "$prog: see '$0 --help'" >&2; exit 2; }
 verdict() {  # verdict EXIT_STATUS MESSAGE: the final line on stderr
+    [[ -n $report ]] && write_report
     echo "$prog: $2" >&2
     exit "$1"
 }
 
 extra=()
 smp=1 cpu="" machine=pc mem=128 boot=kernel append="" accel=tcg timeout="" log="" kernel="" build=yes dry_run=no
+report=""
+# --report: the reports of whatever the serial port said, written before the verdict line (never changes the
+# exit status; a report that cannot be written is said on stderr).
+write_report() {
+    [[ -n ${serial:-} && -s ${serial:-} ]] || { echo "$prog: --report: no serial output to report on" >&2; return 0; }
+    local rs=0
+    "$repo/tools/pmuboot-report" --quiet --name "$(basename "$report")" --junit "$report/junit.xml" \
+        --json "$report/report.json" --html "$report/report.html" --markdown "$report/report.md" "$serial" >&2 || rs=$?
+    if [[ $rs -le 1 ]]; then echo "$prog: reports in $report/ (junit.xml report.json report.html report.md)" >&2
+    else echo "$prog: --report: tools/pmuboot-report failed (status $rs)" >&2; fi
+}
 
 need_value() { [[ $# -ge 2 && -n $2 ]] || bad_usage "option $1 needs a value"; }
 while [[ $# -gt 0 ]]; do
@@ -75,6 +89,7 @@ while [[ $# -gt 0 ]]; do
         --accel) need_value "$@"; accel=$2; shift ;;
         --timeout) need_value "$@"; timeout=$2; shift ;;
         --log) need_value "$@"; log=$2; shift ;;
+        --report) need_value "$@"; report=$2; shift ;;
         --qemu-arg) need_value "$@"; extra+=("$2"); shift ;;
         --kernel) need_value "$@"; kernel=$2; build=no; shift ;;
         --no-build) build=no ;;
@@ -108,6 +123,10 @@ want() {  # want COMMAND-OR-PATH PACKAGE
 }
 want qemu-system-x86_64 qemu-system-x86
 want perl perl
+if [[ -n $report ]]; then   # tools/pmuboot-report's libraries
+    perl -MTAP::Formatter::JUnit -e1 2>/dev/null || missing+=(libtap-formatter-junit-perl)
+    perl -MXML::LibXML -e1 2>/dev/null || missing+=(libxml-libxml-perl)
+fi
 perl -MTAP::Parser -e1 2>/dev/null || missing+=(perl)   # TAP::Parser is in perl-modules-*, which perl pulls in
 if [[ $build == yes ]]; then
     want make make; want gcc gcc; want ld binutils; want nasm nasm
@@ -193,6 +212,10 @@ if [[ $dry_run == yes ]]; then
 fi
 
 serial=$work/serial.log
+if [[ -n $report ]]; then
+    mkdir -p "$report" || verdict 5 "FAIL: cannot create --report directory '$report'"
+    [[ -n $log ]] || log=$report/serial.log
+fi
 [[ -n $log ]] && { mkdir -p "$(dirname "$log")"; : >"$log" || verdict 5 "FAIL: cannot write --log file '$log'"; }
 echo "$prog: $boot boot, machine $machine, smp $smp, ${cpu:-default cpu}, $accel, args '$args'" >&2
 

@@ -7,6 +7,11 @@
 #      Skylake-Client, Icelake-Server and EPYC CPU models, serial bring-up; the GRUB ISO's
 #      multiboot2 entry on pc and multiboot entry on q35; UEFI (OVMF) once if OVMF and GRUB EFI are
 #      installed; and the bad-input path: "nonsense=1" must fail fast and name the word
+#   3b. tools/pmuboot-report's reports of every QEMU run (run-qemu.sh --report), validated: JUnit against
+#      tests/report/junit.xsd, JSON against docs/report-json.schema.json, HTML parsed and self-contained, and the
+#      report's verdict agreeing with run-qemu's (build/check/reports.tap)
+#   2b. tests/report/run.sh: the report tool's own tests on fixtures (truncated, noisy CRLF+ANSI+BMC, normal),
+#      one headless Chromium render (SKIP without chromium)
 #   4. tools/tapsum over all streams, plus build/check/runs.tap: one check per program run that its exit
 #      status agrees with its stream (a crash, sanitizer abort, timeout or disagreement fails it)
 #
@@ -83,6 +88,13 @@ decode_tap=$out/decode.tap
 streams+=("pmu-decode=$decode_tap")
 echo "check: pmu-decode on $(grep -c '^\(not \)\{0,1\}ok' "$decode_tap") dumps"
 
+# --- 2b. the report tool's tests ------------------------------------------------------------------------------
+set +e
+tests/report/run.sh "$out/report-tests" >"$out/report-tests.tap" 2>"$out/report-tests.err" </dev/null
+set -e
+streams+=("report-tests=$out/report-tests.tap")
+echo "check: report tests: $(grep -c '^ok' "$out/report-tests.tap") of $(grep -c '^\(not \)\{0,1\}ok' "$out/report-tests.tap") ok (see $out/report-tests/)"
+
 # --- 3. QEMU runs ------------------------------------------------------------------------------------------
 have_uefi=yes uefi_why=""
 [[ -f /usr/lib/grub/x86_64-efi/kernel.img ]] || { have_uefi=no; uefi_why="GRUB EFI (grub-efi-amd64-bin) not installed"; }
@@ -119,7 +131,7 @@ else
         name=${r%%|*}
         while [[ $(jobs -rp | wc -l) -ge $jobs_max ]]; do wait -n || true; done
         # shellcheck disable=SC2086
-        ( set +e; ./run-qemu.sh --no-build ${CHECK_KERNEL:+--kernel "$CHECK_KERNEL"} ${r#*|} --log "$out/qemu/$name.log" >/dev/null 2>"$out/qemu/$name.err"
+        ( set +e; ./run-qemu.sh --no-build ${CHECK_KERNEL:+--kernel "$CHECK_KERNEL"} ${r#*|} --log "$out/qemu/$name.log" --report "$out/qemu/$name.report" >/dev/null 2>"$out/qemu/$name.err"
           echo $? >"$out/qemu/$name.status" ) &
     done
     wait
@@ -147,6 +159,44 @@ else
         run_check no "qemu/$name: 'nonsense=1' must make the run fail with failed checks (run-qemu status 1), got status $status: ${verdict#run-qemu: }"
     fi
     echo "check: qemu/$name: ${verdict#run-qemu: } (a failure is expected here)"
+
+    # --- 3b. the reports of every QEMU run, validated ---------------------------------------------------
+    # shellcheck source=tests/report/lib.sh
+    . tests/report/lib.sh
+    {
+        echo "TAP version 13"
+        i=0
+        tap() { i=$((i + 1)); if [[ $1 == yes ]]; then echo "ok $i - $2"; else echo "not ok $i - $2"; fi; }
+        jsons=()
+        for r in "${qemu_runs[@]}" "$error_run"; do
+            name=${r%%|*}
+            d=$out/qemu/$name.report
+            if [[ -s $d/junit.xml && -s $d/report.json && -s $d/report.html && -s $d/report.md ]]; then
+                tap yes "report/$name: junit.xml report.json report.html report.md written"
+            else
+                tap no "report/$name: reports missing in $d (see $out/qemu/$name.err)"; continue
+            fi
+            jsons+=("$d/report.json")
+            if e=$(validate_junit "$d/junit.xml" 2>&1); then tap yes "report/$name: JUnit valid"
+            else tap no "report/$name: JUnit invalid: ${e//$'\n'/; }"; fi
+            if e=$(validate_html "$d/report.html" 2>&1); then tap yes "report/$name: HTML parses, self-contained"
+            else tap no "report/$name: HTML: ${e//$'\n'/; }"; fi
+            # The report's verdict must agree with run-qemu's: 0 pass, 1 fail, otherwise incomplete (or fail).
+            status=$(cat "$out/qemu/$name.status")
+            v=$(perl -MJSON::PP -e 'local $/; print decode_json(<STDIN>)->{run}{verdict} // ""' <"$d/report.json" 2>/dev/null)
+            case $status:$v in
+                0:pass|1:fail|[2-9]:incomplete|[2-9]:fail) tap yes "report/$name: verdict '$v' agrees with run-qemu status $status" ;;
+                *) tap no "report/$name: verdict '$v' but run-qemu status $status" ;;
+            esac
+        done
+        if [[ ${#jsons[@]} -gt 0 ]]; then
+            if e=$(validate_json "${jsons[@]}" 2>&1); then tap yes "report: ${#jsons[@]} JSON reports valid against docs/report-json.schema.json"
+            else tap no "report: JSON schema: $(head -n 5 <<<"$e" | tr '\n' ';')"; fi
+        fi
+        echo "1..$i"
+    } >"$out/reports.tap"
+    streams+=("reports=$out/reports.tap")
+    echo "check: reports of the QEMU runs: $(grep -c '^ok' "$out/reports.tap") of $(grep -c '^\(not \)\{0,1\}ok' "$out/reports.tap") checks ok (build/check/qemu/*.report/)"
 fi
 
 {

@@ -10,8 +10,12 @@
 # TAP::Parser (tools/tapsum).
 set -euo pipefail
 
+# Reports (tools/pmuboot-report and tests/report): TAP::Formatter::JUnit and XML::LibXML for JUnit,
+# JSON::Validator for the JSON schema, xmllint for the JUnit XSD and the HTML, chromium for the one headless
+# render (that check SKIPs without it).
 packages=(gcc make binutils libc6-dev nasm libcmocka-dev perl qemu-system-x86 grub-common grub-pc-bin
-          grub-efi-amd64-bin ovmf xorriso mtools)
+          grub-efi-amd64-bin ovmf xorriso mtools
+          libtap-formatter-junit-perl libxml-libxml-perl libjson-validator-perl libxml2-utils chromium)
 
 if [[ ${1:-} == --list ]]; then
     echo "${packages[*]}"
