@@ -21,11 +21,18 @@ void self_ipi_check(struct check *c)
     irq_rec_clear(r);
     irq_borrow(VEC_IPI, counting_handler);
     expect_eq(c, "ISR bit before", 0, apic_vector_bit(APIC_ISR0, VEC_IPI));
+    u64 flags = read_flags();
+    cli(); /* "while IF=0" whatever the caller had */
     apic_self_ipi(VEC_IPI);
-    bool irr = false;
-    for (u64 end = rdtsc() + 1000 * tsc_per_us(); !irr && rdtsc() < end;)
+    /* Read at least once: a vCPU descheduled past the deadline before the first read must not read as "not
+     * pending". */
+    u64 end = rdtsc() + 1000 * tsc_per_us();
+    bool irr = apic_vector_bit(APIC_IRR0, VEC_IPI);
+    while (!irr && rdtsc() < end)
         irr = apic_vector_bit(APIC_IRR0, VEC_IPI);
     expect_eq(c, "IRR bit while IF=0", 1, irr);
+    if (flags & RFLAGS_IF)
+        sti();
     u32 n = wait_with_interrupts(&r->count, 1, ARRIVAL_TIMEOUT_US, 1000);
     irq_give_back(VEC_IPI);
     expect_eq_dec(c, "deliveries", 1, n);
