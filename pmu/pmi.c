@@ -43,9 +43,10 @@ static void service(struct pmi_state *s, u64 status)
         u32 bit = (u32)__builtin_ctzll(left);
         s->serviced[bit]++;
         s->serviced_total++;
-        if (!s->period[bit])
-            continue;
-        u64 period = s->period[bit], overshoot = 0;
+        /* Always reload (Linux x86_pmu_handle_irq -> x86_perf_event_set_period): a counter armed without a
+         * period gets the longest one. Without a status register the reload is the only thing that ends the
+         * overflow condition (the top bit clear); skipping it made every re-read find it again. */
+        u64 period = s->period[bit] ? s->period[bit] : pmu_max_period(s->pmu, bit), overshoot = 0;
         if (s->exact_reload) {
             note_error(s, s->pmu->be->counter_read(s->pmu, bit, &overshoot));
             if (overshoot >= period) /* not a fresh wrap: do not guess, reload plainly */

@@ -36,7 +36,7 @@ struct pmi_state {
     bool nmi_mode;    /* NMI delivery: no EOI */
     u64 running;      /* counters to restart (global enable bits) */
     u64 armed;        /* counters whose overflow is expected (for PMUs without a status register) */
-    u64 period[PMI_MAX_COUNTERS]; /* reload period per counter bit; 0 = do not reload */
+    u64 period[PMI_MAX_COUNTERS]; /* reload period per counter bit; 0 = the longest (pmu_max_period): always reloaded */
     /* Exact reload: read the counter before reloading and carry the events counted since the wrap (the PMI's
      * skid) into the new value, so sampling loses no event. One more register read per serviced counter;
      * off by default, which keeps a single-counter PMI at 8 accesses. */

@@ -234,9 +234,15 @@ u64 pmu_max_period(const struct pmu *p, u32 bit)
     u64 mask = pmu_counter_mask(p, bit);
     if (!mask)
         return 0;
+    u64 max = mask; /* period 2^w would preload 0 and wrap only after 2^w events: not representable for w = 64 */
     if (sign_extended_writes(p, bit))
-        return 1ull << 31;
-    return mask; /* period 2^w would preload 0 and wrap only after 2^w events: not representable for w = 64 */
+        max = 1ull << 31;
+    /* Without a status register an overflow is seen only as the top bit clearing (AMD APM Vol.2 13.2.1; Linux
+     * events/core.c x86_pmu_handle_irq), so a preload must leave that bit set: at most 2^(w-1) - 1 (Linux
+     * events/amd/core.c max_period = (1ULL << 47) - 1 for 48-bit counters). */
+    if (!pmu_has_status(p) && max > mask >> 1)
+        max = mask >> 1;
+    return max;
 }
 
 int pmu_preload(struct pmu *p, u32 bit, u64 period)
