@@ -12,9 +12,12 @@ static void note_error(struct pmi_state *s, int r)
         s->last_error = r;
 }
 
-/* Overflowed counters. The status register also holds non-counter bits (CondChgd, OvfBuf, ...): only counter
- * bits are serviced. PMUs without a status register show an overflow only in the counter (its top bit clears
- * when a preloaded counter wraps): pmu_sign_overflow() reads that, as Linux's x86_pmu_handle_irq does. */
+/* The status to acknowledge: every bit the status register holds that its clear register accepts - counter bits
+ * and the others (CondChgd, OvfBuf, Ovf_Uncore, CTR_Frz, LBR_Frz, ASCI, ...; SDM Vol.3B 21.2.4) - as Linux's
+ * Intel handler acks the whole status it read (intel_pmu_handle_irq -> intel_pmu_ack_status). Leaving CTR_Frz
+ * set (freeze on PMI) would keep every counter frozen after the first PMI. Only counter bits are serviced.
+ * PMUs without a status register show an overflow only in the counter (its top bit clears when a preloaded
+ * counter wraps): pmu_sign_overflow() reads that, as Linux's x86_pmu_handle_irq does. */
 static u64 read_status(struct pmi_state *s)
 {
     struct pmu *p = s->pmu;
@@ -26,7 +29,7 @@ static u64 read_status(struct pmi_state *s)
         return st;
     }
     note_error(s, r);
-    return st & p->counters;
+    return st & p->status_bits;
 }
 
 static void clear_status(struct pmi_state *s, u64 bits)
@@ -39,7 +42,7 @@ static void clear_status(struct pmi_state *s, u64 bits)
 
 static void service(struct pmi_state *s, u64 status)
 {
-    for (u64 left = status; left; left &= left - 1) { /* only the set bits: this is the hot path */
+    for (u64 left = status & s->pmu->counters; left; left &= left - 1) { /* only the set bits: the hot path */
         u32 bit = (u32)__builtin_ctzll(left);
         s->serviced[bit]++;
         s->serviced_total++;
@@ -73,7 +76,7 @@ static void drain(struct pmi_state *s, bool ack_first)
 {
     struct pmu *p = s->pmu;
     u64 status = read_status(s);
-    if (!status)
+    if (!(status & p->counters))
         s->empty_pmis++;
     u32 loops = 0;
     while (status) {

@@ -2,6 +2,8 @@
  * reset and conveniences. Portable: every hardware access goes through p->hw (pmu/access.h). */
 #include "pmu/pmu_internal.h"
 
+#include "pmu/pmu_msr.h"
+
 #include <string.h>
 
 #define PMU_MAX_WIDTH 64
@@ -301,6 +303,15 @@ int pmu_reset(struct pmu *p)
     for (u32 bit = 0; bit < 64; bit++)
         if (pmu_counter_exists(p, bit))
             keep_first(&first, p->be->counter_write(p, bit, 0));
+    /* Freeze on PMI off (IA32_DEBUGCTL bits 11, 12; SDM Vol.3B 18.4.7, 21.2.4.1): firmware may leave them set,
+     * and the handler does not expect counting to stop by itself. Linux keeps them clear outside its LBR/
+     * freeze users. Written only when set, so a part where they do not exist is never written. */
+    if (c->kind == PMU_KIND_INTEL_ARCH) {
+        u64 dbg = 0;
+        const u64 freeze = DEBUGCTL_FREEZE_LBRS_ON_PMI | DEBUGCTL_FREEZE_PERFMON_ON_PMI;
+        if (!hw_rdmsr(hw, MSR_IA32_DEBUGCTL, &dbg) && (dbg & freeze))
+            keep_first(&first, hw_wrmsr(hw, MSR_IA32_DEBUGCTL, dbg & ~freeze));
+    }
     if (pmu_has_status(p)) {
         u64 st = 0;
         int r = p->be->status_read(p, &st);

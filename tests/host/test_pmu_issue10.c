@@ -95,12 +95,63 @@ static void test_max_period_keeps_top_bit_without_status(void **state)
     assert_true(kinds >= 3);
 }
 
+/* Defect 8. Freeze on PMI left on by firmware (IA32_DEBUGCTL bit 12; SDM Vol.3B 21.2.4.1 streamlined freeze):
+ * each PMI sets GLOBAL_STATUS.CTR_Frz (bit 59) and counting stays frozen until software clears it. Linux's Intel
+ * handler acks the whole status it read (intel_pmu_handle_irq -> intel_pmu_ack_status(status)); a handler that
+ * clears only counter bits leaves every counter frozen after the first PMI. The DEBUGCTL bit is set after pmu_reset, as firmware would leave it. */
+static void test_handler_acks_freeze_bits(void **state)
+{
+    (void)state;
+    u32 kinds = 0;
+    for (size_t pi = 0; pi < npmus; pi++) {
+        const struct pmi_rig_pmu *p = &pmus[pi];
+        if (p->caps.kind != PMU_KIND_INTEL_ARCH || p->caps.version < 4)
+            continue;
+        kinds++;
+        struct pmi_rig_opts o = {.variant = PMI_KNC, .apic = MODEL_APIC_STRICT_EDGE};
+        must_setup(p, &o);
+        rig.m.debugctl = BIT(12) | BIT(11);
+        pmi_rig_overflow(&rig, p->used & -p->used);
+        pmi_rig_drain(&rig);
+        print_message("# %s: GLOBAL_STATUS 0x%llx after the first PMI\n", p->name,
+                      (unsigned long long)rig.m.global_status);
+        assert_int_equal(rig.m.global_status, 0);
+        for (u32 b = 0; b < 64; b++) /* counting again after the handler */
+            if (p->used & BIT(b))
+                assert_int_equal(pmu_model_tick(&rig.m, b, 1), 1);
+    }
+    assert_true(kinds >= 2);
+}
+
+/* Defect 8, second half: pmu_reset puts IA32_DEBUGCTL's freeze bits (FREEZE_LBRS_ON_PMI 11,
+ * FREEZE_PERFMON_ON_PMI 12; SDM Vol.4 Table 2-2 1D9H) in a known state - clear - and leaves the other bits. */
+static void test_reset_clears_debugctl_freeze(void **state)
+{
+    (void)state;
+    u32 kinds = 0;
+    for (size_t pi = 0; pi < npmus; pi++) {
+        const struct pmi_rig_pmu *p = &pmus[pi];
+        if (p->caps.kind != PMU_KIND_INTEL_ARCH)
+            continue;
+        kinds++;
+        struct pmi_rig_opts o = {.variant = PMI_KNC, .apic = MODEL_APIC_STRICT_EDGE};
+        must_setup(p, &o);
+        rig.m.debugctl = BIT(12) | BIT(11) | BIT(0);
+        assert_int_equal(pmu_reset(&rig.pmu), 0);
+        print_message("# %s: DEBUGCTL 0x%llx after pmu_reset\n", p->name, (unsigned long long)rig.m.debugctl);
+        assert_int_equal(rig.m.debugctl, BIT(0));
+    }
+    assert_true(kinds >= 3);
+}
+
 int main(void)
 {
     npmus = pmi_rig_pmus(pmus, MAX_PMUS);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_no_status_armed_without_period),
         cmocka_unit_test(test_max_period_keeps_top_bit_without_status),
+        cmocka_unit_test(test_handler_acks_freeze_bits),
+        cmocka_unit_test(test_reset_clears_debugctl_freeze),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
