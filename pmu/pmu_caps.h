@@ -103,6 +103,7 @@ struct pmu_caps {
     u32 ext_subleaves;           /* CPUID.23H.0.EAX: bit n = subleaf n valid */
     bool umask2, eq_bit, rdpmc_user_disable; /* CPUID.23H.0.EBX[0], [1], [2] */
     bool hybrid;                 /* CPUID.(7,0):EDX[15] */
+    bool tsx;                    /* CPUID.(7,0):EBX HLE[4] or RTM[11]: event-select IN_TX/IN_TXCP (32, 33) exist */
     u8 core_type;                /* CPUID.1AH.EAX[31:24]: 0x20 Atom, 0x40 Core, 0 if none */
     u32 native_model_id;         /* CPUID.1AH.EAX[23:0] */
 

@@ -409,9 +409,13 @@ static struct reg decode(const struct pmu_model *m, u32 msr)
 static u64 intel_sel_reserved(const struct pmu_model *m)
 {
     /* SDM 21.2.1.1: bits 63:32 reserved. Leaf 23H makes some valid: EQ, RDPMC_USER_DISABLE, UMASK2 (Linux
-     * asm/perf_event.h; pmu_caps umask2/eq_bit/rdpmc_user_disable). TSX IN_TX/IN_TXCP and adaptive PEBS are
-     * not modelled and stay reserved. */
+     * asm/perf_event.h; pmu_caps umask2/eq_bit/rdpmc_user_disable). IN_TX/IN_TXCP (bits 32, 33) are keyed on
+     * TSX in CPUID, not on the version, as KVM does (vmx/pmu_intel.c intel_pmu_refresh: with HLE or RTM in the
+     * guest's CPUID.(7,0):EBX, "pmu->reserved_bits ^= HSW_IN_TX", HSW_IN_TXCP allowed too; KVM reports
+     * version 2). Adaptive PEBS is not modelled and stays reserved. */
     u64 rsvd = 0xffffffff00000000ull;
+    if (m->caps.tsx)
+        rsvd &= ~(BIT(32) | BIT(33));
     if (m->caps.umask2)
         rsvd &= ~SEL_UMASK2;
     if (m->caps.eq_bit)
