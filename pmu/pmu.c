@@ -322,6 +322,27 @@ int pmu_reset(struct pmu *p)
     return first;
 }
 
+/* AMD RDPMC index space (APM Vol.3 RDPMC; Linux events/amd/uncore.c RDPMC_BASE_NB, RDPMC_BASE_LLC): core
+ * counters from 0, northbridge / data-fabric counters 6..9 with PerfCtrExtNB, L3 counters 10..15 with
+ * PerfCtrExtLLC. The first index past the core counters is a valid uncore counter on Zen: step past every
+ * enumerated block. */
+#define AMD_RDPMC_NB_FIRST 6
+#define AMD_RDPMC_NB_LAST 9
+#define AMD_RDPMC_LLC_FIRST 10
+#define AMD_RDPMC_LLC_LAST 15
+
+u32 pmu_rdpmc_invalid_index(const struct pmu *p)
+{
+    u32 idx = p->be->rdpmc_index(p, p->caps->num_gp);
+    if (is_amd(p)) {
+        if (p->caps->amd_perfctr_nb && idx >= AMD_RDPMC_NB_FIRST && idx <= AMD_RDPMC_NB_LAST)
+            idx = AMD_RDPMC_NB_LAST + 1;
+        if (p->caps->amd_perfctr_llc && idx >= AMD_RDPMC_LLC_FIRST && idx <= AMD_RDPMC_LLC_LAST)
+            idx = AMD_RDPMC_LLC_LAST + 1;
+    }
+    return idx;
+}
+
 /* ---- shared by the backends ---- */
 
 int pmu_set_select_enables(struct pmu *p, u64 bits)

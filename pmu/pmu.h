@@ -123,5 +123,9 @@ int pmu_sign_overflow(struct pmu *p, u64 armed, u64 *overflowed);
 /* The largest period pmu_preload accepts for this counter (0 if the counter does not exist). */
 u64 pmu_max_period(const struct pmu *p, u32 bit);
 
+/* An RDPMC ECX value that names no counter of this CPU, so RDPMC with it must #GP(0) (SDM Vol.2B RDPMC; AMD
+ * APM Vol.3 RDPMC). */
+u32 pmu_rdpmc_invalid_index(const struct pmu *p);
+
 /* Human-readable name of a PMU_* / HW_* return code ("ok", "#GP", "not supported", ...). */
 const char *pmu_strerror(int rc);

@@ -179,6 +179,50 @@ static void test_in_tx_keyed_on_tsx(void **state)
     }
 }
 
+/* Defect 4. pmu_regs/rdpmc_invalid needs an RDPMC index that names no counter. On AMD, ECX 6..9 are the
+ * northbridge / data-fabric counters with PerfCtrExtNB (CPUID 0x80000001 ECX[24]) and 10..15 the L3 counters with
+ * PerfCtrExtLLC (ECX[28]) (APM Vol.3 RDPMC; Linux events/amd/uncore.c RDPMC_BASE_NB 6, RDPMC_BASE_LLC 10): "the
+ * first index past the core counters" is a valid counter on Zen. The index chosen must #GP on the model for
+ * every combination. */
+static void test_rdpmc_invalid_index_past_every_block(void **state)
+{
+    (void)state;
+    static const enum pmu_kind kinds[] = {PMU_KIND_AMD_LEGACY, PMU_KIND_AMD_CORE_EXT, PMU_KIND_AMD_PERFMON_V2};
+    for (size_t ki = 0; ki < ARRAY_SIZE(kinds); ki++) {
+        for (int nb = 0; nb < 2; nb++) {
+            for (int llc = 0; llc < 2; llc++) {
+                struct pmu_caps caps;
+                pmu_model_caps_amd(&caps, kinds[ki], 6);
+                caps.amd_perfctr_nb = nb;
+                caps.amd_perfctr_llc = llc;
+                struct pmu_model m;
+                pmu_model_init(&m, &caps, MODEL_APIC_STRICT_EDGE);
+                struct hw_access hw;
+                pmu_model_access(&m, &hw);
+                struct pmu p;
+                assert_int_equal(pmu_init(&p, &caps, &hw), 0);
+                u32 idx = pmu_rdpmc_invalid_index(&p);
+                u64 v;
+                int r = hw_rdpmc(&hw, idx, &v);
+                print_message("# %s nb=%d llc=%d: index %u -> %s\n", pmu_kind_name(kinds[ki]), nb, llc, idx,
+                              pmu_strerror(r));
+                assert_int_equal(r, HW_GP);
+            }
+        }
+    }
+    /* Intel: past the GP counters, type 0 (SDM Vol.2B RDPMC). */
+    struct pmu_caps caps;
+    pmu_model_caps_intel(&caps, 4, 4, 48, 3, 48, true);
+    struct pmu_model m;
+    pmu_model_init(&m, &caps, MODEL_APIC_STRICT_EDGE);
+    struct hw_access hw;
+    pmu_model_access(&m, &hw);
+    struct pmu p;
+    assert_int_equal(pmu_init(&p, &caps, &hw), 0);
+    u64 v;
+    assert_int_equal(hw_rdpmc(&hw, pmu_rdpmc_invalid_index(&p), &v), HW_GP);
+}
+
 int main(void)
 {
     npmus = pmi_rig_pmus(pmus, MAX_PMUS);
@@ -188,6 +232,7 @@ int main(void)
         cmocka_unit_test(test_handler_acks_freeze_bits),
         cmocka_unit_test(test_reset_clears_debugctl_freeze),
         cmocka_unit_test(test_in_tx_keyed_on_tsx),
+        cmocka_unit_test(test_rdpmc_invalid_index_past_every_block),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -656,8 +656,16 @@ static int do_rdpmc(struct pmu_model *m, u32 ecx, u64 *val)
         else
             return HW_GP;
     } else if (is_amd(m) || is_knc(m)) {
-        /* APM Vol.3 RDPMC: ECX is the counter number (core counters 0..5, more with PerfMonV2; NB/L3
-         * counters are not modelled); KNC Table 1-1: ECX 0/1. KVM amd_check_rdpmc_early: #GP beyond. */
+        /* APM Vol.3 RDPMC: ECX is the counter number: core counters 0..5, then the northbridge / data-fabric
+         * counters at 6..9 (with PerfCtrExtNB, CPUID 0x80000001 ECX[24]) and the L3 counters at 10..15 (with
+         * PerfCtrExtLLC, ECX[28]). Indices typed in from Linux events/amd/uncore.c (RDPMC_BASE_NB 6,
+         * NUM_COUNTERS_NB 4, RDPMC_BASE_LLC 10, NUM_COUNTERS_L3 6), not from pmu/. The uncore counters are not
+         * modelled beyond existing: they read 0. KNC Table 1-1: ECX 0/1. KVM amd_check_rdpmc_early: #GP beyond. */
+        if (is_amd(m) && ((m->caps.amd_perfctr_nb && ecx >= 6 && ecx <= 9) ||
+                          (m->caps.amd_perfctr_llc && ecx >= 10 && ecx <= 15))) {
+            *val = 0;
+            return 0;
+        }
         if (ecx >= PMU_MODEL_MAX_GP)
             return HW_GP;
         bit = ecx;
