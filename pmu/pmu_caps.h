@@ -125,6 +125,15 @@ struct pmu_caps {
  * same source. Never fails: an unknown or absent PMU is kind NONE with evidence. */
 void pmu_discover(struct pmu_caps *caps, const struct cpu_ident *id, const struct cpuid_source *src);
 
+/* AMD (or Hygon) under a hypervisor without PerfCtrExtCore: discovery leaves kind NONE, because the four K7
+ * counters (PerfEvtSel0-3 C001_0000-3, PerfCtr0-3 C001_0004-7; AMD APM Vol.2 13.2.1) are not enumerated and a
+ * hypervisor may not back them. KVM does back them, and Linux uses them. This probes them through `hw`: an
+ * event select written and read back, a counter written and read back, then a count. Returns true and sets
+ * kind PMU_KIND_AMD_LEGACY when all three hold; either way appends what it saw to caps->evidence. Does
+ * nothing (false) for any other caps. Leaves the registers it touched at 0. */
+struct hw_access;
+bool pmu_probe_amd_legacy(struct pmu_caps *caps, struct hw_access *hw);
+
 /* Decode an IA32_PERF_CAPABILITIES value (no MSR access here). */
 void pmu_perf_capabilities_decode(u64 value, struct pmu_perf_capabilities *out);
 /* Record a PERF_CAPABILITIES value the kernel read (only meaningful when caps->pdcm): fills perf_caps and,

@@ -223,6 +223,101 @@ static void test_rdpmc_invalid_index_past_every_block(void **state)
     assert_int_equal(hw_rdpmc(&hw, pmu_rdpmc_invalid_index(&p), &v), HW_GP);
 }
 
+/* Defect 10. AMD without PerfCtrExtCore under a hypervisor: KVM backs the four K7 counters (select C001_0000-3,
+ * counter C001_0004-7, APM Vol.2 13.2.1; KVM svm/pmu.c get_gp_pmc_amd for a guest without PerfCtrCore), Linux
+ * uses them, so "no PMU" is wrong there. Under QEMU TCG every unknown MSR reads 0 and swallows writes (FACTS 2):
+ * a write/readback probe reads 0, and "no PMU" is right. */
+static struct pmu_caps amd_guest_caps(void)
+{
+    struct pmu_caps c;
+    memset(&c, 0, sizeof(c));
+    c.kind = PMU_KIND_NONE;
+    c.vendor = VENDOR_AMD;
+    c.family = 0x17;
+    c.hypervisor = true;
+    return c;
+}
+
+/* The guest's workload between enabling and reading the counter: 1000 cycles on the model. */
+static void run_cycles(struct pmu_model *m, const struct pmu_model_access *a, bool after, void *arg)
+{
+    (void)arg;
+    if (!after && a->op == PMU_MODEL_OP_RDMSR && a->reg == 0xc0010004) /* PerfCtr0, typed in from APM 13.2.1 */
+        pmu_model_tick(m, 0, 1000);
+}
+
+static int tcg_rdmsr(void *ctx, u32 msr, u64 *val)
+{
+    (void)ctx, (void)msr;
+    *val = 0;
+    return 0;
+}
+static int tcg_wrmsr(void *ctx, u32 msr, u64 val)
+{
+    (void)ctx, (void)msr, (void)val;
+    return 0;
+}
+static int tcg_rdpmc(void *ctx, u32 ecx, u64 *val)
+{
+    (void)ctx, (void)ecx;
+    *val = 0;
+    return HW_UD;
+}
+static u32 tcg_apic_read(void *ctx, u32 reg)
+{
+    (void)ctx, (void)reg;
+    return 0;
+}
+static void tcg_apic_write(void *ctx, u32 reg, u32 val)
+{
+    (void)ctx, (void)reg, (void)val;
+}
+static const struct hw_ops tcg_ops = {tcg_rdmsr, tcg_wrmsr, tcg_rdpmc, tcg_apic_read, tcg_apic_write};
+
+static void test_amd_guest_k7_counters_probed(void **state)
+{
+    (void)state;
+    /* KVM-like: the K7 counters are backed. */
+    struct pmu_caps backed;
+    pmu_model_caps_amd(&backed, PMU_KIND_AMD_LEGACY, 4);
+    struct pmu_model m;
+    pmu_model_init(&m, &backed, MODEL_APIC_STRICT_EDGE);
+    pmu_model_set_access_hook(&m, run_cycles, NULL);
+    struct hw_access hw;
+    pmu_model_access(&m, &hw);
+    struct pmu_caps c = amd_guest_caps();
+    bool found = pmu_probe_amd_legacy(&c, &hw);
+    print_message("# KVM-like: %s, kind %s, evidence: %s\n", found ? "found" : "not found", pmu_kind_name(c.kind),
+                  c.evidence);
+    assert_true(found);
+    assert_int_equal(c.kind, PMU_KIND_AMD_LEGACY);
+    assert_int_equal(c.num_gp, 4);
+    assert_int_equal(c.gp_width, 48);
+    assert_int_equal(c.msrs.evtsel0, 0xc0010000);
+    assert_int_equal(c.msrs.ctr0, 0xc0010004);
+    assert_int_equal(m.gp_sel[0], 0); /* left as found */
+    assert_int_equal(m.gp_ctr[0], 0);
+    struct pmu p;
+    assert_int_equal(pmu_init(&p, &c, &hw), 0);
+
+    /* QEMU TCG-like: reads 0, swallows writes: still no PMU, and the evidence says why. */
+    struct hw_access tcg = {.ops = &tcg_ops};
+    c = amd_guest_caps();
+    found = pmu_probe_amd_legacy(&c, &tcg);
+    print_message("# TCG-like: %s, kind %s, evidence: %s\n", found ? "found" : "not found", pmu_kind_name(c.kind),
+                  c.evidence);
+    assert_false(found);
+    assert_int_equal(c.kind, PMU_KIND_NONE);
+    assert_non_null(strstr(c.evidence, "read back"));
+
+    /* Not a candidate (bare metal, or PerfCtrExtCore enumerated): untouched. */
+    c = amd_guest_caps();
+    c.hypervisor = false;
+    u64 before = tcg.msr_reads + tcg.msr_writes;
+    assert_false(pmu_probe_amd_legacy(&c, &tcg));
+    assert_int_equal(tcg.msr_reads + tcg.msr_writes, before);
+}
+
 int main(void)
 {
     npmus = pmi_rig_pmus(pmus, MAX_PMUS);
@@ -233,6 +328,7 @@ int main(void)
         cmocka_unit_test(test_reset_clears_debugctl_freeze),
         cmocka_unit_test(test_in_tx_keyed_on_tsx),
         cmocka_unit_test(test_rdpmc_invalid_index_past_every_block),
+        cmocka_unit_test(test_amd_guest_k7_counters_probed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
