@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pmu/pmi_checks.h"
 #include "tests/host/support/pmi_harness.h"
 
 #define MAX_PMUS 16
@@ -318,6 +319,152 @@ static void test_amd_guest_k7_counters_probed(void **state)
     assert_int_equal(tcg.msr_reads + tcg.msr_writes, before);
 }
 
+static bool rig_is_amd(const struct pmi_rig_pmu *p)
+{
+    return p->caps.kind == PMU_KIND_AMD_LEGACY || p->caps.kind == PMU_KIND_AMD_CORE_EXT ||
+           p->caps.kind == PMU_KIND_AMD_PERFMON_V2;
+}
+
+/* Events a counter saw in a run with PMIs: periods serviced plus what it counted since the last reload (the
+ * suite's events_sampled). */
+static u64 seen_by(u32 bit, u64 period)
+{
+    u64 mask = pmu_counter_mask(&rig.pmu, bit), start = (mask + 1 - period) & mask;
+    return rig.s.serviced[bit] * period + ((pmu_model_counter(&rig.m, bit) - start) & mask);
+}
+
+/* Feed n events one at a time, taking every PMI as it comes; `per_pmi` more events after each handled PMI (an
+ * interrupt returning to ring 3 adds one retired instruction: Weaver, Terpstra, Moore, ISPASS 2013; AMD PPR
+ * PMCx0C0 "each exception or interrupt is counted as one instruction"). */
+static void run_events(u64 n, u64 per_pmi)
+{
+    for (u64 i = 0; i < n; i++) {
+        pmi_rig_feed(&rig, 1);
+        u32 k = pmi_rig_drain(&rig);
+        if (k && per_pmi)
+            pmi_rig_feed(&rig, k * per_pmi);
+    }
+}
+
+/* Defect 2. pmi/simultaneous must see every armed counter overflow: with its workload (PMI_SIMUL_PERIOD,
+ * pmi_simultaneous_iterations() loops of PMI_LOOP_INSNS_PER_ITER instructions) each counter wraps at least once,
+ * and a counter that never wrapped must not pass ("expected serviced 0 = observed 0" tested nothing). */
+static void test_simultaneous_overflows_each_counter(void **state)
+{
+    (void)state;
+    for (size_t pi = 0; pi < npmus; pi++) {
+        const struct pmi_rig_pmu *p = &pmus[pi];
+        struct pmi_rig_opts o = {.variant = PMI_KNC, .apic = MODEL_APIC_STRICT_EDGE,
+                                 .default_period = PMI_SIMUL_PERIOD};
+        must_setup(p, &o);
+        u64 events = pmi_simultaneous_iterations() * PMI_LOOP_INSNS_PER_ITER;
+        run_events(events, 0);
+        for (u32 b = 0; b < 64; b++) {
+            if (!(p->used & BIT(b)))
+                continue;
+            u64 seen = seen_by(b, PMI_SIMUL_PERIOD);
+            print_message("# %s bit %u: %llu events, %llu serviced\n", p->name, b, (unsigned long long)seen,
+                          (unsigned long long)rig.s.serviced[b]);
+            assert_true(rig.s.serviced[b] >= 1);
+            assert_true(pmi_simultaneous_ok(seen, PMI_SIMUL_PERIOD, rig.s.serviced[b]));
+        }
+    }
+    assert_false(pmi_simultaneous_ok(803, 1000, 0)); /* nothing overflowed: not a pass */
+}
+
+/* Defect 3. pmi/sampling with interrupts that add one user-mode instruction per PMI: the sampled count is ref +
+ * PMIs, and that is correct; below ref (events lost) or above ref + PMIs on bare metal (events invented) is not. */
+static void test_sampling_allows_one_instruction_per_pmi(void **state)
+{
+    (void)state;
+    for (size_t pi = 0; pi < npmus; pi++) {
+        const struct pmi_rig_pmu *p = &pmus[pi];
+        const u64 period = 1000, n = 20000;
+        struct pmi_rig_opts o = {.variant = PMI_KNC, .apic = MODEL_APIC_STRICT_EDGE, .default_period = period,
+                                 .exact_reload = true};
+        must_setup(p, &o);
+        run_events(n, 1);
+        const char *why;
+        for (u32 b = 0; b < 64; b++) {
+            if (!(p->used & BIT(b)))
+                continue;
+            u64 seen = seen_by(b, period);
+            enum pmi_verdict v = pmi_sampling_verdict(n, seen, rig.s.pmis, rig_is_amd(p), false, &why);
+            print_message("# %s bit %u: ref %llu seen %llu PMIs %llu: %d (%s)\n", p->name, b, (unsigned long long)n,
+                          (unsigned long long)seen, (unsigned long long)rig.s.pmis, v, why);
+            assert_int_equal(v, PMI_VERDICT_PASS);
+        }
+        assert_int_equal(pmi_sampling_verdict(n, n - 1, rig.s.pmis, rig_is_amd(p), false, &why), PMI_VERDICT_FAIL);
+        assert_int_equal(pmi_sampling_verdict(n, n + rig.s.pmis + 1, rig.s.pmis, rig_is_amd(p), false, &why),
+                         PMI_VERDICT_FAIL);
+    }
+}
+
+/* Defect 6. The LVT mask at handler entry under hypervisors that differ by version: KVM did not set it before
+ * commit a16eb25b09c0 (Intel), and set it on AMD until "KVM: x86/pmu: Do not mask LVTPC when handling a PMI on
+ * AMD platforms" (Linux 6.9). The model's APIC is switched to each behaviour, a PMI delivered, the mask read at
+ * entry: on bare metal a deviation from the SDM/APM is a FAIL; under a hypervisor it is a known deviation that
+ * names the behaviour it matches, never a PASS and never a FAIL. */
+static void test_lvt_mask_under_hypervisors(void **state)
+{
+    (void)state;
+    u32 tried = 0;
+    for (size_t pi = 0; pi < npmus; pi++) {
+        const struct pmi_rig_pmu *p = &pmus[pi];
+        if (!has_status(p))
+            continue;
+        bool amd = rig_is_amd(p);
+        for (int flip = 0; flip < 2; flip++) {
+            struct pmi_rig_opts o = {.variant = PMI_KNC, .apic = MODEL_APIC_STRICT_EDGE};
+            must_setup(p, &o);
+            rig.m.apic.mask_on_delivery = flip ? amd : !amd; /* flip: the other hypervisor behaviour */
+            pmi_rig_overflow(&rig, p->used & -p->used);
+            struct apic_model_irq irq;
+            assert_true(pmu_model_take_pmi(&rig.m, &irq));
+            bool masked = rig.m.apic.lvt_pc & HW_LVT_MASKED;
+            pmi_handle(&rig.s);
+            pmu_model_pmi_done(&rig.m);
+            const char *why;
+            enum pmi_verdict bare = pmi_lvt_mask_verdict(amd, false, masked, &why);
+            enum pmi_verdict hv = pmi_lvt_mask_verdict(amd, true, masked, &why);
+            print_message("# %s %s: masked %d: bare metal %d, hypervisor %d (%s)\n", p->name,
+                          flip ? "flipped" : "architectural", masked, bare, hv, why);
+            assert_int_equal(bare, flip ? PMI_VERDICT_FAIL : PMI_VERDICT_PASS);
+            assert_int_equal(hv, flip ? PMI_VERDICT_KNOWN_DEVIATION : PMI_VERDICT_PASS);
+            tried++;
+        }
+    }
+    assert_true(tried >= 4);
+}
+
+/* Defect 7. pmi/during_handler is about an overflow landing while the handler runs, so its counters must count
+ * at CPL 0 (the handler's instructions): programmed as that check programs them, a counter advances at CPL 0. */
+static void test_during_handler_counts_in_ring0(void **state)
+{
+    (void)state;
+    for (size_t pi = 0; pi < npmus; pi++) {
+        const struct pmi_rig_pmu *p = &pmus[pi];
+        struct pmu_model m;
+        pmu_model_init(&m, &p->caps, MODEL_APIC_STRICT_EDGE);
+        struct hw_access hw;
+        pmu_model_access(&m, &hw);
+        struct pmu pmu;
+        assert_int_equal(pmu_init(&pmu, &p->caps, &hw), 0);
+        assert_int_equal(pmu_reset(&pmu), 0);
+        u32 bit = (u32)__builtin_ctzll(p->used);
+        assert_int_equal(pmi_during_handler_program(&pmu, bit), 0);
+        assert_int_equal(pmu.be->global_set(&pmu, BIT(bit)), 0);
+        m.cpl = 0;
+        u64 at0 = pmu_model_tick(&m, bit, 100);
+        m.cpl = 3;
+        u64 at3 = pmu_model_tick(&m, bit, 100);
+        print_message("# %s: counted %llu of 100 at CPL 0, %llu of 100 at CPL 3\n", p->name,
+                      (unsigned long long)at0, (unsigned long long)at3);
+        assert_int_equal(at0, 100);
+        assert_int_equal(at3, 100);
+    }
+}
+
 int main(void)
 {
     npmus = pmi_rig_pmus(pmus, MAX_PMUS);
@@ -329,6 +476,10 @@ int main(void)
         cmocka_unit_test(test_in_tx_keyed_on_tsx),
         cmocka_unit_test(test_rdpmc_invalid_index_past_every_block),
         cmocka_unit_test(test_amd_guest_k7_counters_probed),
+        cmocka_unit_test(test_simultaneous_overflows_each_counter),
+        cmocka_unit_test(test_sampling_allows_one_instruction_per_pmi),
+        cmocka_unit_test(test_lvt_mask_under_hypervisors),
+        cmocka_unit_test(test_during_handler_counts_in_ring0),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
