@@ -10,6 +10,22 @@ static void note_error(struct pmi_state *s, int r)
 {
     if (r && !s->last_error)
         s->last_error = r;
+    if ((r & ~0xff) == HW_FAULT)
+        s->faulted_now = true;
+}
+
+/* NMI mode after a faulting access: the fault handler's IRET has unblocked NMIs (SDM Vol.3A "Handling Multiple
+ * NMIs"), so nothing may raise another PMI before this handler's own IRET - it would nest on the same IST stack.
+ * No unmask, no restart. */
+static bool nmi_unsafe(const struct pmi_state *s)
+{
+    return s->nmi_mode && s->faulted_now;
+}
+
+static void restart(struct pmi_state *s)
+{
+    if (!nmi_unsafe(s))
+        note_error(s, s->pmu->be->global_set(s->pmu, s->running));
 }
 
 /* The status to acknowledge: every bit the status register holds that its clear register accepts - counter bits
@@ -61,6 +77,8 @@ static void service(struct pmi_state *s, u64 status)
 
 static void unmask(struct pmi_state *s)
 {
+    if (nmi_unsafe(s))
+        return;
     hw_apic_write(s->pmu->hw, HW_APIC_LVT_PMC, s->lvt & ~HW_LVT_MASKED);
 }
 
@@ -101,18 +119,19 @@ void pmi_handle(struct pmi_state *s)
 {
     struct pmu *p = s->pmu;
     s->pmis++;
+    s->faulted_now = false;
     switch (s->variant) {
     case PMI_KNC:
         note_error(s, p->be->global_set(p, 0)); /* (2) */
         drain(s, false);                          /* (3)-(6) */
         unmask(s);                                /* (8) before (7): line low, counting stopped */
-        note_error(s, p->be->global_set(p, s->running)); /* (7) */
+        restart(s);                               /* (7) */
         eoi(s);                                   /* (9) */
         break;
     case PMI_LATE:
         note_error(s, p->be->global_set(p, 0));
         drain(s, true);
-        note_error(s, p->be->global_set(p, s->running));
+        restart(s);
         unmask(s);
         eoi(s);
         break;
@@ -120,7 +139,7 @@ void pmi_handle(struct pmi_state *s)
         unmask(s);
         note_error(s, p->be->global_set(p, 0));
         drain(s, false);
-        note_error(s, p->be->global_set(p, s->running));
+        restart(s);
         eoi(s);
         break;
     case PMI_NO_STOP:
@@ -129,6 +148,13 @@ void pmi_handle(struct pmi_state *s)
         unmask(s);
         eoi(s);
         break;
+    }
+    if (nmi_unsafe(s)) {
+        /* Leave no PMI source (early unmasked first; AMD does not mask on delivery): stop, mask. A second fault
+         * here changes nothing more. */
+        s->nmi_fault_stops++;
+        p->be->global_set(p, 0);
+        hw_apic_write(p->hw, HW_APIC_LVT_PMC, s->lvt | HW_LVT_MASKED);
     }
 }
 

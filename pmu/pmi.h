@@ -50,6 +50,12 @@ struct pmi_state {
     u32 max_loops_seen;                  /* most status re-reads needed in one invocation */
     u64 stuck;                           /* times the status never cleared: PMU reset and reported */
     int last_error;                      /* first access error seen (0 if none) */
+    /* NMI mode: invocations in which an access faulted. The fault handler's IRET unblocks NMIs before this
+     * NMI handler returns (SDM Vol.3A "Handling Multiple NMIs": NMIs are blocked "until the next execution of
+     * the IRET instruction"), and a second PMI would then nest on the same IST stack; so such an invocation
+     * leaves counting stopped and the LVT entry masked (no PMI source left), and is counted here. */
+    u64 nmi_fault_stops;
+    bool faulted_now;                    /* an access faulted in the current invocation */
 };
 
 void pmi_init(struct pmi_state *s, struct pmu *p, enum pmi_variant v, u32 lvt_unmasked, bool nmi_mode);

@@ -70,6 +70,11 @@ bool pmu_reserved_faults(const struct pmu *p)
     return !is_amd(p);
 }
 
+bool pmu_reserved_faults_documented(const struct pmu *p)
+{
+    return p->caps->kind != PMU_KIND_KNC;
+}
+
 bool pmu_has_global_ctrl(const struct pmu *p)
 {
     return p->caps->msrs.global_ctrl != 0;

@@ -426,12 +426,12 @@ static void freeze_on_pmi_check(struct check *c)
     if (pmc->caps.kind != PMU_KIND_INTEL_ARCH || pmc->caps.version < 2)
         return check_skip(c, "freeze-on-PMI is Intel perfmon v2+; this PMU: %s v%u", pmu_kind_name(pmc->caps.kind),
                           pmc->caps.version);
+    u64 gp0 = instruction_counters(p) & -instruction_counters(p);
+    u32 bit = (u32)__builtin_ctzll(gp0);
+    pmu_reset(p); /* clears DEBUGCTL's freeze bits: set bit 12 after it */
     u64 dbg = 0;
     if (rdmsr_safe(MSR_DEBUGCTL, &dbg) || wrmsr_safe(MSR_DEBUGCTL, dbg | DEBUGCTL_FREEZE_PERFMON_ON_PMI))
         return check_skip(c, "IA32_DEBUGCTL not writable with bit 12 (fault)");
-    u64 gp0 = instruction_counters(p) & -instruction_counters(p);
-    u32 bit = (u32)__builtin_ctzll(gp0);
-    pmu_reset(p);
     program_instructions(c, p, bit);
     pmu_preload(p, bit, 100);
     struct pmi_cpu *pc = pmi_arm(p, variant(), g_options.pmi_nmi);

@@ -465,6 +465,72 @@ static void test_during_handler_counts_in_ring0(void **state)
     }
 }
 
+/* Also in issue 10: in NMI mode a faulting MSR access inside the handler returns through the #GP handler's IRETQ,
+ * which unblocks NMIs (SDM Vol.3A "Handling Multiple NMIs": blocked "until the next execution of the IRET
+ * instruction"), so a second PMI could nest on the same IST stack before the handler returns. After a fault the
+ * handler must leave no PMI source: LVT entry masked, counting stopped. The first RDMSR of the handler faults. */
+static const struct hw_ops *model_ops;
+static bool fault_next_rdmsr;
+static int faulty_rdmsr(void *ctx, u32 msr, u64 *val)
+{
+    if (fault_next_rdmsr) {
+        fault_next_rdmsr = false;
+        *val = 0;
+        return HW_GP;
+    }
+    return model_ops->rdmsr(ctx, msr, val);
+}
+static int fwd_wrmsr(void *ctx, u32 msr, u64 val)
+{
+    return model_ops->wrmsr(ctx, msr, val);
+}
+static int fwd_rdpmc(void *ctx, u32 ecx, u64 *val)
+{
+    return model_ops->rdpmc(ctx, ecx, val);
+}
+static u32 fwd_apic_read(void *ctx, u32 reg)
+{
+    return model_ops->apic_read(ctx, reg);
+}
+static void fwd_apic_write(void *ctx, u32 reg, u32 val)
+{
+    model_ops->apic_write(ctx, reg, val);
+}
+static const struct hw_ops faulty_ops = {faulty_rdmsr, fwd_wrmsr, fwd_rdpmc, fwd_apic_read, fwd_apic_write};
+
+static void test_nmi_fault_leaves_no_pmi_source(void **state)
+{
+    (void)state;
+    for (size_t pi = 0; pi < npmus; pi++) {
+        const struct pmi_rig_pmu *p = &pmus[pi];
+        for (size_t vi = 0; vi < 3; vi++) {
+            struct pmi_rig_opts o = {.variant = (enum pmi_variant)vi, .apic = MODEL_APIC_STRICT_EDGE, .nmi = true};
+            must_setup(p, &o);
+            model_ops = rig.hw.ops;
+            rig.hw.ops = &faulty_ops;
+            pmi_rig_overflow(&rig, p->used & -p->used);
+            struct apic_model_irq irq;
+            assert_true(pmu_model_take_pmi(&rig.m, &irq));
+            fault_next_rdmsr = true;
+            pmi_handle(&rig.s);
+            pmu_model_pmi_done(&rig.m);
+            rig.hw.ops = model_ops;
+            bool masked = rig.m.apic.lvt_pc & HW_LVT_MASKED;
+            u64 counting = 0;
+            for (u32 b = 0; b < 64; b++)
+                if ((p->used & BIT(b)) && pmu_model_tick(&rig.m, b, 1))
+                    counting |= BIT(b);
+            print_message("# %s %s: error 0x%x, LVT %s, counting 0x%llx, fault stops %llu\n", p->name,
+                          pmi_variant_name(o.variant), (unsigned)rig.s.last_error, masked ? "masked" : "unmasked",
+                          (unsigned long long)counting, (unsigned long long)rig.s.nmi_fault_stops);
+            assert_int_equal(rig.s.last_error, HW_GP);
+            assert_true(masked);
+            assert_int_equal(counting, 0);
+            assert_int_equal(rig.s.nmi_fault_stops, 1);
+        }
+    }
+}
+
 int main(void)
 {
     npmus = pmi_rig_pmus(pmus, MAX_PMUS);
@@ -480,6 +546,7 @@ int main(void)
         cmocka_unit_test(test_sampling_allows_one_instruction_per_pmi),
         cmocka_unit_test(test_lvt_mask_under_hypervisors),
         cmocka_unit_test(test_during_handler_counts_in_ring0),
+        cmocka_unit_test(test_nmi_fault_leaves_no_pmi_source),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
