@@ -22,14 +22,14 @@ bool pmu_probe_amd_legacy(struct pmu_caps *caps, struct hw_access *hw)
     u64 v = 0;
     int r = hw_rdmsr(hw, MSR_K7_EVNTSEL0, &v);
     if (r) {
-        pmu_evidence(caps, "K7 probe: PerfEvtSel0 (C001_0000) read faulted (0x%x): no counters", (unsigned)r);
+        pmu_evidence(caps, "K7 PerfEvtSel0 read fault 0x%x: none", (unsigned)r);
         return false;
     }
     r = hw_wrmsr(hw, MSR_K7_EVNTSEL0, K7_SEL_CYCLES);
     if (!r)
         r = hw_rdmsr(hw, MSR_K7_EVNTSEL0, &v);
     if (r || v != K7_SEL_CYCLES) {
-        pmu_evidence(caps, "K7 probe: PerfEvtSel0 written 0x%llx, read back 0x%llx (rc 0x%x): not backed",
+        pmu_evidence(caps, "K7 sel0 0x%llx read back 0x%llx (rc 0x%x): not backed",
                      (unsigned long long)K7_SEL_CYCLES, (unsigned long long)v, (unsigned)r);
         hw_wrmsr(hw, MSR_K7_EVNTSEL0, 0);
         return false;
@@ -38,7 +38,7 @@ bool pmu_probe_amd_legacy(struct pmu_caps *caps, struct hw_access *hw)
     if (!r)
         r = hw_rdmsr(hw, MSR_K7_PERFCTR0, &v);
     if (r || v != K7_CTR_PATTERN) {
-        pmu_evidence(caps, "K7 probe: PerfCtr0 written 0x%llx, read back 0x%llx (rc 0x%x): not backed",
+        pmu_evidence(caps, "K7 ctr0 0x%llx read back 0x%llx (rc 0x%x): not backed",
                      (unsigned long long)K7_CTR_PATTERN, (unsigned long long)v, (unsigned)r);
         hw_wrmsr(hw, MSR_K7_EVNTSEL0, 0);
         hw_wrmsr(hw, MSR_K7_PERFCTR0, 0);
@@ -53,12 +53,11 @@ bool pmu_probe_amd_legacy(struct pmu_caps *caps, struct hw_access *hw)
     hw_wrmsr(hw, MSR_K7_EVNTSEL0, 0);
     hw_wrmsr(hw, MSR_K7_PERFCTR0, 0);
     if (r || v == 0) {
-        pmu_evidence(caps, "K7 probe: select and counter read back, but cycles counted %llu (rc 0x%x): not counting",
+        pmu_evidence(caps, "K7 sel0/ctr0 read back but %llu cycles counted (rc 0x%x): not counting",
                      (unsigned long long)v, (unsigned)r);
         return false;
     }
-    pmu_evidence(caps, "hypervisor without PerfCtrExtCore: K7 counters probed (select and counter read back, %llu "
-                       "cycles counted): legacy PMU", (unsigned long long)v);
+    pmu_evidence(caps, "K7 counters probed: sel0/ctr0 read back, %llu cycles counted", (unsigned long long)v);
     caps->kind = PMU_KIND_AMD_LEGACY;
     caps->num_gp = K7_COUNTERS;
     caps->gp_mask = pmu_low_mask(K7_COUNTERS);
