@@ -22,9 +22,8 @@ bool pmi_simultaneous_ok(u64 seen, u64 period, u64 serviced)
  * see up to one instruction per PMI more than the unsampled run, never fewer. Under a hypervisor, VM entries
  * into CPL 3 can add more (kvm-unit-tests x86/pmu.c adjust_events_range), which the guest cannot count: above
  * the bound there it is a known deviation, reported with the excess. */
-enum pmi_verdict pmi_sampling_verdict(u64 ref, u64 seen, u64 pmis, bool amd, bool hypervisor, const char **why)
+enum pmi_verdict pmi_sampling_verdict(u64 ref, u64 seen, u64 pmis, bool hypervisor, const char **why)
 {
-    (void)amd;
     if (seen < ref) {
         *why = "fewer events with sampling than without: events lost";
         return PMI_VERDICT_FAIL;

@@ -18,7 +18,7 @@ enum pmi_verdict { PMI_VERDICT_PASS, PMI_VERDICT_FAIL, PMI_VERDICT_KNOWN_DEVIATI
 
 /* pmi/sampling: events seen with sampling (serviced periods + the remainder) against the same work counted
  * without PMIs (ref), given the PMIs taken. *why: a static explanation. */
-enum pmi_verdict pmi_sampling_verdict(u64 ref, u64 seen, u64 pmis, bool amd, bool hypervisor, const char **why);
+enum pmi_verdict pmi_sampling_verdict(u64 ref, u64 seen, u64 pmis, bool hypervisor, const char **why);
 
 /* pmi/lvt_mask_on_delivery: the LVT mask bit seen at handler entry. */
 enum pmi_verdict pmi_lvt_mask_verdict(bool amd, bool hypervisor, bool masked, const char **why);

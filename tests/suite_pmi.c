@@ -277,7 +277,6 @@ static void sampling_check(struct check *c)
         return;
     check_note(c, "PMIs", "%llu (%llu empty), most status re-reads %u", (unsigned long long)s.pc->st.pmis,
                (unsigned long long)s.pc->st.empty_pmis, s.pc->st.max_loops_seen);
-    bool amd = pmc->caps.vendor == VENDOR_AMD || pmc->caps.vendor == VENDOR_HYGON;
     for (u32 bit = 0; bit < 64; bit++) {
         if (!(ctrs >> bit & 1))
             continue;
@@ -290,7 +289,7 @@ static void sampling_check(struct check *c)
         check_note(c, what, "unsampled %llu, sampled %llu, PMIs %llu", (unsigned long long)ref,
                    (unsigned long long)seen, (unsigned long long)s.pc->st.pmis);
         const char *why = "";
-        enum pmi_verdict v = pmi_sampling_verdict(ref, seen, s.pc->st.pmis, amd, pmc->caps.hypervisor, &why);
+        enum pmi_verdict v = pmi_sampling_verdict(ref, seen, s.pc->st.pmis, pmc->caps.hypervisor, &why);
         report_verdict(c, what, v, why);
     }
     expect_eq_dec(c, "stuck status", 0, s.pc->st.stuck);
