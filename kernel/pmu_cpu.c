@@ -15,13 +15,16 @@ void pmu_cpu_discover(void *unused)
     memset(pc, 0, sizeof(*pc));
     cpu_ident_decode(&pc->id, &cpuid_hw);
     pmu_discover(&pc->caps, &pc->id, &cpuid_hw);
+    hw_access_kernel_init(&pc->hw);
+    /* AMD guest without PerfCtrExtCore: probe the K7 counters before concluding "no PMU" (KVM backs them; QEMU
+     * TCG reads 0 from every MSR, so the probe finds nothing there). */
+    pmu_probe_amd_legacy(&pc->caps, &pc->hw);
     if (pc->caps.pdcm && pc->caps.msrs.perf_capabilities) {
         u64 v = 0;
         pc->perf_caps_rc = rdmsr_safe(pc->caps.msrs.perf_capabilities, &v);
         if (!pc->perf_caps_rc)
             pmu_caps_apply_perf_capabilities(&pc->caps, v);
     }
-    hw_access_kernel_init(&pc->hw);
     pc->init_rc = pmu_init(&pc->pmu, &pc->caps, &pc->hw);
     if (!pc->init_rc && pc->caps.msrs.global_ctrl) {
         pc->global_ctrl_rc = rdmsr_safe(pc->caps.msrs.global_ctrl, &pc->global_ctrl_at_entry);

@@ -6,7 +6,7 @@
 #define LEGACY_GP_MSRS 8 /* IA32_PERFEVTSEL0..7 / IA32_PMC0..7; beyond that only the v6 aliases exist */
 
 /* IA32_PERFEVTSELx bits 63:32 (SDM Vol.3B Figure 21-6 and the v6 additions; Linux perf_event.h):
- * 32 IN_TX, 33 IN_TXCP (TSX parts, CPUID.7 HLE/RTM - not in pmu_caps), 34 adaptive PEBS, 35 BR_CNTR
+ * 32 IN_TX, 33 IN_TXCP (TSX parts: CPUID.(7,0):EBX HLE[4]/RTM[11], pmu_caps.tsx), 34 adaptive PEBS, 35 BR_CNTR
  * (CPUID.1CH), 36 EQ (CPUID.23H.0:EBX[1]), 37 RDPMC_USER_DISABLE (CPUID.23H.0:EBX[2]), 47:40 UMASK2
  * (CPUID.23H.0:EBX[0]). */
 #define EVSEL_IN_TX (1ull << 32)
@@ -30,8 +30,11 @@ u64 pmu_intel_evsel_reserved(const struct pmu *p)
 {
     const struct pmu_caps *c = p->caps;
     u64 r = 0xffffffff00000000ull;
-    if (c->version >= 3)
-        r &= ~(EVSEL_IN_TX | EVSEL_IN_TXCP); /* Haswell+ with TSX: legal, and TSX is not in pmu_caps */
+    /* IN_TX/IN_TXCP exist with TSX, whatever the version: KVM reports version 2 and allows them when the guest
+     * has HLE or RTM (vmx/pmu_intel.c intel_pmu_refresh). Without TSX they are certain to be reserved only
+     * below v3 (before Haswell); a v3+ part whose TSX was disabled by microcode is not claimed either way. */
+    if (c->tsx || c->version >= 3)
+        r &= ~(EVSEL_IN_TX | EVSEL_IN_TXCP);
     if (c->pdcm && (!c->has_perf_capabilities || c->perf_caps.pebs_baseline))
         r &= ~EVSEL_ADAPTIVE;
     if (c->version >= 6)

@@ -69,8 +69,9 @@ bool pmu_discover_amd(struct pmu_caps *caps, const struct cpu_ident *id, const s
             pmu_note_quirk(caps, "PerfMonV2 without PerfCtrExtCore: ignored, as Linux amd_core_pmu_init does");
         if (caps->hypervisor) {
             /* The K7 counters are not enumerated; bare metal always has them, a hypervisor may not back them
-             * (QEMU TCG reads 0 from every one), so nothing is claimed. */
-            pmu_evidence(caps, "hypervisor present and no enumerated AMD counters: legacy K7 counters not assumed");
+             * (QEMU TCG reads 0 from every one) or may (KVM). Discovery reads CPUID only, so nothing is claimed
+             * here: pmu_probe_amd_legacy() decides by write/readback and a count. */
+            pmu_evidence(caps, "hypervisor, no AMD counters enumerated: K7 probe");
             return false;
         }
         caps->kind = PMU_KIND_AMD_LEGACY;

@@ -172,6 +172,9 @@ bool pmu_discover_intel(struct pmu_caps *caps, const struct cpu_ident *id, const
     struct cpuid_regs r;
     if (id->max_leaf >= 1 && cpuid_query(src, 1, 0, &r))
         caps->pdcm = (r.ecx >> 15) & 1; /* SDM CPUID.01H:ECX[15] PDCM: IA32_PERF_CAPABILITIES exists */
+    /* SDM Vol.2A CPUID.(EAX=07H,ECX=0):EBX[4] HLE, EBX[11] RTM: TSX, and with it event-select IN_TX/IN_TXCP. */
+    if (id->max_leaf >= 7 && cpuid_query(src, 7, 0, &r))
+        caps->tsx = ((r.ebx >> 4) & 1) || ((r.ebx >> 11) & 1);
     if (id->max_leaf < 0x0a) {
         pmu_evidence(caps, "max basic CPUID leaf 0x%x < 0x0A: no architectural perfmon leaf", id->max_leaf);
         return false;

@@ -10,11 +10,30 @@ static void note_error(struct pmi_state *s, int r)
 {
     if (r && !s->last_error)
         s->last_error = r;
+    if ((r & ~0xff) == HW_FAULT)
+        s->faulted_now = true;
 }
 
-/* Overflowed counters. The status register also holds non-counter bits (CondChgd, OvfBuf, ...): only counter
- * bits are serviced. PMUs without a status register show an overflow only in the counter (its top bit clears
- * when a preloaded counter wraps): pmu_sign_overflow() reads that, as Linux's x86_pmu_handle_irq does. */
+/* NMI mode after a faulting access: the fault handler's IRET has unblocked NMIs (SDM Vol.3A "Handling Multiple
+ * NMIs"), so nothing may raise another PMI before this handler's own IRET - it would nest on the same IST stack.
+ * No unmask, no restart. */
+static bool nmi_unsafe(const struct pmi_state *s)
+{
+    return s->nmi_mode && s->faulted_now;
+}
+
+static void restart(struct pmi_state *s)
+{
+    if (!nmi_unsafe(s))
+        note_error(s, s->pmu->be->global_set(s->pmu, s->running));
+}
+
+/* The status to acknowledge: every bit the status register holds that its clear register accepts - counter bits
+ * and the others (CondChgd, OvfBuf, Ovf_Uncore, CTR_Frz, LBR_Frz, ASCI, ...; SDM Vol.3B 21.2.4) - as Linux's
+ * Intel handler acks the whole status it read (intel_pmu_handle_irq -> intel_pmu_ack_status). Leaving CTR_Frz
+ * set (freeze on PMI) would keep every counter frozen after the first PMI. Only counter bits are serviced.
+ * PMUs without a status register show an overflow only in the counter (its top bit clears when a preloaded
+ * counter wraps): pmu_sign_overflow() reads that, as Linux's x86_pmu_handle_irq does. */
 static u64 read_status(struct pmi_state *s)
 {
     struct pmu *p = s->pmu;
@@ -26,7 +45,7 @@ static u64 read_status(struct pmi_state *s)
         return st;
     }
     note_error(s, r);
-    return st & p->counters;
+    return st & p->status_bits;
 }
 
 static void clear_status(struct pmi_state *s, u64 bits)
@@ -39,13 +58,14 @@ static void clear_status(struct pmi_state *s, u64 bits)
 
 static void service(struct pmi_state *s, u64 status)
 {
-    for (u64 left = status; left; left &= left - 1) { /* only the set bits: this is the hot path */
+    for (u64 left = status & s->pmu->counters; left; left &= left - 1) { /* only the set bits: the hot path */
         u32 bit = (u32)__builtin_ctzll(left);
         s->serviced[bit]++;
         s->serviced_total++;
-        if (!s->period[bit])
-            continue;
-        u64 period = s->period[bit], overshoot = 0;
+        /* Always reload (Linux x86_pmu_handle_irq -> x86_perf_event_set_period): a counter armed without a
+         * period gets the longest one. Without a status register the reload is the only thing that ends the
+         * overflow condition (the top bit clear); skipping it made every re-read find it again. */
+        u64 period = s->period[bit] ? s->period[bit] : pmu_max_period(s->pmu, bit), overshoot = 0;
         if (s->exact_reload) {
             note_error(s, s->pmu->be->counter_read(s->pmu, bit, &overshoot));
             if (overshoot >= period) /* not a fresh wrap: do not guess, reload plainly */
@@ -57,6 +77,8 @@ static void service(struct pmi_state *s, u64 status)
 
 static void unmask(struct pmi_state *s)
 {
+    if (nmi_unsafe(s))
+        return;
     hw_apic_write(s->pmu->hw, HW_APIC_LVT_PMC, s->lvt & ~HW_LVT_MASKED);
 }
 
@@ -72,7 +94,7 @@ static void drain(struct pmi_state *s, bool ack_first)
 {
     struct pmu *p = s->pmu;
     u64 status = read_status(s);
-    if (!status)
+    if (!(status & p->counters))
         s->empty_pmis++;
     u32 loops = 0;
     while (status) {
@@ -97,18 +119,19 @@ void pmi_handle(struct pmi_state *s)
 {
     struct pmu *p = s->pmu;
     s->pmis++;
+    s->faulted_now = false;
     switch (s->variant) {
     case PMI_KNC:
         note_error(s, p->be->global_set(p, 0)); /* (2) */
         drain(s, false);                          /* (3)-(6) */
         unmask(s);                                /* (8) before (7): line low, counting stopped */
-        note_error(s, p->be->global_set(p, s->running)); /* (7) */
+        restart(s);                               /* (7) */
         eoi(s);                                   /* (9) */
         break;
     case PMI_LATE:
         note_error(s, p->be->global_set(p, 0));
         drain(s, true);
-        note_error(s, p->be->global_set(p, s->running));
+        restart(s);
         unmask(s);
         eoi(s);
         break;
@@ -116,7 +139,7 @@ void pmi_handle(struct pmi_state *s)
         unmask(s);
         note_error(s, p->be->global_set(p, 0));
         drain(s, false);
-        note_error(s, p->be->global_set(p, s->running));
+        restart(s);
         eoi(s);
         break;
     case PMI_NO_STOP:
@@ -125,6 +148,13 @@ void pmi_handle(struct pmi_state *s)
         unmask(s);
         eoi(s);
         break;
+    }
+    if (nmi_unsafe(s)) {
+        /* Leave no PMI source (early unmasked first; AMD does not mask on delivery): stop, mask. A second fault
+         * here changes nothing more. */
+        s->nmi_fault_stops++;
+        p->be->global_set(p, 0);
+        hw_apic_write(p->hw, HW_APIC_LVT_PMC, s->lvt | HW_LVT_MASKED);
     }
 }
 

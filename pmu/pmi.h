@@ -36,7 +36,7 @@ struct pmi_state {
     bool nmi_mode;    /* NMI delivery: no EOI */
     u64 running;      /* counters to restart (global enable bits) */
     u64 armed;        /* counters whose overflow is expected (for PMUs without a status register) */
-    u64 period[PMI_MAX_COUNTERS]; /* reload period per counter bit; 0 = do not reload */
+    u64 period[PMI_MAX_COUNTERS]; /* reload period per counter bit; 0 = the longest (pmu_max_period): always reloaded */
     /* Exact reload: read the counter before reloading and carry the events counted since the wrap (the PMI's
      * skid) into the new value, so sampling loses no event. One more register read per serviced counter;
      * off by default, which keeps a single-counter PMI at 8 accesses. */
@@ -50,6 +50,12 @@ struct pmi_state {
     u32 max_loops_seen;                  /* most status re-reads needed in one invocation */
     u64 stuck;                           /* times the status never cleared: PMU reset and reported */
     int last_error;                      /* first access error seen (0 if none) */
+    /* NMI mode: invocations in which an access faulted. The fault handler's IRET unblocks NMIs before this
+     * NMI handler returns (SDM Vol.3A "Handling Multiple NMIs": NMIs are blocked "until the next execution of
+     * the IRET instruction"), and a second PMI would then nest on the same IST stack; so such an invocation
+     * leaves counting stopped and the LVT entry masked (no PMI source left), and is counted here. */
+    u64 nmi_fault_stops;
+    bool faulted_now;                    /* an access faulted in the current invocation */
 };
 
 void pmi_init(struct pmi_state *s, struct pmu *p, enum pmi_variant v, u32 lvt_unmasked, bool nmi_mode);

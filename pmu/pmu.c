@@ -2,6 +2,8 @@
  * reset and conveniences. Portable: every hardware access goes through p->hw (pmu/access.h). */
 #include "pmu/pmu_internal.h"
 
+#include "pmu/pmu_msr.h"
+
 #include <string.h>
 
 #define PMU_MAX_WIDTH 64
@@ -66,6 +68,11 @@ bool pmu_has_status(const struct pmu *p)
 bool pmu_reserved_faults(const struct pmu *p)
 {
     return !is_amd(p);
+}
+
+bool pmu_reserved_faults_documented(const struct pmu *p)
+{
+    return p->caps->kind != PMU_KIND_KNC;
 }
 
 bool pmu_has_global_ctrl(const struct pmu *p)
@@ -234,9 +241,15 @@ u64 pmu_max_period(const struct pmu *p, u32 bit)
     u64 mask = pmu_counter_mask(p, bit);
     if (!mask)
         return 0;
+    u64 max = mask; /* period 2^w would preload 0 and wrap only after 2^w events: not representable for w = 64 */
     if (sign_extended_writes(p, bit))
-        return 1ull << 31;
-    return mask; /* period 2^w would preload 0 and wrap only after 2^w events: not representable for w = 64 */
+        max = 1ull << 31;
+    /* Without a status register an overflow is seen only as the top bit clearing (AMD APM Vol.2 13.2.1; Linux
+     * events/core.c x86_pmu_handle_irq), so a preload must leave that bit set: at most 2^(w-1) - 1 (Linux
+     * events/amd/core.c max_period = (1ULL << 47) - 1 for 48-bit counters). */
+    if (!pmu_has_status(p) && max > mask >> 1)
+        max = mask >> 1;
+    return max;
 }
 
 int pmu_preload(struct pmu *p, u32 bit, u64 period)
@@ -295,6 +308,15 @@ int pmu_reset(struct pmu *p)
     for (u32 bit = 0; bit < 64; bit++)
         if (pmu_counter_exists(p, bit))
             keep_first(&first, p->be->counter_write(p, bit, 0));
+    /* Freeze on PMI off (IA32_DEBUGCTL bits 11, 12; SDM Vol.3B 18.4.7, 21.2.4.1): firmware may leave them set,
+     * and the handler does not expect counting to stop by itself. Linux keeps them clear outside its LBR/
+     * freeze users. Written only when set, so a part where they do not exist is never written. */
+    if (c->kind == PMU_KIND_INTEL_ARCH) {
+        u64 dbg = 0;
+        const u64 freeze = DEBUGCTL_FREEZE_LBRS_ON_PMI | DEBUGCTL_FREEZE_PERFMON_ON_PMI;
+        if (!hw_rdmsr(hw, MSR_IA32_DEBUGCTL, &dbg) && (dbg & freeze))
+            keep_first(&first, hw_wrmsr(hw, MSR_IA32_DEBUGCTL, dbg & ~freeze));
+    }
     if (pmu_has_status(p)) {
         u64 st = 0;
         int r = p->be->status_read(p, &st);
@@ -303,6 +325,27 @@ int pmu_reset(struct pmu *p)
             keep_first(&first, p->be->status_clear(p, st & p->status_bits));
     }
     return first;
+}
+
+/* AMD RDPMC index space (APM Vol.3 RDPMC; Linux events/amd/uncore.c RDPMC_BASE_NB, RDPMC_BASE_LLC): core
+ * counters from 0, northbridge / data-fabric counters 6..9 with PerfCtrExtNB, L3 counters 10..15 with
+ * PerfCtrExtLLC. The first index past the core counters is a valid uncore counter on Zen: step past every
+ * enumerated block. */
+#define AMD_RDPMC_NB_FIRST 6
+#define AMD_RDPMC_NB_LAST 9
+#define AMD_RDPMC_LLC_FIRST 10
+#define AMD_RDPMC_LLC_LAST 15
+
+u32 pmu_rdpmc_invalid_index(const struct pmu *p)
+{
+    u32 idx = p->be->rdpmc_index(p, p->caps->num_gp);
+    if (is_amd(p)) {
+        if (p->caps->amd_perfctr_nb && idx >= AMD_RDPMC_NB_FIRST && idx <= AMD_RDPMC_NB_LAST)
+            idx = AMD_RDPMC_NB_LAST + 1;
+        if (p->caps->amd_perfctr_llc && idx >= AMD_RDPMC_LLC_FIRST && idx <= AMD_RDPMC_LLC_LAST)
+            idx = AMD_RDPMC_LLC_LAST + 1;
+    }
+    return idx;
 }
 
 /* ---- shared by the backends ---- */

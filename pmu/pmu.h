@@ -112,6 +112,10 @@ u64 pmu_global_ctrl_reserved(const struct pmu *p);
  * rule; KNC) or is ignored (AMD: Linux KVM pmu.c "AMD ignores writes to reserved bits and read-only PMU
  * MSRs, whereas Intel generates #GP"). */
 bool pmu_reserved_faults(const struct pmu *p);
+/* Whether that answer is documented. Not for KNC: the KNC PMU document (seed 000, Table 1-5) marks select bits
+ * reserved without saying that writing them faults; pmu_reserved_faults() gives the IA-32 rule as a belief, and
+ * checks must observe rather than expect there. */
+bool pmu_reserved_faults_documented(const struct pmu *p);
 /* Decode a raw select value back into fields (the inverse of pmu_evsel_encode for legal values). */
 void pmu_evsel_decode(const struct pmu *p, u64 raw, struct pmu_evsel *e);
 
@@ -122,6 +126,10 @@ int pmu_sign_overflow(struct pmu *p, u64 armed, u64 *overflowed);
 
 /* The largest period pmu_preload accepts for this counter (0 if the counter does not exist). */
 u64 pmu_max_period(const struct pmu *p, u32 bit);
+
+/* An RDPMC ECX value that names no counter of this CPU, so RDPMC with it must #GP(0) (SDM Vol.2B RDPMC; AMD
+ * APM Vol.3 RDPMC). */
+u32 pmu_rdpmc_invalid_index(const struct pmu *p);
 
 /* Human-readable name of a PMU_* / HW_* return code ("ok", "#GP", "not supported", ...). */
 const char *pmu_strerror(int rc);

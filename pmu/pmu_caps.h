@@ -103,6 +103,7 @@ struct pmu_caps {
     u32 ext_subleaves;           /* CPUID.23H.0.EAX: bit n = subleaf n valid */
     bool umask2, eq_bit, rdpmc_user_disable; /* CPUID.23H.0.EBX[0], [1], [2] */
     bool hybrid;                 /* CPUID.(7,0):EDX[15] */
+    bool tsx;                    /* CPUID.(7,0):EBX HLE[4] or RTM[11]: event-select IN_TX/IN_TXCP (32, 33) exist */
     u8 core_type;                /* CPUID.1AH.EAX[31:24]: 0x20 Atom, 0x40 Core, 0 if none */
     u32 native_model_id;         /* CPUID.1AH.EAX[23:0] */
 
@@ -123,6 +124,15 @@ struct pmu_caps {
 /* Discover the PMU of the logical CPU that `src` answers for. `id` must come from cpu_ident_decode() on the
  * same source. Never fails: an unknown or absent PMU is kind NONE with evidence. */
 void pmu_discover(struct pmu_caps *caps, const struct cpu_ident *id, const struct cpuid_source *src);
+
+/* AMD (or Hygon) under a hypervisor without PerfCtrExtCore: discovery leaves kind NONE, because the four K7
+ * counters (PerfEvtSel0-3 C001_0000-3, PerfCtr0-3 C001_0004-7; AMD APM Vol.2 13.2.1) are not enumerated and a
+ * hypervisor may not back them. KVM does back them, and Linux uses them. This probes them through `hw`: an
+ * event select written and read back, a counter written and read back, then a count. Returns true and sets
+ * kind PMU_KIND_AMD_LEGACY when all three hold; either way appends what it saw to caps->evidence. Does
+ * nothing (false) for any other caps. Leaves the registers it touched at 0. */
+struct hw_access;
+bool pmu_probe_amd_legacy(struct pmu_caps *caps, struct hw_access *hw);
 
 /* Decode an IA32_PERF_CAPABILITIES value (no MSR access here). */
 void pmu_perf_capabilities_decode(u64 value, struct pmu_perf_capabilities *out);

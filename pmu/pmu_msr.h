@@ -14,6 +14,9 @@
 #define MSR_IA32_PERF_GLOBAL_OVF_CTRL 0x390 /* v2+; called IA32_PERF_GLOBAL_STATUS_RESET from v4 */
 #define MSR_IA32_PERF_GLOBAL_STATUS_SET 0x391 /* v4+ */
 #define MSR_IA32_PERF_GLOBAL_INUSE 0x392    /* v4+ */
+#define MSR_IA32_DEBUGCTL 0x1d9           /* SDM Vol.4 Table 2-2; Linux MSR_IA32_DEBUGCTLMSR */
+#define DEBUGCTL_FREEZE_LBRS_ON_PMI (1ull << 11)    /* SDM Vol.3B 18.4.7; Linux DEBUGCTLMSR_FREEZE_LBRS_ON_PMI */
+#define DEBUGCTL_FREEZE_PERFMON_ON_PMI (1ull << 12) /* SDM Vol.3B 18.4.7; DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI */
 #define MSR_IA32_A_PMC0 0x4c1               /* full-width alias of IA32_PMC0, when PERF_CAPABILITIES.FW_WRITE[13] */
 /* Arch perfmon v6 MSR aliasing: one 4-MSR block per counter (Linux msr-index.h "V6 PMON MSR range",
  * events/intel/core.c "Support V6+ MSR Aliasing"). */

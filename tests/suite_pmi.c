@@ -1,7 +1,9 @@
 /* Suite "pmi": the PMU overflow interrupt on every thread (docs/pmi-protocol.md).
  * Without a PMU: the PMI vector path (handler, LVT unmask, EOI) is exercised with IPIs on the PMI vector, in
- * fixed and NMI delivery. With a PMU: overflows are produced by a ring-3 workload counted at USR only, so the
- * handler's own instructions never count and expected counts are exact by construction. */
+ * fixed and NMI delivery. With a PMU: overflows are produced by a ring-3 workload counted at USR only (except
+ * during_handler, which counts OS+USR so that an overflow can land inside the handler). Every armed counter has
+ * a reload period (Linux x86_perf_event_set_period). The arithmetic and verdicts are in pmu/pmi_checks.c, where
+ * the host tests hold them against the register model. */
 #include <string.h>
 
 #include "apic/apic.h"
@@ -13,6 +15,7 @@
 #include "kernel/user.h"
 #include "kernel/x86.h"
 #include "pmu/events.h"
+#include "pmu/pmi_checks.h"
 #include "tests/framework.h"
 
 #define WAIT_US 100000 /* how long a check waits for an expected PMI */
@@ -83,27 +86,18 @@ static void vector_nmi_check(struct check *c)
 
 static u64 user_loop(u64 n)
 {
-    asm volatile("1: dec %0\n jnz 1b" : "+r"(n)); /* 2 instructions per iteration */
+    asm volatile("1: dec %0\n jnz 1b" : "+r"(n)); /* PMI_LOOP_INSNS_PER_ITER (2) instructions per iteration */
     return 0;
 }
 
 /* Program counter `bit` to count retired instructions at CPL 3 only, with PMI on overflow. */
 static int program_instructions(struct check *c, struct pmu *p, u32 bit)
 {
-    if (PMU_IS_FIXED(bit)) {
-        if (pmu_intel_fixed_event(bit - PMU_FIXED_BIT) != PMU_AE_INSTRUCTIONS)
-            return PMU_ENOTSUP;
-        return pmu_program_fixed(p, bit - PMU_FIXED_BIT, PMU_FIXED_USR | PMU_FIXED_PMI);
-    }
-    const char *why = "";
-    const struct pmu_event *ev = pmu_event_generic(p->caps, PMU_EV_INSTRUCTIONS, &why);
-    if (!ev) {
+    const char *why = NULL;
+    int r = pmi_program_instructions(p, bit, false, &why);
+    if (r && why)
         check_note(c, "instructions event", "%s", why);
-        return PMU_ENOTSUP;
-    }
-    struct pmu_evsel base = {.usr = true, .intr = true, .enable = true}, e;
-    pmu_event_to_evsel(ev, &base, &e);
-    return pmu_program_gp(p, bit, &e);
+    return r;
 }
 
 /* Counters that can count retired instructions: every GP counter, and Intel's fixed counter 0. */
@@ -176,11 +170,25 @@ static void do_run(struct check *c, struct pmu *p, struct run *r)
             p->be->counter_read(p, bit, &r->final[bit]);
 }
 
-/* Events seen by a counter that ran with PMIs: periods serviced plus what it counted since the last reload. */
+/* Events seen by a counter that ran with PMIs and reload period `period`: periods serviced plus what it counted
+ * since the last reload. */
+static u64 events_seen(struct pmu *p, u32 bit, u64 period, u64 serviced, u64 final)
+{
+    u64 start = (pmu_counter_mask(p, bit) + 1 - period) & pmu_counter_mask(p, bit);
+    return serviced * period + ((final - start) & pmu_counter_mask(p, bit));
+}
+
 static u64 events_sampled(struct pmu *p, const struct run *r, u32 bit)
 {
-    u64 start = (pmu_counter_mask(p, bit) + 1 - r->period) & pmu_counter_mask(p, bit);
-    return r->pc->st.serviced[bit] * r->period + ((r->final[bit] - start) & pmu_counter_mask(p, bit));
+    return events_seen(p, bit, r->period, r->pc->st.serviced[bit], r->final[bit]);
+}
+
+static void report_verdict(struct check *c, const char *what, enum pmi_verdict v, const char *why)
+{
+    if (v == PMI_VERDICT_KNOWN_DEVIATION)
+        check_todo(c, "%s: %s", what, why);
+    else
+        expect_true(c, what, v == PMI_VERDICT_PASS, "pass", "%s", why);
 }
 
 static const char *counter_name(u32 bit, char *buf, size_t n)
@@ -223,13 +231,16 @@ static void overflow_each_check(struct check *c)
     pmu_reset(p);
 }
 
-/* Every instruction-counting counter preloaded to overflow on the same instruction. */
+/* Every instruction-counting counter preloaded to overflow on the same instruction, with a workload long enough
+ * for each to wrap twice (pmi_simultaneous_iterations): each must have overflowed at least once, and its
+ * serviced count must equal the wraps of the events it saw. */
 static void simultaneous_check(struct check *c)
 {
     struct pmu_cpu *pmc = this_pmu_cpu();
     SKIP_WITHOUT_PMU(c, pmc);
     struct pmu *p = &pmc->pmu;
-    struct run r = {.counters = instruction_counters(p), .period = 1000, .iterations = 400};
+    struct run r = {.counters = instruction_counters(p), .period = PMI_SIMUL_PERIOD,
+                    .iterations = pmi_simultaneous_iterations()};
     do_run(c, p, &r);
     if (!expect_eq(c, "setup", 0, (u64)r.rc))
         return;
@@ -240,14 +251,18 @@ static void simultaneous_check(struct check *c)
             continue;
         char name[16], what[48];
         k_snprintf(what, sizeof(what), "%s serviced", counter_name(bit, name, sizeof(name)));
-        expect_eq_dec(c, what, events_sampled(p, &r, bit) / r.period, r.pc->st.serviced[bit]);
+        u64 seen = events_sampled(p, &r, bit);
+        expect_true(c, what, pmi_simultaneous_ok(seen, r.period, r.pc->st.serviced[bit]), ">= 1 and = events/period",
+                    "%llu for %llu events, period %llu", (unsigned long long)r.pc->st.serviced[bit],
+                    (unsigned long long)seen, (unsigned long long)r.period);
     }
     expect_eq_dec(c, "stuck status", 0, r.pc->st.stuck);
     pmu_reset(p);
 }
 
 /* K periods on all counters at once, with exact reload: serviced == produced (the wraps of every event the
- * counter saw), and no drift: the events seen with sampling equal those of the same work without PMIs. */
+ * counter saw), and no drift: the events seen with sampling lie between those of the same work without PMIs
+ * and that plus one per PMI (an interrupt returning to ring 3 adds one retired instruction; pmi_checks.c). */
 static void sampling_check(struct check *c)
 {
     struct pmu_cpu *pmc = this_pmu_cpu();
@@ -262,7 +277,6 @@ static void sampling_check(struct check *c)
         return;
     check_note(c, "PMIs", "%llu (%llu empty), most status re-reads %u", (unsigned long long)s.pc->st.pmis,
                (unsigned long long)s.pc->st.empty_pmis, s.pc->st.max_loops_seen);
-    bool amd = pmc->caps.vendor == VENDOR_AMD || pmc->caps.vendor == VENDOR_HYGON;
     for (u32 bit = 0; bit < 64; bit++) {
         if (!(ctrs >> bit & 1))
             continue;
@@ -271,13 +285,12 @@ static void sampling_check(struct check *c)
         u64 seen = events_sampled(p, &s, bit), ref = plain.final[bit];
         k_snprintf(what, sizeof(what), "%s serviced = produced", name);
         expect_eq_dec(c, what, seen / s.period, s.pc->st.serviced[bit]);
-        k_snprintf(what, sizeof(what), "%s events sampled vs unsampled", name);
-        /* AMD counts each interrupt as one retired instruction (AMD PPR, PMCx0C0 "Retired Instructions":
-         * "each exception or interrupt is counted as one instruction"): a known difference, reported. */
-        if (amd && seen == ref + s.pc->st.pmis && seen != ref)
-            check_todo(c, "AMD counts each PMI as a retired instruction: +%llu over the unsampled run",
-                       (unsigned long long)s.pc->st.pmis);
-        expect_eq_dec(c, what, ref, seen);
+        k_snprintf(what, sizeof(what), "%s sampled in [unsampled, +PMIs]", name);
+        check_note(c, what, "unsampled %llu, sampled %llu, PMIs %llu", (unsigned long long)ref,
+                   (unsigned long long)seen, (unsigned long long)s.pc->st.pmis);
+        const char *why = "";
+        enum pmi_verdict v = pmi_sampling_verdict(ref, seen, s.pc->st.pmis, pmc->caps.hypervisor, &why);
+        report_verdict(c, what, v, why);
     }
     expect_eq_dec(c, "stuck status", 0, s.pc->st.stuck);
     expect_eq(c, "handler errors", 0, (u64)s.pc->st.last_error);
@@ -285,8 +298,11 @@ static void sampling_check(struct check *c)
 }
 
 /* An overflow while the handler runs: counter B is preloaded to overflow a few events after counter A, so it
- * typically wraps between A's PMI and the handler's stop. It must be serviced (in the same invocation via
- * the status re-read, or by the next PMI), never lost. */
+ * typically wraps between A's PMI and the handler's stop. Both count at OS+USR (pmi_during_handler_program):
+ * the handler's own instructions count, so B can wrap inside it. Each counter must have overflowed and every
+ * wrap of the events it saw must be serviced (in the same invocation via the status re-read, or by the next
+ * PMI), never lost. What it cannot show: where exactly B wrapped (the host tests place overflows at every
+ * point of the handler, docs/pmi-protocol.md). */
 static void during_handler_check(struct check *c)
 {
     struct pmu_cpu *pmc = this_pmu_cpu();
@@ -300,17 +316,31 @@ static void during_handler_check(struct check *c)
     u64 total = 0, serviced = 0;
     for (u32 gap = 1; gap <= 64; gap *= 2) {
         u64 both = (1ull << a) | (1ull << b);
+        u64 period[64] = {0};
+        period[a] = 500;
+        period[b] = 500 + gap;
         pmu_reset(p);
-        program_instructions(c, p, a);
-        program_instructions(c, p, b);
-        pmu_preload(p, a, 500);
-        pmu_preload(p, b, 500 + gap);
-        struct pmi_cpu *pc = armed_run(p, both, both, NULL, false, 1000, false);
-        total += 2;
-        serviced += pc->st.serviced[a] + pc->st.serviced[b];
-        char what[40];
-        k_snprintf(what, sizeof(what), "gap %u: both serviced", gap);
-        expect_eq_dec(c, what, 2, pc->st.serviced[a] + pc->st.serviced[b]);
+        int rc = pmi_during_handler_program(p, a);
+        rc = rc ? rc : pmi_during_handler_program(p, b);
+        rc = rc ? rc : pmu_preload(p, a, period[a]);
+        rc = rc ? rc : pmu_preload(p, b, period[b]);
+        if (!expect_eq(c, "setup", 0, (u64)rc))
+            break;
+        struct pmi_cpu *pc = armed_run(p, both, both, period, false, 1000, false);
+        u32 ab[2] = {a, b};
+        for (int i = 0; i < 2; i++) {
+            u64 fin = 0;
+            p->be->counter_read(p, ab[i], &fin);
+            u64 seen = events_seen(p, ab[i], period[ab[i]], pc->st.serviced[ab[i]], fin);
+            total += seen / period[ab[i]];
+            serviced += pc->st.serviced[ab[i]];
+            char what[48];
+            k_snprintf(what, sizeof(what), "gap %u: %c serviced", gap, i ? 'B' : 'A');
+            expect_true(c, what, pmi_simultaneous_ok(seen, period[ab[i]], pc->st.serviced[ab[i]]),
+                        ">= 1 and = events/period", "%llu for %llu events", (unsigned long long)pc->st.serviced[ab[i]],
+                        (unsigned long long)seen);
+        }
+        expect_eq_dec(c, "stuck status", 0, pc->st.stuck);
     }
     check_note(c, "totals", "%llu overflows produced, %llu serviced", (unsigned long long)total,
                (unsigned long long)serviced);
@@ -318,23 +348,31 @@ static void during_handler_check(struct check *c)
 }
 
 /* The LVT mask bit at handler entry: set by the APIC on delivery on Intel (SDM Vol.3A 11.5.1; KNC PMU
- * 1.4.3.9), not on AMD (FACTS 6; Linux perf/x86/amd: the APIC does not mask LVTPC on delivery). */
+ * 1.4.3.9), not on AMD (FACTS 6; Linux perf/x86/amd: the APIC does not mask LVTPC on delivery). On bare metal
+ * that is the verdict; under a hypervisor (CPUID.01H:ECX[31]) the behaviour differs by version (KVM before
+ * a16eb25b09c0 did not mask; KVM masked on AMD until 6.9), so a difference is reported as a known deviation
+ * naming the behaviour it matches (pmi_lvt_mask_verdict). */
 static void lvt_mask_check(struct check *c)
 {
     struct pmu_cpu *pmc = this_pmu_cpu();
     SKIP_WITHOUT_PMU(c, pmc);
     struct pmu *p = &pmc->pmu;
     u64 gp0 = instruction_counters(p) & -instruction_counters(p);
+    u64 period[64] = {0};
+    period[__builtin_ctzll(gp0)] = 1000;
     pmu_reset(p);
     program_instructions(c, p, (u32)__builtin_ctzll(gp0));
     pmu_preload(p, (u32)__builtin_ctzll(gp0), 1000);
-    struct pmi_cpu *pc = armed_run(p, gp0, gp0, NULL, false, 600, true);
+    struct pmi_cpu *pc = armed_run(p, gp0, gp0, period, false, 600, true);
     if (!expect_true(c, "a PMI arrived", pc->entries >= 1, ">= 1", "%llu", (unsigned long long)pc->entries))
         return;
     bool masked = pc->lvt_at_entry & LVT_MASKED;
     bool amd = pmc->caps.vendor == VENDOR_AMD || pmc->caps.vendor == VENDOR_HYGON;
-    check_note(c, "observed", "LVT 0x%08x at handler entry: mask %s", pc->lvt_at_entry, masked ? "set" : "clear");
-    expect_eq(c, amd ? "mask at entry (AMD: not set)" : "mask at entry (Intel: set)", amd ? 0 : 1, masked);
+    check_note(c, "observed", "LVT 0x%08x at handler entry: mask %s; %s%s", pc->lvt_at_entry,
+               masked ? "set" : "clear", amd ? "AMD" : "Intel", pmc->caps.hypervisor ? " under a hypervisor" : "");
+    const char *why = "";
+    enum pmi_verdict v = pmi_lvt_mask_verdict(amd, pmc->caps.hypervisor, masked, &why);
+    report_verdict(c, amd ? "mask at entry (AMD: not set)" : "mask at entry (Intel: set)", v, why);
     pmu_reset(p);
 }
 
@@ -353,6 +391,7 @@ static void pending_at_unmask_check(struct check *c)
     struct pmi_cpu *pc = pmi_arm(p, variant(), g_options.pmi_nmi);
     pc->st.running = 0; /* the handler must not restart counting */
     pc->st.armed = gp0;
+    pc->st.period[bit] = 100; /* reloaded, so a PMU without a status register sees the overflow end */
     apic_write(APIC_LVT_PMC, pmi_lvt_value(pc->st.nmi_mode) | LVT_MASKED);
     u64 flags = irq_save();
     sti();
@@ -386,12 +425,12 @@ static void freeze_on_pmi_check(struct check *c)
     if (pmc->caps.kind != PMU_KIND_INTEL_ARCH || pmc->caps.version < 2)
         return check_skip(c, "freeze-on-PMI is Intel perfmon v2+; this PMU: %s v%u", pmu_kind_name(pmc->caps.kind),
                           pmc->caps.version);
+    u64 gp0 = instruction_counters(p) & -instruction_counters(p);
+    u32 bit = (u32)__builtin_ctzll(gp0);
+    pmu_reset(p); /* clears DEBUGCTL's freeze bits: set bit 12 after it */
     u64 dbg = 0;
     if (rdmsr_safe(MSR_DEBUGCTL, &dbg) || wrmsr_safe(MSR_DEBUGCTL, dbg | DEBUGCTL_FREEZE_PERFMON_ON_PMI))
         return check_skip(c, "IA32_DEBUGCTL not writable with bit 12 (fault)");
-    u64 gp0 = instruction_counters(p) & -instruction_counters(p);
-    u32 bit = (u32)__builtin_ctzll(gp0);
-    pmu_reset(p);
     program_instructions(c, p, bit);
     pmu_preload(p, bit, 100);
     struct pmi_cpu *pc = pmi_arm(p, variant(), g_options.pmi_nmi);

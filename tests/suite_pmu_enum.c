@@ -1,5 +1,7 @@
 /* Suite "pmu_enum": each thread's PMU as CPUID describes it, printed; identical across threads except by
- * hybrid core type. Without a PMU every check SKIPs with the CPUID evidence: never a PASS without a PMU. */
+ * hybrid core type. An AMD guest without PerfCtrExtCore is first probed for the K7 counters
+ * (pmu_probe_amd_legacy, kernel/pmu_cpu.c), and the evidence says what the probe saw. Without a PMU every check
+ * SKIPs with that evidence: never a PASS without a PMU. */
 #include <string.h>
 
 #include "kernel/pmu_cpu.h"
@@ -67,6 +69,7 @@ static void consistent_check(struct check *c)
     expect_eq(c, "fixed counter mask", a->fixed_mask, b->fixed_mask);
     expect_eq_dec(c, "fixed width", a->fixed_width, b->fixed_width);
     expect_eq(c, "architectural events", a->arch_events, b->arch_events);
+    expect_eq_dec(c, "TSX (CPUID.(7,0):EBX HLE/RTM)", a->tsx, b->tsx);
     expect_eq(c, "IA32_PERF_CAPABILITIES", a->perf_caps.raw, b->perf_caps.raw);
 }
 

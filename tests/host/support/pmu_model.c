@@ -47,6 +47,16 @@
 #define ST_OVF_BUF BIT(62)    /* v2 */
 #define ST_COND_CHGD BIT(63)  /* v2 */
 
+/* IA32_DEBUGCTL, typed in from SDM Vol.4 Table 2-2 (address 1D9H) and checked against Linux msr-index.h
+ * (MSR_IA32_DEBUGCTLMSR 0x000001d9, DEBUGCTLMSR_FREEZE_LBRS_ON_PMI (1UL << 11),
+ * DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI (1UL << 12)), not from pmu/. Bits that may be written: LBR[0], BTF[1],
+ * TR[6], BTS[7], BTINT[8], BTS_OFF_OS[9], BTS_OFF_USR[10], FREEZE_LBRS_ON_PMI[11], FREEZE_PERFMON_ON_PMI[12],
+ * ENABLE_UNCORE_PMI[13], FREEZE_WHILE_SMM[14], RTM_DEBUG[15]; others #GP. */
+#define MODEL_MSR_DEBUGCTL 0x1d9
+#define DBG_FREEZE_LBRS_ON_PMI BIT(11)
+#define DBG_FREEZE_PERFMON_ON_PMI BIT(12)
+#define DBG_VALID (BIT(0) | BIT(1) | (0x3ffull << 6))
+
 static u64 low_mask(u32 n)
 {
     return n >= 64 ? ~0ull : (1ull << n) - 1;
@@ -131,13 +141,14 @@ static void clear_status(struct pmu_model *m, u64 bits)
 /* Counters in `bits` wrapped at the same event. */
 static void overflow(struct pmu_model *m, u64 bits)
 {
-    bool pulse = false;
+    bool pulse = false, any_pmi = false;
     for (u32 bit = 0; bit < 64; bit++) {
         if (!(bits & BIT(bit)))
             continue;
         m->st.overflows[bit]++;
         m->st.overflows_total++;
         bool pmi = pmi_enabled(m, bit);
+        any_pmi |= pmi;
         if (pmi)
             m->st.pmi_requests++;
         if (has_status(m)) {
@@ -152,6 +163,19 @@ static void overflow(struct pmu_model *m, u64 bits)
             m->ovf_seen |= BIT(bit);
             pulse |= pmi;
         }
+    }
+    /* Freeze on PMI (SDM Vol.3B 18.4.7 / 21.2.4.1 "Legacy freeze" vs "Streamlined freeze"): with
+     * DEBUGCTL.FREEZE_PERFMON_ON_PMI a PMI clears IA32_PERF_GLOBAL_CTRL (v2, v3) or sets GLOBAL_STATUS.CTR_Frz,
+     * which stops counting until software clears it (v4+); FREEZE_LBRS_ON_PMI sets LBR_Frz (v4+). */
+    if (any_pmi && is_intel(m) && m->caps.version >= 2) {
+        if (m->debugctl & DBG_FREEZE_PERFMON_ON_PMI) {
+            if (m->caps.version >= 4)
+                m->global_status |= ST_CTR_FRZ;
+            else
+                m->global_ctrl = 0;
+        }
+        if ((m->debugctl & DBG_FREEZE_LBRS_ON_PMI) && m->caps.version >= 4)
+            m->global_status |= ST_LBR_FRZ;
     }
     /* Simultaneous overflows share one line transition (KNC 1.4.3.9: "the first one is signalled to the
      * APIC; the rest are tracked in the overflow status register"). */
@@ -302,6 +326,7 @@ enum reg_kind {
     REG_INUSE,
     REG_PERF_CAPS,
     REG_SPFLT,
+    REG_DEBUGCTL,
 };
 
 struct reg {
@@ -343,6 +368,8 @@ static struct reg decode(const struct pmu_model *m, u32 msr)
         return (struct reg){REG_PERF_CAPS, 0};
     if (msr == r->spflt_ctrl)
         return (struct reg){REG_SPFLT, 0};
+    if (msr == MODEL_MSR_DEBUGCTL && is_intel(m))
+        return (struct reg){REG_DEBUGCTL, 0};
 
     u32 ngp = m->caps.num_gp;
     /* SDM Vol.4 Table 2-2 defines IA32_PMC0-7, IA32_PERFEVTSEL0-7 and IA32_A_PMC0-7 only; counters beyond 8
@@ -382,9 +409,13 @@ static struct reg decode(const struct pmu_model *m, u32 msr)
 static u64 intel_sel_reserved(const struct pmu_model *m)
 {
     /* SDM 21.2.1.1: bits 63:32 reserved. Leaf 23H makes some valid: EQ, RDPMC_USER_DISABLE, UMASK2 (Linux
-     * asm/perf_event.h; pmu_caps umask2/eq_bit/rdpmc_user_disable). TSX IN_TX/IN_TXCP and adaptive PEBS are
-     * not modelled and stay reserved. */
+     * asm/perf_event.h; pmu_caps umask2/eq_bit/rdpmc_user_disable). IN_TX/IN_TXCP (bits 32, 33) are keyed on
+     * TSX in CPUID, not on the version, as KVM does (vmx/pmu_intel.c intel_pmu_refresh: with HLE or RTM in the
+     * guest's CPUID.(7,0):EBX, "pmu->reserved_bits ^= HSW_IN_TX", HSW_IN_TXCP allowed too; KVM reports
+     * version 2). Adaptive PEBS is not modelled and stays reserved. */
     u64 rsvd = 0xffffffff00000000ull;
+    if (m->caps.tsx)
+        rsvd &= ~(BIT(32) | BIT(33));
     if (m->caps.umask2)
         rsvd &= ~SEL_UMASK2;
     if (m->caps.eq_bit)
@@ -493,6 +524,9 @@ static int msr_read(struct pmu_model *m, u32 msr, u64 *val)
     case REG_SPFLT:
         *val = m->spflt;
         return 0;
+    case REG_DEBUGCTL:
+        *val = m->debugctl;
+        return 0;
     case REG_NONE:
         break;
     }
@@ -593,6 +627,11 @@ static int msr_write(struct pmu_model *m, u32 msr, u64 val)
     case REG_SPFLT:
         m->spflt = val; /* KNC Table 1-2: 64-bit RW, no reserved bits listed */
         return 0;
+    case REG_DEBUGCTL:
+        if (val & ~DBG_VALID)
+            return HW_GP;
+        m->debugctl = val;
+        return 0;
     case REG_NONE:
         break;
     }
@@ -617,8 +656,16 @@ static int do_rdpmc(struct pmu_model *m, u32 ecx, u64 *val)
         else
             return HW_GP;
     } else if (is_amd(m) || is_knc(m)) {
-        /* APM Vol.3 RDPMC: ECX is the counter number (core counters 0..5, more with PerfMonV2; NB/L3
-         * counters are not modelled); KNC Table 1-1: ECX 0/1. KVM amd_check_rdpmc_early: #GP beyond. */
+        /* APM Vol.3 RDPMC: ECX is the counter number: core counters 0..5, then the northbridge / data-fabric
+         * counters at 6..9 (with PerfCtrExtNB, CPUID 0x80000001 ECX[24]) and the L3 counters at 10..15 (with
+         * PerfCtrExtLLC, ECX[28]). Indices typed in from Linux events/amd/uncore.c (RDPMC_BASE_NB 6,
+         * NUM_COUNTERS_NB 4, RDPMC_BASE_LLC 10, NUM_COUNTERS_L3 6), not from pmu/. The uncore counters are not
+         * modelled beyond existing: they read 0. KNC Table 1-1: ECX 0/1. KVM amd_check_rdpmc_early: #GP beyond. */
+        if (is_amd(m) && ((m->caps.amd_perfctr_nb && ecx >= 6 && ecx <= 9) ||
+                          (m->caps.amd_perfctr_llc && ecx >= 10 && ecx <= 15))) {
+            *val = 0;
+            return 0;
+        }
         if (ecx >= PMU_MODEL_MAX_GP)
             return HW_GP;
         bit = ecx;
@@ -775,6 +822,7 @@ void pmu_model_reset(struct pmu_model *m)
     m->pmi_req = 0;
     m->ovf_seen = 0;
     m->spflt = 0;
+    m->debugctl = 0; /* SDM Vol.3A Table 9-1: DEBUGCTL powers up 0 */
     m->global_ctrl = 0;
     /* "At RESET, both Intel and AMD CPUs set all enable bits for general purpose counters in
      * IA32_PERF_GLOBAL_CTRL" (KVM pmu.c kvm_pmu_refresh; FACTS 6), so v1-style software counts. KNC: every

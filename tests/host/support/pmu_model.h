@@ -83,6 +83,7 @@ struct pmu_model {
     u64 global_ctrl;          /* IA32_PERF_GLOBAL_CTRL / PerfCntrGlobalCtl / KNC 0x2F */
     u64 global_status;        /* IA32_PERF_GLOBAL_STATUS / PerfCntrGlobalStatus / KNC 0x2D */
     u64 spflt;                /* KNC PERF_SPFLT_CONTROL */
+    u64 debugctl;             /* Intel IA32_DEBUGCTL (0x1D9): only the freeze-on-PMI bits act (pmu_model.c) */
     /* Status bits whose overflow requested a PMI (INT/PMI set when it wrapped); the PMI line is high while any
      * is left. On PMUs without a status register every request is a pulse. */
     u64 pmi_req;

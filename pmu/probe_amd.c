@@ -1,0 +1,69 @@
+/* AMD without PerfCtrExtCore under a hypervisor: are the four K7 counters there? (see pmu_caps.h
+ * pmu_probe_amd_legacy). Portable: every access goes through struct hw_access. */
+#include "pmu/discover_internal.h"
+
+#include "pmu/access.h"
+#include "pmu/pmu_msr.h"
+
+#define K7_COUNTERS 4         /* PerfEvtSel0-3 / PerfCtr0-3 (AMD APM Vol.2 13.2.1; Linux AMD64_NUM_COUNTERS) */
+#define K7_WIDTH 48           /* APM Vol.2 13.2.1: "PerfCtrn ... 48-bit" */
+/* Event 076h "CPU clocks not halted" at OS and USR, not enabled (APM Vol.2 13.2.1 PerfEvtSel: USR bit 16, OS
+ * bit 17, EN bit 22; Linux amd_perfmon_event_map[PERF_COUNT_HW_CPU_CYCLES] = 0x0076). */
+#define K7_SEL_CYCLES 0x30076ull
+#define K7_SEL_EN (1ull << 22)
+#define K7_CTR_PATTERN 0x5a5a5a5a5aull /* fits 48 bits, not 0, not all ones */
+#define K7_WORKLOAD 20000
+
+bool pmu_probe_amd_legacy(struct pmu_caps *caps, struct hw_access *hw)
+{
+    if (caps->kind != PMU_KIND_NONE || (caps->vendor != VENDOR_AMD && caps->vendor != VENDOR_HYGON) ||
+        !caps->hypervisor || caps->amd_perfctr_core || caps->family < 6)
+        return false;
+    u64 v = 0;
+    int r = hw_rdmsr(hw, MSR_K7_EVNTSEL0, &v);
+    if (r) {
+        pmu_evidence(caps, "K7 PerfEvtSel0 read fault 0x%x: none", (unsigned)r);
+        return false;
+    }
+    r = hw_wrmsr(hw, MSR_K7_EVNTSEL0, K7_SEL_CYCLES);
+    if (!r)
+        r = hw_rdmsr(hw, MSR_K7_EVNTSEL0, &v);
+    if (r || v != K7_SEL_CYCLES) {
+        pmu_evidence(caps, "K7 sel0 0x%llx read back 0x%llx (rc 0x%x): not backed",
+                     (unsigned long long)K7_SEL_CYCLES, (unsigned long long)v, (unsigned)r);
+        hw_wrmsr(hw, MSR_K7_EVNTSEL0, 0);
+        return false;
+    }
+    r = hw_wrmsr(hw, MSR_K7_PERFCTR0, K7_CTR_PATTERN);
+    if (!r)
+        r = hw_rdmsr(hw, MSR_K7_PERFCTR0, &v);
+    if (r || v != K7_CTR_PATTERN) {
+        pmu_evidence(caps, "K7 ctr0 0x%llx read back 0x%llx (rc 0x%x): not backed",
+                     (unsigned long long)K7_CTR_PATTERN, (unsigned long long)v, (unsigned)r);
+        hw_wrmsr(hw, MSR_K7_EVNTSEL0, 0);
+        hw_wrmsr(hw, MSR_K7_PERFCTR0, 0);
+        return false;
+    }
+    /* A count: enable cycles at OS+USR around a short workload. */
+    hw_wrmsr(hw, MSR_K7_PERFCTR0, 0);
+    hw_wrmsr(hw, MSR_K7_EVNTSEL0, K7_SEL_CYCLES | K7_SEL_EN);
+    for (volatile u32 i = 0; i < K7_WORKLOAD; i = i + 1)
+        ;
+    r = hw_rdmsr(hw, MSR_K7_PERFCTR0, &v);
+    hw_wrmsr(hw, MSR_K7_EVNTSEL0, 0);
+    hw_wrmsr(hw, MSR_K7_PERFCTR0, 0);
+    if (r || v == 0) {
+        pmu_evidence(caps, "K7 sel0/ctr0 read back but %llu cycles counted (rc 0x%x): not counting",
+                     (unsigned long long)v, (unsigned)r);
+        return false;
+    }
+    pmu_evidence(caps, "K7 counters probed: sel0/ctr0 read back, %llu cycles counted", (unsigned long long)v);
+    caps->kind = PMU_KIND_AMD_LEGACY;
+    caps->num_gp = K7_COUNTERS;
+    caps->gp_mask = pmu_low_mask(K7_COUNTERS);
+    caps->gp_width = K7_WIDTH;
+    caps->msrs.evtsel0 = MSR_K7_EVNTSEL0;
+    caps->msrs.ctr0 = MSR_K7_PERFCTR0;
+    caps->msrs.stride = 1;
+    return true;
+}
