@@ -160,14 +160,6 @@ void timer_expect_divided(struct timer_rate m, u64 ref_ppm, u64 tsc, u64 bracket
     *tolerance = timer_rate_ticks(m, bracket_tsc) / div + rate_uncertainty(*expected, ref_ppm) + 2;
 }
 
-void timer_expect_oneshot_left(struct timer_rate m, u64 ref_ppm, u32 count, u64 elapsed_tsc, u64 bracket_tsc,
-                               u64 *expected, u64 *tolerance)
-{
-    u64 elapsed = timer_rate_ticks(m, elapsed_tsc);
-    *expected = elapsed < count ? count - elapsed : 0;
-    *tolerance = timer_rate_ticks(m, bracket_tsc) + rate_uncertainty(MIN(elapsed, count), ref_ppm) + 2;
-}
-
 s64 timer_periodic_phase_error(struct timer_rate m, u64 ref_ppm, u32 count, u32 c0, u32 c1, u64 elapsed_tsc,
                                u64 bracket_tsc, u64 *tolerance)
 {

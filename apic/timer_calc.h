@@ -67,12 +67,10 @@ bool timer_attempts_more(const struct timer_attempts *t);
  * references disagreed by ref_ppm. Each gives the expected value and its tolerance: the time uncertainty
  * bracket_tsc (the reads' TSC brackets) converted at m, ref_ppm of the value (how far the rate moved during the
  * attempt) plus 0.5% (the references' own read uncertainty), and 2 ticks. */
-/* Ticks at divide by `div` over tsc TSC ticks (SDM Vol.3A Figure 11-10: exactly 1/div of divide by 1). */
+/* Ticks at divide by `div` over tsc TSC ticks (SDM Vol.3A Figure 11-10: exactly 1/div of divide by 1); with
+ * div 1, the ticks a one-shot counts down between two reads (SDM 11.5.4: at the timer's rate). */
 void timer_expect_divided(struct timer_rate m, u64 ref_ppm, u64 tsc, u64 bracket_tsc, u32 div, u64 *expected,
                           u64 *tolerance);
-/* A one-shot of `count` read elapsed_tsc after it started: count - elapsed ticks, never below 0. */
-void timer_expect_oneshot_left(struct timer_rate m, u64 ref_ppm, u32 count, u64 elapsed_tsc, u64 bracket_tsc,
-                               u64 *expected, u64 *tolerance);
 /* A periodic count-down of `count` read as c0, then c1 elapsed_tsc later: the ticks counted (modulo the reload)
  * minus the ticks elapsed (modulo the reload), folded into [-count/2, count/2]: 0 for a timer that reloads
  * from the initial count at 0 (SDM 11.5.4). */
