@@ -13,7 +13,8 @@
 #   3. apt-get download -t bookworm-backports qemu-system-x86 qemu-system-common qemu-system-data, plus any
 #      shared library the binary needs that the system lacks (ldd), and dpkg -x them into build/qemu10/root
 #   4. write build/qemu10/qemu-system-x86_64, a wrapper running the private binary with LD_LIBRARY_PATH and
-#      -L <prefix>/usr/share/qemu -L /usr/share/seabios (the firmware blobs QEMU 10 expects but bookworm has)
+#      -L <prefix>/usr/share/qemu -L <prefix>/usr/share/seabios -L /usr/share/seabios (firmware: QEMU's own
+#      blobs, backports' SeaBIOS 1.16.3, then the system's)
 #
 # Output: the wrapper's path on stdout, exit 0. On failure (not root, backports unreachable, the binary does
 # not run) exit 1 with a one-line reason on stderr, starting with "qemu10: ".
@@ -24,7 +25,9 @@ dir=$repo/build/qemu10
 root=$dir/root
 wrapper=$dir/qemu-system-x86_64
 stamp=$dir/.complete
-packages=(qemu-system-x86 qemu-system-common qemu-system-data)
+# seabios: bookworm's 1.16.2 waits 32 s in an AHCI command timeout on QEMU 10's q35 ("WARNING - Timeout at
+# ahci_command:153!" on the debug console, before the kernel starts); backports' 1.16.3 does not.
+packages=(qemu-system-x86 qemu-system-common qemu-system-data seabios)
 apt_opts=(-q -o Acquire::http::Timeout=20 -o Acquire::https::Timeout=20 -o Acquire::Retries=1)
 
 die() { echo "qemu10: $*" >&2; exit 1; }
@@ -47,7 +50,8 @@ version_ok() {  # the wrapper runs and says QEMU 10.x
     v=$("$wrapper" --version 2>/dev/null | head -n 1) || return 1
     [[ $v =~ version\ 10\. ]]
 }
-if [[ -f $stamp && -x $wrapper ]] && version_ok; then
+complete() { [[ -f $stamp && -x $wrapper && -f $root/usr/share/seabios/bios-256k.bin ]] && version_ok; }
+if complete; then
     echo "$wrapper"
     exit 0
 fi
@@ -57,7 +61,7 @@ fi
 mkdir -p "$dir"
 exec 9>"$dir/.lock"
 flock -w 300 9 || die "another tools/qemu10.sh holds $dir/.lock for more than 300 s"
-if [[ -f $stamp && -x $wrapper ]] && version_ok; then echo "$wrapper"; exit 0; fi
+if complete; then echo "$wrapper"; exit 0; fi
 
 [[ -f /etc/debian_version ]] && command -v apt-get >/dev/null || die "not a Debian system with apt-get"
 [[ $(id -u) -eq 0 ]] || die "not root: cannot add bookworm-backports to apt (run as root once; the prefix is then cached)"
@@ -103,6 +107,7 @@ fetch $(for p in "${packages[@]}"; do echo "$p/bookworm-backports"; done) ||
 for d in "$debs"/*.deb; do dpkg -x "$d" "$root" || die "dpkg -x $d failed"; done
 bin=$root/usr/bin/qemu-system-x86_64
 [[ -x $bin ]] || die "no usr/bin/qemu-system-x86_64 in the downloaded packages"
+[[ -f $root/usr/share/seabios/bios-256k.bin ]] || die "no usr/share/seabios/bios-256k.bin in the downloaded seabios package"
 libdir=$root/usr/lib/x86_64-linux-gnu
 
 # Libraries the binary needs that the system lacks: fetch the package that provides each (backports first).
@@ -125,8 +130,9 @@ done
 # --- 4. the wrapper -----------------------------------------------------------------------------------------
 cat >"$wrapper" <<EOF
 #!/bin/sh
-# QEMU 10 from bookworm-backports, unpacked by tools/qemu10.sh; firmware from the prefix, then the system's SeaBIOS.
-LD_LIBRARY_PATH="$libdir\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}" exec "$bin" -L "$root/usr/share/qemu" -L /usr/share/seabios "\$@"
+# QEMU 10 from bookworm-backports, unpacked by tools/qemu10.sh; its own modules (not the system QEMU's), firmware
+# from the prefix, then the system's SeaBIOS.
+QEMU_MODULE_DIR="$libdir/qemu" LD_LIBRARY_PATH="$libdir\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}" exec "$bin" -L "$root/usr/share/qemu" -L "$root/usr/share/seabios" -L /usr/share/seabios "\$@"
 EOF
 chmod 755 "$wrapper"
 version_ok || die "the unpacked QEMU does not run: $("$wrapper" --version 2>&1 | head -n 1)"
