@@ -19,8 +19,9 @@
 #                      (tools/pmuboot-report), and the log itself to DIR/serial.log unless --log says where
 #   --qemu BINARY      the QEMU to run (default qemu-system-x86_64 from PATH), e.g. --qemu "$(tools/qemu10.sh)"
 #   --iommu            q35 only: add an Intel IOMMU with interrupt remapping and x2APIC (EIM) support,
-#                      -device intel-iommu,intremap=on,eim=on, with -machine q35,kernel-irqchip=split (QEMU
-#                      requires the split irqchip for intremap); needed for more than 255 CPUs
+#                      -device intel-iommu,intremap=on,eim=on, with -machine q35,kernel-irqchip=split (under
+#                      KVM QEMU refuses intremap with the in-kernel irqchip, hw/i386/x86-iommu.c; TCG ignores
+#                      the setting); needed for more than 255 CPUs
 #   --qemu-arg ARG     pass ARG to QEMU as well (repeatable), e.g. --qemu-arg=-icount --qemu-arg=shift=auto
 #   --kernel FILE      boot this kernel image instead of build/pmuboot.elf (nothing is built)
 #   --no-build         do not run make; the kernel image must exist
