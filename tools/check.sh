@@ -134,7 +134,7 @@ elif [[ ${CHECK_QEMU10:-1} == 0 ]]; then
     qemu10_why="CHECK_QEMU10=0"
 elif q10=$(tools/qemu10.sh 2>"$out/qemu10.err" </dev/null); then
     q10=${q10#"$repo"/}   # relative: the options below are split on blanks
-    echo "check: QEMU 10: $q10 ($(tail -n 1 "$out/qemu10.err" 2>/dev/null | sed 's/^qemu10: //'))"
+    echo "check: QEMU 10: $q10 ($("$q10" --version 2>/dev/null | head -n 1))"
     for r in "${qemu10_runs[@]}"; do qemu_runs+=("${r%%|*}|--qemu $q10 ${r#*|}"); done
 else
     qemu10_why=$(tail -n 1 "$out/qemu10.err" | sed 's/^qemu10: //')
