@@ -3,7 +3,8 @@
 #
 # Usage: ./run-qemu.sh [OPTIONS]
 #
-#   --smp N            virtual CPUs (default 1)
+#   --smp N            virtual CPUs (default 1; more than 255 needs --machine q35 --iommu and a QEMU that
+#                      offers x2APIC under TCG, e.g. QEMU 10 from tools/qemu10.sh with --cpu max)
 #   --cpu MODEL        QEMU CPU model, e.g. max, Skylake-Client, EPYC (default: QEMU's, qemu64)
 #   --machine pc|q35   machine type (default pc)
 #   --mem MB           guest RAM in MiB (default 128)
@@ -16,6 +17,11 @@
 #   --log FILE         also write the serial log to FILE
 #   --report DIR       write the log's reports to DIR: junit.xml, report.json, report.html, report.md
 #                      (tools/pmuboot-report), and the log itself to DIR/serial.log unless --log says where
+#   --qemu BINARY      the QEMU to run (default qemu-system-x86_64 from PATH), e.g. --qemu "$(tools/qemu10.sh)"
+#   --iommu            q35 only: add an Intel IOMMU with interrupt remapping and x2APIC (EIM) support,
+#                      -device intel-iommu,intremap=on,eim=on, with -machine q35,kernel-irqchip=split (under
+#                      KVM QEMU refuses intremap with the in-kernel irqchip, hw/i386/x86-iommu.c; TCG ignores
+#                      the setting); needed for more than 255 CPUs
 #   --qemu-arg ARG     pass ARG to QEMU as well (repeatable), e.g. --qemu-arg=-icount --qemu-arg=shift=auto
 #   --kernel FILE      boot this kernel image instead of build/pmuboot.elf (nothing is built)
 #   --no-build         do not run make; the kernel image must exist
@@ -70,6 +76,7 @@ write_report() {
     if [[ $rs -le 1 ]]; then echo "$prog: reports in $report/ (junit.xml report.json report.html report.md)" >&2
     else echo "$prog: --report: tools/pmuboot-report failed (status $rs)" >&2; fi
 }
+qemu_bin=qemu-system-x86_64 iommu=no
 
 need_value() { [[ $# -ge 2 && -n $2 ]] || bad_usage "option $1 needs a value"; }
 while [[ $# -gt 0 ]]; do
@@ -90,6 +97,8 @@ while [[ $# -gt 0 ]]; do
         --timeout) need_value "$@"; timeout=$2; shift ;;
         --log) need_value "$@"; log=$2; shift ;;
         --report) need_value "$@"; report=$2; shift ;;
+        --qemu) need_value "$@"; qemu_bin=$2; shift ;;
+        --iommu) iommu=yes ;;
         --qemu-arg) need_value "$@"; extra+=("$2"); shift ;;
         --kernel) need_value "$@"; kernel=$2; build=no; shift ;;
         --no-build) build=no ;;
@@ -100,7 +109,9 @@ while [[ $# -gt 0 ]]; do
     shift
 done
 
-[[ $smp =~ ^[1-9][0-9]*$ && $smp -le 255 ]] || bad_usage "--smp wants a number of CPUs from 1 to 255, not '$smp'"
+[[ $smp =~ ^[1-9][0-9]*$ && $smp -le 4096 ]] || bad_usage "--smp wants a number of CPUs from 1 to 4096, not '$smp'"
+[[ $smp -le 255 || $iommu == yes ]] || bad_usage "--smp $smp: more than 255 CPUs needs x2APIC IDs and interrupt remapping: add --machine q35 --iommu"
+[[ $iommu == no || $machine == q35 ]] || bad_usage "--iommu needs --machine q35 (the intel-iommu device is a q35 device)"
 [[ $mem =~ ^[1-9][0-9]*$ && $mem -ge 32 ]] || bad_usage "--mem wants MiB, at least 32, not '$mem'"
 case $machine in pc|q35) ;; *) bad_usage "--machine wants pc or q35, not '$machine'" ;; esac
 case $accel in tcg|kvm|auto) ;; *) bad_usage "--accel wants tcg, kvm or auto, not '$accel'" ;; esac
@@ -121,7 +132,11 @@ missing=()
 want() {  # want COMMAND-OR-PATH PACKAGE
     if [[ $1 == /* ]]; then [[ -e $1 ]] || missing+=("$2"); else command -v "$1" >/dev/null || missing+=("$2"); fi
 }
-want qemu-system-x86_64 qemu-system-x86
+if [[ $qemu_bin == qemu-system-x86_64 ]]; then
+    want qemu-system-x86_64 qemu-system-x86
+elif ! command -v "$qemu_bin" >/dev/null; then
+    verdict 5 "FAIL: --qemu '$qemu_bin' is not an executable (for QEMU 10: --qemu \"\$(tools/qemu10.sh)\")"
+fi
 want perl perl
 if [[ -n $report ]]; then   # tools/pmuboot-report's libraries
     perl -MTAP::Formatter::JUnit -e1 2>/dev/null || missing+=(libtap-formatter-junit-perl)
@@ -189,10 +204,13 @@ fi
 
 # --- QEMU --------------------------------------------------------------------------------------------------
 # shellcheck disable=SC2054  # the commas belong to QEMU's option syntax
-qemu=(qemu-system-x86_64 -machine "$machine" -accel "$accel" -m "$mem" -smp "$smp"
+machine_opt=$machine
+[[ $iommu == yes ]] && machine_opt="$machine,kernel-irqchip=split"
+qemu=("$qemu_bin" -machine "$machine_opt" -accel "$accel" -m "$mem" -smp "$smp"
       -display none -vga none -net none -no-reboot -serial stdio -monitor none
       -device isa-debug-exit,iobase=0xf4,iosize=0x04)
 [[ -n $cpu ]] && qemu+=(-cpu "$cpu")
+[[ $iommu == yes ]] && qemu+=(-device intel-iommu,intremap=on,eim=on)
 qemu+=("${extra[@]}")
 case $boot in
     kernel) qemu+=(-kernel "$kernel" -append "$args") ;;
@@ -217,7 +235,7 @@ if [[ -n $report ]]; then
     [[ -n $log ]] || log=$report/serial.log
 fi
 [[ -n $log ]] && { mkdir -p "$(dirname "$log")"; : >"$log" || verdict 5 "FAIL: cannot write --log file '$log'"; }
-echo "$prog: $boot boot, machine $machine, smp $smp, ${cpu:-default cpu}, $accel, args '$args'" >&2
+echo "$prog: $qemu_bin, $boot boot, machine $machine_opt$([[ $iommu == yes ]] && echo ' + intel-iommu'), smp $smp, ${cpu:-default cpu}, $accel, args '$args'" >&2
 
 # Clean the serial bytes (GRUB and firmware clear the screen and move the cursor) and copy them line by line
 # to stdout, the run's log and --log.

@@ -1,7 +1,14 @@
 #include "kernel/exit.h"
 
 #include "kernel/console.h"
+#include "kernel/timing.h"
 #include "kernel/x86.h"
+
+/* How long to wait for isa-debug-exit to end the run. QEMU 10's device (hw/misc/debugexit.c,
+ * debug_exit_write -> qemu_system_shutdown_request_with_code) only queues a shutdown request that the main
+ * loop acts on later, so the vCPU runs on after the OUT; QEMU 7.2 exited inside the OUT. A second is far
+ * longer than the main loop needs even on a loaded host. */
+#define QEMU_EXIT_WAIT_MS 1000
 
 void halt_forever(void)
 {
@@ -39,7 +46,9 @@ void kernel_exit(bool passed, enum exit_mode mode)
     switch (mode) {
     case EXIT_QEMU:
         outb(QEMU_EXIT_PORT, passed ? QEMU_EXIT_PASS : QEMU_EXIT_FAIL);
-        kprintf("# exit=qemu: no isa-debug-exit device at port 0x%x answered; halting\n", QEMU_EXIT_PORT);
+        udelay(QEMU_EXIT_WAIT_MS * 1000ull);
+        kprintf("# exit=qemu: no isa-debug-exit device at port 0x%x ended the run within %u ms of the write; "
+                "halting\n", QEMU_EXIT_PORT, QEMU_EXIT_WAIT_MS);
         break;
     case EXIT_REBOOT:
         kprintf("# exit=reboot: resetting\n");

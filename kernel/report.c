@@ -54,10 +54,15 @@ static void put_block(const struct check *c)
     kprintf_locked("  ---\n");
     while (*p) {
         const char *nl = strchr(p, '\n');
+        if (!nl && c->diag.truncated)
+            break; /* the line the buffer cut (it ends in "..."): an unclosed YAML string would break the stream */
         int n = nl ? (int)(nl - p) : (int)strlen(p);
         kprintf_locked("  %.*s\n", n, p);
         p += n + (nl ? 1 : 0);
     }
+    if (c->diag.truncated)
+        kprintf_locked("  \"diagnostics truncated\": \"the block outgrew its %u-byte buffer; later lines dropped (the "
+                       "verdict counts every expectation)\"\n", (unsigned)sizeof(c->diag_buf));
     kprintf_locked("  ...\n");
 }
 

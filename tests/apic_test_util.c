@@ -74,6 +74,37 @@ bool platform_is_qemu_tcg(void)
     return g_ident.hypervisor_bit && !strcmp(g_ident.hv_signature, "TCGTCGTCGTCG");
 }
 
+/* SDM Vol.2A CPUID leaf 0BH: EBX[15:0] is the number of logical processors at that level; the last valid
+ * level (ECX[15:8] != 0) spans the package. */
+u32 cpuid_logical_per_package(void)
+{
+    u32 a, b, cc, d, max, n = 0;
+    cpuid_count(0, 0, &max, &b, &cc, &d);
+    if (max < 0xB)
+        return 0;
+    for (u32 sub = 0; sub < 8; sub++) {
+        cpuid_count(0xB, sub, &a, &b, &cc, &d);
+        if (((cc >> 8) & 0xFF) == 0 || (b & 0xFFFF) == 0)
+            break;
+        n = b & 0xFFFF;
+    }
+    return n;
+}
+
+/* SDM Vol.2A CPUID leaf 01H: EBX[23:16] is an 8-bit count of addressable logical processor IDs and
+ * EBX[31:24] the initial APIC ID. QEMU's target/i386/cpu.c cpu_x86_cpuid() (leaf 1, QEMU 10.0.2) does
+ * "*ebx |= threads_per_pkg << 16" unmasked: with more than 255 logical processors per package (possible
+ * under TCG since QEMU 9.0's x2APIC emulation) the count's bits 15:8 are ORed into the APIC ID field. */
+void todo_if_qemu_cpuid1_overflow(struct check *c, u32 ebx, u32 apic_id)
+{
+    u32 per_pkg = cpuid_logical_per_package();
+    u32 spill = (per_pkg >> 8) & 0xFF;
+    check_note(c, "logical processors per package (CPUID.0BH, last level EBX[15:0])", "%u", per_pkg);
+    if (per_pkg > 255 && (ebx >> 24) == ((apic_id & 0xFF) | spill) && platform_is_qemu_tcg())
+        check_todo(c, "QEMU deviation (QEMU 9.0 to 10.0.2 at least): target/i386/cpu.c cpu_x86_cpuid() leaf 1 "
+                      "ORs %u << 16 into EBX unmasked: 0x%x lands in EBX[31:24]", per_pkg, spill);
+}
+
 static void pair_notes_flush(struct pair_notes *pn)
 {
     if (!pn->len)

@@ -43,6 +43,13 @@ u64 wait_longest_gap_tsc(void);
  * (hw/intc/apic.c), whose known deviations the checks report as TODO. Anywhere else they fail. */
 bool platform_is_qemu_tcg(void);
 
+/* Logical processors in this package: EBX[15:0] of the last valid CPUID.0BH level; 0 without leaf 0BH. */
+u32 cpuid_logical_per_package(void);
+/* Called when CPUID.01H:EBX[31:24] (ebx >> 24) disagrees with apic_id & 0xFF and nothing else in the check
+ * failed: notes the per-package count, and marks the check TODO when it is QEMU TCG and the mismatch is
+ * exactly QEMU's unmasked per-package count overflowing EBX[23:16] into [31:24]. */
+void todo_if_qemu_cpuid1_overflow(struct check *c, u32 ebx, u32 apic_id);
+
 /* A YAML note listing "key:value" pairs in chunks that fit a note (e.g. deliveries per APIC ID). */
 struct pair_notes {
     struct check *c;

@@ -86,7 +86,9 @@ static void msr_gp_check(struct check *c)
         return;
     u64 v;
     expect_eq(c, "RDMSR 0x80e (DFR)", FIXUP_FAULT | 13, (u64)rdmsr_safe(X2APIC_MSR(APIC_DFR), &v));
-    expect_eq(c, "RDMSR 0x831 (reserved)", FIXUP_FAULT | 13, (u64)rdmsr_safe(X2APIC_MSR(APIC_ICR_HI), &v));
+    /* SDM Vol.3A 11.12.1.2: "There is no MSR with address 831H"; reserved addresses #GP. */
+    int r831 = rdmsr_safe(X2APIC_MSR(APIC_ICR_HI), &v);
+    expect_eq(c, "RDMSR 0x831 (reserved)", FIXUP_FAULT | 13, (u64)r831);
     expect_eq(c, "RDMSR 0x83f (SELF IPI, write-only)", FIXUP_FAULT | 13,
               (u64)rdmsr_safe(X2APIC_MSR(APIC_SELF_IPI), &v));
     u32 ldr = (u32)rdmsr(X2APIC_MSR(APIC_LDR));
@@ -96,8 +98,14 @@ static void msr_gp_check(struct check *c)
     /* EOI with a non-zero value: evidence only (no ISR bit is set here, so it would EOI nothing). */
     int r = wrmsr_safe(X2APIC_MSR(APIC_EOI), 1);
     check_note(c, "WRMSR 0x80b (EOI) <- 1", "%s", r ? "#GP" : "no fault");
-    expect_eq(c, "WRMSR 0x828 (ESR) <- 1", FIXUP_FAULT | 13, (u64)wrmsr_safe(X2APIC_MSR(APIC_ESR), 1));
+    /* SDM Vol.3A 11.12.1.2 (Table 11-6, ESR): "WRMSR of a non-zero value causes #GP(0)". */
+    int resr = wrmsr_safe(X2APIC_MSR(APIC_ESR), 1);
+    expect_eq(c, "WRMSR 0x828 (ESR) <- 1", FIXUP_FAULT | 13, (u64)resr);
     expect_eq(c, "WRMSR 0x828 (ESR) <- 0", 0, (u64)wrmsr_safe(X2APIC_MSR(APIC_ESR), 0));
+    /* A TODO only when these two, and nothing else, deviate, exactly as QEMU's code does. */
+    if (c->failures == 2 && r831 == 0 && resr == 0 && platform_is_qemu_tcg())
+        check_todo(c, "QEMU TCG deviation (QEMU 9.0 to 10.0.2 at least): hw/intc/apic.c reads MSR 0x831 as "
+                      "ICR[63:32] and ignores ESR writes, where both must #GP");
 }
 
 static volatile u32 hits[MAX_CPUS][2];
@@ -152,8 +160,17 @@ static void icr64_check(struct check *c)
     u64 icr = rdmsr(X2APIC_MSR(APIC_ICR_LO));
     check_note(c, "ICR after the send", "0x%016llx", (unsigned long long)icr);
     expect_eq_dec(c, "deliveries after a 64-bit ICR write to the own x2APIC ID", 1, n);
-    expect_eq(c, "ICR[63:32] destination read back", (u32)rdmsr(X2APIC_MSR(APIC_ID)), icr >> 32);
+    /* SDM Vol.3A 11.12.1.2 (Table 11-6): MSR 830H is the 64-bit ICR, read/write; 11.12.9: destination in
+     * bits 63:32. */
+    u32 id = (u32)rdmsr(X2APIC_MSR(APIC_ID));
+    u32 failures_before = c->failures;
+    expect_eq(c, "ICR[63:32] destination read back", id, icr >> 32);
+    bool hi_lost = c->failures > failures_before && (icr >> 32) == 0;
     expect_eq(c, "ISR bit after EOI", 0, apic_vector_bit(APIC_ISR0, VEC_X2_ICR));
+    if (hi_lost && c->failures == failures_before + 1 && n == 1 && (u32)icr == (ICR_DM_FIXED | VEC_X2_ICR) &&
+        platform_is_qemu_tcg())
+        check_todo(c, "QEMU TCG deviation (QEMU 9.0 to 10.0.2 at least): hw/intc/apic.c "
+                      "apic_register_read() returns ICR[31:0] only (a 32-bit value): ICR[63:32] reads 0");
 }
 
 static const struct check_def x2apic_checks[] = {

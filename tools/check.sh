@@ -6,7 +6,9 @@
 #   3. QEMU runs of the kernel through run-qemu.sh: -kernel on pc and q35 with -smp 1, 4 and 16 (q35), the
 #      Skylake-Client, Icelake-Server and EPYC CPU models, serial bring-up; the GRUB ISO's
 #      multiboot2 entry on pc and multiboot entry on q35; UEFI (OVMF) once if OVMF and GRUB EFI are
-#      installed; and the bad-input path: "nonsense=1" must fail fast and name the word
+#      installed; and the bad-input path: "nonsense=1" must fail fast and name the word. With QEMU 10 from
+#      bookworm-backports (tools/qemu10.sh; a SKIP line names the runs and the reason when it cannot be had):
+#      x2APIC mode under TCG (-cpu max -smp 4, q35) and 288 CPUs (q35 + intel-iommu, suite=smp,x2apic)
 #   3b. tools/pmuboot-report's reports of every QEMU run (run-qemu.sh --report), validated: JUnit against
 #      tests/report/junit.xsd, JSON against docs/report-json.schema.json, HTML parsed and self-contained, and the
 #      report's verdict agreeing with run-qemu's (build/check/reports.tap)
@@ -19,7 +21,8 @@
 # The last line is tapsum's "N passed, N failed, N skipped"; the exit status is non-zero if anything failed.
 # Environment: CHECK_JOBS (QEMU runs at once, default 1: the kernel's APIC timer checks measure time, and on a
 # small host parallel runs of 4-CPU guests starve each other's vCPUs), CHECK_QEMU=0 (skip the QEMU runs),
-# CHECK_KERNEL=FILE (boot this image instead of build/pmuboot.elf: for testing this script).
+# CHECK_KERNEL=FILE (boot this image instead of build/pmuboot.elf: for testing this script), CHECK_QEMU10=0
+# (skip the QEMU 10 runs, recorded as SKIP).
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -117,6 +120,26 @@ qemu_runs+=(
     "iso-mb2-pc|--iso --machine pc --smp 2"
     "iso-mb1-q35|--iso-mb1 --machine q35 --smp 2"
 )
+# QEMU 10 (bookworm-backports, unpacked into build/qemu10 by tools/qemu10.sh; the system QEMU is untouched):
+# x2APIC mode under TCG (QEMU 7.2's TCG offers no x2APIC) and more than 255 CPUs (x2APIC IDs, MADT type-9
+# entries, interrupt remapping). When it cannot be had, one SKIP line in runs.tap names the runs and the reason.
+qemu10_runs=(
+    "qemu10-q35-max-smp4|--machine q35 --cpu max --smp 4"
+    "qemu10-q35-iommu-max-smp288|--machine q35 --iommu --cpu max --smp 288 --append suite=smp,x2apic --timeout 180"
+)
+qemu10_why=""
+if [[ ${CHECK_QEMU:-1} == 0 ]]; then
+    :
+elif [[ ${CHECK_QEMU10:-1} == 0 ]]; then
+    qemu10_why="CHECK_QEMU10=0"
+elif q10=$(tools/qemu10.sh 2>"$out/qemu10.err" </dev/null); then
+    q10=${q10#"$repo"/}   # relative: the options below are split on blanks
+    echo "check: QEMU 10: $q10 ($("$q10" --version 2>/dev/null | head -n 1))"
+    for r in "${qemu10_runs[@]}"; do qemu_runs+=("${r%%|*}|--qemu $q10 ${r#*|}"); done
+else
+    qemu10_why=$(tail -n 1 "$out/qemu10.err" | sed 's/^qemu10: //')
+    qemu10_why=${qemu10_why:-tools/qemu10.sh failed without a reason}
+fi
 error_run="error-path|--machine pc --append nonsense=1 --timeout 20"
 
 if [[ ${CHECK_QEMU:-1} == 0 ]]; then
@@ -147,6 +170,8 @@ else
         echo "check: qemu/$name: ${verdict#run-qemu: }"
     done
     [[ $have_uefi == yes ]] || run_check yes "qemu/uefi-q35 # SKIP $uefi_why"
+    [[ -z $qemu10_why ]] ||
+        run_check yes "qemu/qemu10 # SKIP runs $(for r in "${qemu10_runs[@]}"; do printf '%s ' "${r%%|*}"; done)not done: QEMU 10 not available: $qemu10_why"
     # The bad-input path: the run must end by itself with failed checks, and the log must name the word.
     name=${error_run%%|*}
     status=$(cat "$out/qemu/$name.status")
