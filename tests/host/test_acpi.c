@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "kernel/acpi.h"
+#include "kernel/cpu_list.h"
 
 /* ---- building tables ---- */
 
@@ -867,7 +868,7 @@ static void test_madt_duplicate_apic_id(void **state)
     build_with_madt(&im);
     discover_v1_tag(&im);
     assert_problem(&info.problems,
-                   "MADT entry at offset 0x3c (Local x2APIC): APIC ID 0x1 already listed at offset 0x34");
+                   "MADT: 1 repeated APIC IDs ignored (1 Local APIC + x2APIC pairs), e.g. ID 0x1 at 0x34+0x3c");
     assert_int_equal(info.problems.count, 1);
     assert_true(info.madt.cpus[2].duplicate);
     assert_false(info.madt.cpus[1].duplicate);
@@ -1054,8 +1055,9 @@ static void test_problem_overflow_is_counted(void **state)
     (void)state;
     struct image im;
     madt_begin(&madt_a, 1, APIC_BASE, 1);
-    for (u32 i = 0; i < ACPI_PROBLEMS_MAX + 4; i++)
-        e_lapic(&madt_a, (u8)i, 5, 1); /* every one after the first duplicates APIC ID 5 */
+    e_lapic(&madt_a, 0, 5, 1);
+    for (u32 i = 1; i < ACPI_PROBLEMS_MAX + 4; i++)
+        e_lapic(&madt_a, (u8)i, 0xFF, 1); /* one problem each: enabled with the broadcast ID */
     build_with_madt(&im);
     u32 n = discover_v1_tag(&im);
     assert_int_equal(n, ACPI_PROBLEMS_MAX + 3);
@@ -1124,6 +1126,95 @@ static void test_fuzz_xsdt_set(void **state)
     image_free(&im);
 }
 
+/* ---- The CPU list as firmware writes it (issue 16): kernel/cpu_list.c on MADTs shaped like real ones ---- */
+
+static struct cpu_list cl; /* ~12 KiB: static, like the kernel's */
+
+/* 3. An online-capable entry before an enabled one of the same ID: the enabled one is the CPU to start. */
+static void test_madt_online_capable_before_enabled_same_id(void **state)
+{
+    (void)state;
+    struct image im;
+    madt_begin(&madt_a, ACPI_MADT_ONLINE_CAPABLE_REV, APIC_BASE, 1);
+    e_lapic(&madt_a, 0, 0, 1);
+    e_lapic(&madt_a, 1, 1, ACPI_LAPIC_FLAG_ONLINE_CAPABLE);
+    e_lapic(&madt_a, 2, 1, ACPI_LAPIC_FLAG_ENABLED);
+    build_with_madt(&im);
+    discover_v1_tag(&im);
+    assert_true(info.madt.cpus[1].duplicate);
+    assert_false(info.madt.cpus[2].duplicate);
+    assert_int_equal(info.madt.cpu_enabled, 2);
+    assert_int_equal(info.madt.cpu_online_capable, 0);
+    cpu_list_build(&cl, &info, NULL, 0, 0, false);
+    assert_int_equal(cl.ap_count, 1);
+    assert_int_equal(cl.aps[0].apic_id, 1);
+    assert_int_equal(cl.aps[0].acpi_uid, 2);
+    assert_int_equal(cl.absent_count, 0);
+    image_free(&im);
+}
+
+/* 4a. Enabled entries with the xAPIC broadcast ID 0xFF (type 0) or 0xFFFFFFFF (type 9) are not CPUs. */
+static void test_madt_invalid_ids_rejected(void **state)
+{
+    (void)state;
+    struct image im;
+    madt_begin(&madt_a, 3, APIC_BASE, 1);
+    e_lapic(&madt_a, 0, 0, 1);
+    e_lapic(&madt_a, 1, 0xFF, 1);
+    e_x2apic(&madt_a, 0xFFFFFFFFu, 1, 2);
+    e_lapic(&madt_a, 3, 1, 1);
+    build_with_madt(&im);
+    discover_v1_tag(&im);
+    assert_problem(&info.problems, "MADT entry at offset 0x34 (Local APIC): enabled with APIC ID 0xff");
+    assert_problem(&info.problems, "MADT entry at offset 0x3c (Local x2APIC): enabled with APIC ID 0xffffffff");
+    assert_int_equal(info.madt.cpu_enabled, 2);
+    assert_contains(format_info(), "2 invalid IDs ignored");
+    image_free(&im);
+}
+
+/* 6a. Every CPU listed both as a Local APIC and a Local x2APIC entry: one summary, not one problem each. */
+static void test_madt_xapic_x2apic_pairs_summarised(void **state)
+{
+    (void)state;
+    struct image im;
+    madt_begin(&madt_a, 3, APIC_BASE, 1);
+    for (u32 i = 0; i < 20; i++)
+        e_lapic(&madt_a, (u8)i, (u8)i, 1);
+    for (u32 i = 0; i < 20; i++)
+        e_x2apic(&madt_a, i, 1, i);
+    build_with_madt(&im);
+    discover_v1_tag(&im);
+    assert_int_equal(info.problems.count, 1);
+    assert_problem(&info.problems, "MADT: 20 repeated APIC IDs ignored (20 Local APIC + x2APIC pairs), e.g. "
+                                   "ID 0x0 at 0x2c+0xcc, ID 0x1 at 0x34+0xdc");
+    assert_int_equal(info.madt.cpu_enabled, 20);
+    assert_int_equal(info.madt.cpu_duplicates, 20);
+    cpu_list_build(&cl, &info, NULL, 0, 0, true);
+    assert_int_equal(cl.ap_count, 19);
+    image_free(&im);
+}
+
+/* 6b. X299 boards: 36 absent 0xFF and 56 absent 0xFFFFFFFF placeholders, shown as counts. */
+static void test_madt_placeholders_summarised(void **state)
+{
+    (void)state;
+    struct image im;
+    madt_begin(&madt_a, 3, APIC_BASE, 1);
+    e_lapic(&madt_a, 0, 0, 1);
+    e_lapic(&madt_a, 1, 1, 1);
+    for (u32 i = 0; i < 36; i++)
+        e_lapic(&madt_a, (u8)(2 + i), 0xFF, 0);
+    for (u32 i = 0; i < 56; i++)
+        e_x2apic(&madt_a, 0xFFFFFFFFu, 0, 100 + i);
+    build_with_madt(&im);
+    discover_v1_tag(&im);
+    assert_no_problems(&info.problems);
+    const char *text = format_info();
+    print_diag(text);
+    assert_contains(text, "absent 92: IDs 255 (36 entries),4294967295 (56 entries)\n");
+    image_free(&im);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1157,6 +1248,10 @@ int main(void)
         cmocka_unit_test(test_scan_nothing),
         cmocka_unit_test(test_mb2_bad_v2_then_v1),
         cmocka_unit_test(test_problem_overflow_is_counted),
+        cmocka_unit_test(test_madt_online_capable_before_enabled_same_id),
+        cmocka_unit_test(test_madt_invalid_ids_rejected),
+        cmocka_unit_test(test_madt_xapic_x2apic_pairs_summarised),
+        cmocka_unit_test(test_madt_placeholders_summarised),
         cmocka_unit_test(test_fuzz_rsdt_set),
         cmocka_unit_test(test_fuzz_xsdt_set),
     };
