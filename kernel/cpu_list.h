@@ -24,7 +24,7 @@ struct cpu_list {
     struct cpu_list_ap aps[CPU_LIST_MAX];
     u32 absent_count; /* distinct IDs listed but not enabled and not started */
     u32 absent_ids[CPU_LIST_MAX];
-    u32 refused_count; /* enabled CPUs that cannot be addressed in the current APIC mode */
+    u32 refused_count; /* enabled (or cpus=) CPUs not started: not addressable in this APIC mode */
     u32 refused_ids[CPU_LIST_REFUSED_MAX];
 };
 
