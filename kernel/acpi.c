@@ -389,6 +389,13 @@ static const char *entry_name(u8 type)
     }
 }
 
+static bool id_is_broadcast(u8 type, u32 apic_id)
+{
+    return type == ACPI_MADT_LAPIC ? apic_id == ACPI_XAPIC_BROADCAST_ID : apic_id == ACPI_X2APIC_BROADCAST_ID;
+}
+
+/* Record one processor entry. Which entry of a repeated ID is kept is decided after the walk
+ * (resolve_duplicates), so that the result does not depend on entry order. */
 static void add_cpu(struct acpi_madt *m, u8 type, u32 apic_id, u32 uid, u32 flags, u32 off,
                     struct acpi_problems *pr)
 {
@@ -402,27 +409,74 @@ static void add_cpu(struct acpi_madt *m, u8 type, u32 apic_id, u32 uid, u32 flag
     c->flags = flags;
     c->offset = off;
     c->type = type;
+    /* ACPI 6.5 5.2.12.2 Local APIC Flags: bit 0 Enabled (start it); bit 1 Online Capable (may be enabled at
+     * run time), reserved (zero) before MADT revision 5, so ignored there. 5.2.12.12 uses the same flags. */
     c->enabled = flags & ACPI_LAPIC_FLAG_ENABLED;
-    /* ACPI 6.5 5.2.12.2: Online Capable is reserved (zero) before MADT revision 5; ignore it there. */
     c->online_capable = m->revision >= ACPI_MADT_ONLINE_CAPABLE_REV && (flags & ACPI_LAPIC_FLAG_ONLINE_CAPABLE);
     if (acpi_cpu_absent(c)) {
         m->cpu_absent++; /* firmware often lists absent CPUs with a shared placeholder ID: not a clash */
         return;
     }
-    for (u32 j = 0; j + 1 < m->cpu_count; j++) {
+    if (id_is_broadcast(type, apic_id)) { /* Linux skips these too (acpi_parse_lapic/acpi_parse_x2apic) */
+        c->invalid_id = true;
+        m->cpu_invalid++;
+        problem(pr, "MADT entry at offset 0x%x (%s): %s with APIC ID 0x%x, the broadcast ID; ignored", off,
+                entry_name(type), c->enabled ? "enabled" : "online-capable", apic_id);
+    }
+}
+
+static bool cpu_usable(const struct acpi_cpu *c)
+{
+    return !acpi_cpu_absent(c) && !c->invalid_id;
+}
+
+/* Of the usable entries with c's APIC ID, the one to keep: the first enabled one, else the first. */
+static const struct acpi_cpu *keeper_of(const struct acpi_madt *m, const struct acpi_cpu *c)
+{
+    const struct acpi_cpu *first = NULL;
+    for (u32 j = 0; j < m->cpu_count; j++) {
         const struct acpi_cpu *o = &m->cpus[j];
-        if (o->apic_id == apic_id && !acpi_cpu_absent(o) && !o->duplicate) {
+        if (!cpu_usable(o) || o->apic_id != c->apic_id)
+            continue;
+        if (o->enabled)
+            return o;
+        if (!first)
+            first = o;
+    }
+    return first;
+}
+
+/* One APIC ID is one CPU. Firmware repeats IDs (X299 boards list every CPU as both a Local APIC and a
+ * Local x2APIC entry, although ACPI 6.5 5.2.12.12 reserves type 9 for IDs >= 255): keep one entry per ID,
+ * preferring an enabled one over an online-capable one, and report all repeats in one line. */
+static void resolve_duplicates(struct acpi_madt *m, struct acpi_problems *pr)
+{
+    u32 pairs = 0, shown = 0;
+    char eg[64] = "";
+    for (u32 i = 0; i < m->cpu_count; i++) {
+        struct acpi_cpu *c = &m->cpus[i];
+        if (!cpu_usable(c))
+            continue;
+        const struct acpi_cpu *k = keeper_of(m, c);
+        if (k != c) {
             c->duplicate = true;
             m->cpu_duplicates++;
-            problem(pr, "MADT entry at offset 0x%x (%s): APIC ID 0x%x already listed at offset 0x%x; ignored",
-                    off, entry_name(type), apic_id, o->offset);
-            return;
+            pairs += k->type != c->type;
+            if (shown < 2) {
+                size_t n = strlen(eg);
+                k_snprintf(eg + n, sizeof(eg) - n, "%sID 0x%x at 0x%x+0x%x", shown ? ", " : "", c->apic_id,
+                           MIN(k->offset, c->offset), MAX(k->offset, c->offset));
+                shown++;
+            }
+        } else if (c->enabled) {
+            m->cpu_enabled++;
+        } else {
+            m->cpu_online_capable++;
         }
     }
-    if (c->enabled)
-        m->cpu_enabled++;
-    else
-        m->cpu_online_capable++;
+    if (m->cpu_duplicates)
+        problem(pr, "MADT: %u repeated APIC IDs ignored (%u Local APIC + x2APIC pairs), e.g. %s", m->cpu_duplicates,
+                pairs, eg);
 }
 
 /* Decode one entry whose length (elen >= entry_min_len(type)) lies inside the table. */
@@ -526,6 +580,7 @@ bool acpi_madt_parse(const struct phys_window *mem, u64 phys, struct acpi_madt *
         off += elen;
     }
 
+    resolve_duplicates(madt, pr);
     report_overflow(pr, madt->cpu_total, ACPI_MAX_CPUS, "processors");
     report_overflow(pr, madt->ioapic_total, ACPI_MAX_IOAPICS, "I/O APICs");
     report_overflow(pr, madt->iso_total, ACPI_MAX_ISOS, "interrupt source overrides");
@@ -545,20 +600,38 @@ static bool cpu_in_class(const struct acpi_cpu *c, enum cpu_class k)
 {
     switch (k) {
     case CPU_ENABLED:
-        return c->enabled && !c->duplicate;
+        return c->enabled && !c->duplicate && !c->invalid_id;
     case CPU_ONLINE_CAPABLE:
-        return !c->enabled && c->online_capable && !c->duplicate;
+        return !c->enabled && c->online_capable && !c->duplicate && !c->invalid_id;
     default:
         return acpi_cpu_absent(c);
     }
 }
 
-/* APIC IDs of one class in table order, consecutive runs folded: "0-3,8,10-11". */
+static bool seen_before(const struct acpi_madt *m, u32 i, enum cpu_class k)
+{
+    for (u32 j = 0; j < i; j++)
+        if (m->cpus[j].apic_id == m->cpus[i].apic_id && cpu_in_class(&m->cpus[j], k))
+            return true;
+    return false;
+}
+
+/* APIC IDs of one class in table order, consecutive runs folded: "0-3,8,10-11". An ID listed by several
+ * entries (placeholders: 36 absent entries of ID 255 on X299 boards) appears once, with its count. */
 static void format_ids(struct strbuf *sb, const struct acpi_madt *m, enum cpu_class k)
 {
     bool first = true;
     for (u32 i = 0; i < m->cpu_count;) {
-        if (!cpu_in_class(&m->cpus[i], k)) {
+        if (!cpu_in_class(&m->cpus[i], k) || seen_before(m, i, k)) {
+            i++;
+            continue;
+        }
+        u32 times = 0;
+        for (u32 j = i; j < m->cpu_count; j++)
+            times += m->cpus[j].apic_id == m->cpus[i].apic_id && cpu_in_class(&m->cpus[j], k);
+        if (times > 1) {
+            sb_printf(sb, "%s%u (%u entries)", first ? "" : ",", m->cpus[i].apic_id, times);
+            first = false;
             i++;
             continue;
         }
@@ -608,6 +681,8 @@ void acpi_madt_format(const struct acpi_madt *m, struct strbuf *sb)
     }
     if (m->cpu_duplicates)
         sb_printf(sb, "; %u duplicate IDs ignored", m->cpu_duplicates);
+    if (m->cpu_invalid)
+        sb_printf(sb, "; %u invalid IDs ignored", m->cpu_invalid);
     if (m->cpu_total > m->cpu_count)
         sb_printf(sb, "; %u not kept", m->cpu_total - m->cpu_count);
     sb_printf(sb, "\n");

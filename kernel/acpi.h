@@ -98,8 +98,14 @@ struct acpi_cpu {
     u8 type;      /* ACPI_MADT_LAPIC or ACPI_MADT_X2APIC */
     bool enabled;        /* flags bit 0: usable now; the only CPUs to start */
     bool online_capable; /* flags bit 1 with MADT revision >= 5: may be enabled at run time */
-    bool duplicate;      /* APIC ID already listed by an earlier enabled/online-capable entry: skip it */
+    bool duplicate;      /* another enabled/online-capable entry of this APIC ID is the one kept: skip it */
+    bool invalid_id;     /* enabled/online-capable with an ID no CPU can have (0xFF type 0, ~0 type 9): skip */
 };
+
+/* ACPI 6.5 5.2.12.2 / 5.2.12.12: IDs that name no CPU. 0xFF is the xAPIC broadcast destination (SDM
+ * Vol.3A 11.6.2.1): INIT/SIPI sent to it would reach every CPU. 0xFFFFFFFF is the x2APIC broadcast. */
+#define ACPI_XAPIC_BROADCAST_ID 0xFFu
+#define ACPI_X2APIC_BROADCAST_ID 0xFFFFFFFFu
 
 /* Neither enabled nor online-capable: firmware lists it but it is not there (QEMU -smp n,maxcpus=m). */
 static inline bool acpi_cpu_absent(const struct acpi_cpu *c)
@@ -144,7 +150,7 @@ struct acpi_madt {
 
     u32 cpu_count; /* kept in cpus[], in table order */
     u32 cpu_total; /* listed; > cpu_count when more than ACPI_MAX_CPUS (reported) */
-    u32 cpu_enabled, cpu_online_capable, cpu_absent, cpu_duplicates; /* over cpus[] */
+    u32 cpu_enabled, cpu_online_capable, cpu_absent, cpu_duplicates, cpu_invalid; /* over cpus[] */
     struct acpi_cpu cpus[ACPI_MAX_CPUS];
 
     u32 ioapic_count, ioapic_total;

@@ -1,36 +1,31 @@
 #include "kernel/enumerate.h"
 
+#include <string.h>
+
+#include "apic/apic.h"
 #include "kernel/globals.h"
 #include "kernel/lib/format.h"
 #include "kernel/smp.h"
 
 struct acpi_info g_acpi;
+struct cpu_list g_cpu_list;
 
+/* Called after smp_init_bsp (the boot CPU's APIC ID is known) and apic_choose_mode (the IPI width is). */
 void enumerate_cpus(const struct options *o)
 {
     const struct phys_window low4g = {0, 1ull << 32, (const u8 *)0};
     acpi_discover(&g_acpi, &low4g, &g_boot);
 
-    if (o->cpu_count) {
-        smp.enumeration = "cpus= option";
-        for (u32 i = 0; i < o->cpu_count; i++)
-            smp_add_cpu(o->cpus[i], true, 0, false);
-        return;
+    struct cpu_list *l = &g_cpu_list;
+    cpu_list_build(l, &g_acpi, o->cpus, o->cpu_count, smp.cpu[0].apic_id, apic_mode() == APIC_MODE_X2APIC);
+    smp.enumeration = l->source;
+    k_snprintf(smp.enumeration_note, sizeof(smp.enumeration_note), "%s", l->note);
+    if (l->boot_listed) {
+        smp.cpu[0].acpi_uid = l->boot_uid;
+        smp.cpu[0].from_x2apic_entry = l->boot_x2apic_entry;
     }
-    const struct acpi_madt *m = &g_acpi.madt;
-    if (!g_acpi.has_madt || m->cpu_enabled == 0) {
-        smp.enumeration = "boot CPU only";
-        k_snprintf(smp.enumeration_note, sizeof(smp.enumeration_note), "%s; use cpus=ID,... to name the APs",
-                   !g_acpi.has_rsdp ? "no ACPI RSDP found"
-                   : !g_acpi.has_madt ? "no usable ACPI MADT"
-                                      : "the MADT lists no enabled processor");
-        return;
-    }
-    smp.enumeration = "ACPI MADT";
-    for (u32 i = 0; i < m->cpu_count; i++) {
-        const struct acpi_cpu *c = &m->cpus[i];
-        if (c->duplicate)
-            continue;
-        smp_add_cpu(c->apic_id, c->enabled, c->uid, c->type == ACPI_MADT_X2APIC);
-    }
+    for (u32 i = 0; i < l->absent_count && i < MAX_CPUS; i++)
+        smp.absent_ids[smp.absent_count++] = l->absent_ids[i];
+    for (u32 i = 0; i < l->ap_count; i++)
+        smp_add_cpu(l->aps[i].apic_id, true, l->aps[i].acpi_uid, l->aps[i].x2apic_entry);
 }

@@ -2,7 +2,9 @@
 #pragma once
 #include "kernel/acpi.h"
 #include "kernel/cmdline.h"
+#include "kernel/cpu_list.h"
 
 extern struct acpi_info g_acpi; /* what ACPI discovery found, for the report */
+extern struct cpu_list g_cpu_list; /* what enumeration decided, for the report */
 
 void enumerate_cpus(const struct options *o);

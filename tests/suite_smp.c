@@ -25,8 +25,17 @@ static void enumeration_check(struct check *c)
         check_note(c, "madt", "%u processor entries: %u enabled, %u online-capable, %u absent; APIC at 0x%llx",
                    g_acpi.madt.cpu_total, g_acpi.madt.cpu_enabled, g_acpi.madt.cpu_online_capable,
                    g_acpi.madt.cpu_absent, (unsigned long long)g_acpi.madt.lapic_addr);
-    expect_true(c, "CPU list", g_acpi.has_madt || !strcmp(smp.enumeration, "cpus= option"),
+    /* An MADT that is present but not trusted (walk stopped at a malformed entry) leaves the boot CPU only:
+     * that must show as a failure, not pass because a table exists. */
+    expect_true(c, "CPU list", !strcmp(smp.enumeration, "ACPI MADT") || !strcmp(smp.enumeration, "cpus= option"),
                 "from the ACPI MADT or cpus=", "%s", smp.enumeration);
+    for (u32 i = 0; i < g_cpu_list.refused_count && i < CPU_LIST_REFUSED_MAX; i++) {
+        char key[16];
+        k_snprintf(key, sizeof(key), "refused %u", i + 1);
+        check_note(c, key, "APIC ID 0x%x listed but not startable in %s mode", g_cpu_list.refused_ids[i],
+                   apic_mode_name(apic_mode()));
+    }
+    expect_eq_dec(c, "listed CPUs that cannot be started", 0, g_cpu_list.refused_count);
 }
 
 /* ACPI 6.5 5.2: every table used had a valid checksum and length, every MADT entry fit the table. */

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "kernel/acpi.h"
+#include "kernel/cpu_list.h"
 
 /* ---- building tables ---- */
 
@@ -256,6 +257,7 @@ static void set32(struct image *im, u64 phys, u32 v)
 /* ---- result checks ---- */
 
 static struct acpi_info info; /* ~40 KiB: static, like the kernel's */
+static struct cpu_list cl;      /* ~12 KiB: what kernel/cpu_list.c decides from info */
 
 static void dump_problems(const struct acpi_problems *pr)
 {
@@ -867,7 +869,7 @@ static void test_madt_duplicate_apic_id(void **state)
     build_with_madt(&im);
     discover_v1_tag(&im);
     assert_problem(&info.problems,
-                   "MADT entry at offset 0x3c (Local x2APIC): APIC ID 0x1 already listed at offset 0x34");
+                   "MADT: 1 repeated APIC IDs ignored (1 Local APIC + x2APIC pairs), e.g. ID 0x1 at 0x34+0x3c");
     assert_int_equal(info.problems.count, 1);
     assert_true(info.madt.cpus[2].duplicate);
     assert_false(info.madt.cpus[1].duplicate);
@@ -1054,8 +1056,9 @@ static void test_problem_overflow_is_counted(void **state)
     (void)state;
     struct image im;
     madt_begin(&madt_a, 1, APIC_BASE, 1);
-    for (u32 i = 0; i < ACPI_PROBLEMS_MAX + 4; i++)
-        e_lapic(&madt_a, (u8)i, 5, 1); /* every one after the first duplicates APIC ID 5 */
+    e_lapic(&madt_a, 0, 5, 1);
+    for (u32 i = 1; i < ACPI_PROBLEMS_MAX + 4; i++)
+        e_lapic(&madt_a, (u8)i, 0xFF, 1); /* one problem each: enabled with the broadcast ID */
     build_with_madt(&im);
     u32 n = discover_v1_tag(&im);
     assert_int_equal(n, ACPI_PROBLEMS_MAX + 3);
@@ -1082,8 +1085,10 @@ static void fuzz_set(struct image *im, bool v2)
             assert_true(strlen(text) < 2048);
             assert_true(info.madt.cpu_count <= ACPI_MAX_CPUS);
             assert_true(info.madt.cpu_enabled + info.madt.cpu_online_capable + info.madt.cpu_absent +
-                            info.madt.cpu_duplicates ==
+                            info.madt.cpu_duplicates + info.madt.cpu_invalid ==
                         info.madt.cpu_count);
+            cpu_list_build(&cl, &info, NULL, 0, 0, k); /* never more APs than enabled entries */
+            assert_true(cl.ap_count + cl.refused_count + cl.boot_listed <= info.madt.cpu_enabled);
             const u64 phys = im->base + i;
             bool covered = !(phys >= rsdp_end && phys < im->rsdp + 48);
             if (v2 && ((phys >= im->rsdt && phys < im->facp) || (phys >= im->madt_rsdt && phys < im->madt)))
@@ -1124,6 +1129,213 @@ static void test_fuzz_xsdt_set(void **state)
     image_free(&im);
 }
 
+/* ---- The CPU list as firmware writes it (issue 16): kernel/cpu_list.c on MADTs shaped like real ones ---- */
+
+static bool cl_starts(u32 id)
+{
+    for (u32 i = 0; i < cl.ap_count; i++)
+        if (cl.aps[i].apic_id == id)
+            return true;
+    return false;
+}
+
+static u32 cl_absent_times(u32 id)
+{
+    u32 n = 0;
+    for (u32 i = 0; i < cl.absent_count; i++)
+        n += cl.absent_ids[i] == id;
+    return n;
+}
+
+/* 1. AMI/HP/Lenovo fill empty slots with absent entries of APIC ID 0, after the boot CPU's own entry. */
+static void test_cpulist_placeholder_id0_keeps_boot_uid(void **state)
+{
+    (void)state;
+    struct image im;
+    madt_begin(&madt_a, 3, APIC_BASE, 1);
+    e_lapic(&madt_a, 1, 0, 1); /* the boot CPU, UID 1 */
+    e_lapic(&madt_a, 2, 2, 1);
+    e_lapic(&madt_a, 3, 0, 0);     /* placeholders */
+    e_x2apic(&madt_a, 0, 0, 0x77); /* last placeholder: an x2APIC entry with UID 0x77 */
+    build_with_madt(&im);
+    discover_v1_tag(&im);
+    assert_no_problems(&info.problems);
+    cpu_list_build(&cl, &info, NULL, 0, 0, false);
+    assert_string_equal(cl.source, "ACPI MADT");
+    assert_true(cl.boot_listed);
+    assert_int_equal(cl.boot_uid, 1);
+    assert_false(cl.boot_x2apic_entry);
+    assert_int_equal(cl.ap_count, 1);
+    assert_true(cl_starts(2));
+    assert_int_equal(cl_absent_times(0), 0); /* ID 0 is the running boot CPU */
+    image_free(&im);
+}
+
+/* 2. Dell Precision T3600: placeholders reuse enabled CPUs' IDs; repeated placeholders list one ID once. */
+static void test_cpulist_placeholder_reusing_enabled_id_not_absent(void **state)
+{
+    (void)state;
+    struct image im;
+    madt_begin(&madt_a, 1, APIC_BASE, 1);
+    e_lapic(&madt_a, 0, 0, 1);
+    e_lapic(&madt_a, 1, 4, 1);
+    e_lapic(&madt_a, 2, 4, 0); /* absent, same ID as the enabled CPU 4 */
+    e_lapic(&madt_a, 3, 6, 0);
+    e_lapic(&madt_a, 4, 6, 0);
+    build_with_madt(&im);
+    discover_v1_tag(&im);
+    cpu_list_build(&cl, &info, NULL, 0, 0, false);
+    assert_true(cl_starts(4));
+    assert_int_equal(cl_absent_times(4), 0);
+    assert_int_equal(cl_absent_times(6), 1);
+    assert_int_equal(cl.absent_count, 1);
+    image_free(&im);
+}
+
+/* 3. An online-capable entry before an enabled one of the same ID: the enabled one is the CPU to start. */
+static void test_madt_online_capable_before_enabled_same_id(void **state)
+{
+    (void)state;
+    struct image im;
+    madt_begin(&madt_a, ACPI_MADT_ONLINE_CAPABLE_REV, APIC_BASE, 1);
+    e_lapic(&madt_a, 0, 0, 1);
+    e_lapic(&madt_a, 1, 1, ACPI_LAPIC_FLAG_ONLINE_CAPABLE);
+    e_lapic(&madt_a, 2, 1, ACPI_LAPIC_FLAG_ENABLED);
+    build_with_madt(&im);
+    discover_v1_tag(&im);
+    assert_true(info.madt.cpus[1].duplicate);
+    assert_false(info.madt.cpus[2].duplicate);
+    assert_int_equal(info.madt.cpu_enabled, 2);
+    assert_int_equal(info.madt.cpu_online_capable, 0);
+    cpu_list_build(&cl, &info, NULL, 0, 0, false);
+    assert_int_equal(cl.ap_count, 1);
+    assert_int_equal(cl.aps[0].apic_id, 1);
+    assert_int_equal(cl.aps[0].acpi_uid, 2);
+    assert_int_equal(cl.absent_count, 0);
+    image_free(&im);
+}
+
+/* 4a. Enabled entries with the xAPIC broadcast ID 0xFF (type 0) or 0xFFFFFFFF (type 9) are not CPUs. */
+static void test_madt_invalid_ids_rejected(void **state)
+{
+    (void)state;
+    struct image im;
+    madt_begin(&madt_a, 3, APIC_BASE, 1);
+    e_lapic(&madt_a, 0, 0, 1);
+    e_lapic(&madt_a, 1, 0xFF, 1);
+    e_x2apic(&madt_a, 0xFFFFFFFFu, 1, 2);
+    e_lapic(&madt_a, 3, 1, 1);
+    build_with_madt(&im);
+    discover_v1_tag(&im);
+    assert_problem(&info.problems, "MADT entry at offset 0x34 (Local APIC): enabled with APIC ID 0xff");
+    assert_problem(&info.problems, "MADT entry at offset 0x3c (Local x2APIC): enabled with APIC ID 0xffffffff");
+    assert_int_equal(info.madt.cpu_enabled, 2);
+    cpu_list_build(&cl, &info, NULL, 0, 0, true);
+    assert_int_equal(cl.ap_count, 1);
+    assert_true(cl_starts(1));
+    assert_contains(format_info(), "2 invalid IDs ignored");
+    image_free(&im);
+}
+
+/* 4b. x2APIC IDs above 255 cannot be reached in xAPIC mode: the ICR destination is 8 bits (SDM Vol.3A
+ * 11.6.1), so such an IPI would go to ID (id & 0xFF)... or 0. Refused and reported, started in x2APIC mode. */
+static void test_cpulist_x2apic_id_in_xapic_mode_refused(void **state)
+{
+    (void)state;
+    struct image im;
+    madt_begin(&madt_a, 4, APIC_BASE, 1); /* only type 9 entries, sparse IDs: Intel hybrid laptops */
+    e_x2apic(&madt_a, 0, 1, 0);
+    e_x2apic(&madt_a, 0x100, 1, 1);
+    e_x2apic(&madt_a, 8, 1, 2);
+    build_with_madt(&im);
+    discover_v1_tag(&im);
+    cpu_list_build(&cl, &info, NULL, 0, 0, false);
+    assert_int_equal(cl.ap_count, 1);
+    assert_true(cl_starts(8));
+    assert_int_equal(cl.refused_count, 1);
+    assert_int_equal(cl.refused_ids[0], 0x100);
+    assert_contains(cl.note, "apic=x2apic");
+    cpu_list_build(&cl, &info, NULL, 0, 0, true);
+    assert_int_equal(cl.ap_count, 2);
+    assert_true(cl_starts(0x100));
+    assert_int_equal(cl.refused_count, 0);
+    static const u32 opt[] = {0, 300, 255, 3};
+    cpu_list_build(&cl, &info, opt, 4, 0, false); /* cpus= gets the same limits */
+    assert_int_equal(cl.ap_count, 1);
+    assert_true(cl_starts(3));
+    assert_int_equal(cl.refused_count, 2);
+    image_free(&im);
+}
+
+/* 5. A bad entry inside a table whose checksum is valid: no CPU from that table is started. */
+static void test_cpulist_incomplete_madt_not_used(void **state)
+{
+    (void)state;
+    struct image im;
+    madt_begin(&madt_a, 1, APIC_BASE, 1);
+    e_lapic(&madt_a, 0, 0, 1);
+    e_lapic(&madt_a, 1, 1, 1);
+    put8(&madt_a, 0), put8(&madt_a, 5); /* Local APIC entry of 5 bytes: the walk loses its alignment */
+    put8(&madt_a, 0), put8(&madt_a, 8), put8(&madt_a, 9);
+    e_lapic(&madt_a, 2, 2, 1);
+    build_with_madt(&im);
+    discover_v1_tag(&im);
+    assert_false(info.madt.entries_complete);
+    cpu_list_build(&cl, &info, NULL, 0, 0, false);
+    assert_string_equal(cl.source, "boot CPU only");
+    assert_int_equal(cl.ap_count, 0);
+    assert_contains(cl.note, "MADT not trusted");
+    static const u32 opt[] = {1, 2};
+    cpu_list_build(&cl, &info, opt, 2, 0, false); /* the way out it names */
+    assert_int_equal(cl.ap_count, 2);
+    image_free(&im);
+}
+
+/* 6a. Every CPU listed both as a Local APIC and a Local x2APIC entry: one summary, not one problem each. */
+static void test_madt_xapic_x2apic_pairs_summarised(void **state)
+{
+    (void)state;
+    struct image im;
+    madt_begin(&madt_a, 3, APIC_BASE, 1);
+    for (u32 i = 0; i < 20; i++)
+        e_lapic(&madt_a, (u8)i, (u8)i, 1);
+    for (u32 i = 0; i < 20; i++)
+        e_x2apic(&madt_a, i, 1, i);
+    build_with_madt(&im);
+    discover_v1_tag(&im);
+    assert_int_equal(info.problems.count, 1);
+    assert_problem(&info.problems, "MADT: 20 repeated APIC IDs ignored (20 Local APIC + x2APIC pairs), e.g. "
+                                   "ID 0x0 at 0x2c+0xcc, ID 0x1 at 0x34+0xdc");
+    assert_int_equal(info.madt.cpu_enabled, 20);
+    assert_int_equal(info.madt.cpu_duplicates, 20);
+    cpu_list_build(&cl, &info, NULL, 0, 0, true);
+    assert_int_equal(cl.ap_count, 19);
+    image_free(&im);
+}
+
+/* 6b. X299 boards: 36 absent 0xFF and 56 absent 0xFFFFFFFF placeholders, shown as counts. */
+static void test_madt_placeholders_summarised(void **state)
+{
+    (void)state;
+    struct image im;
+    madt_begin(&madt_a, 3, APIC_BASE, 1);
+    e_lapic(&madt_a, 0, 0, 1);
+    e_lapic(&madt_a, 1, 1, 1);
+    for (u32 i = 0; i < 36; i++)
+        e_lapic(&madt_a, (u8)(2 + i), 0xFF, 0);
+    for (u32 i = 0; i < 56; i++)
+        e_x2apic(&madt_a, 0xFFFFFFFFu, 0, 100 + i);
+    build_with_madt(&im);
+    discover_v1_tag(&im);
+    assert_no_problems(&info.problems);
+    const char *text = format_info();
+    print_diag(text);
+    assert_contains(text, "absent 92: IDs 255 (36 entries),4294967295 (56 entries)\n");
+    cpu_list_build(&cl, &info, NULL, 0, 0, true);
+    assert_int_equal(cl.absent_count, 2);
+    image_free(&im);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1157,6 +1369,14 @@ int main(void)
         cmocka_unit_test(test_scan_nothing),
         cmocka_unit_test(test_mb2_bad_v2_then_v1),
         cmocka_unit_test(test_problem_overflow_is_counted),
+        cmocka_unit_test(test_cpulist_placeholder_id0_keeps_boot_uid),
+        cmocka_unit_test(test_cpulist_placeholder_reusing_enabled_id_not_absent),
+        cmocka_unit_test(test_madt_online_capable_before_enabled_same_id),
+        cmocka_unit_test(test_madt_invalid_ids_rejected),
+        cmocka_unit_test(test_cpulist_x2apic_id_in_xapic_mode_refused),
+        cmocka_unit_test(test_cpulist_incomplete_madt_not_used),
+        cmocka_unit_test(test_madt_xapic_x2apic_pairs_summarised),
+        cmocka_unit_test(test_madt_placeholders_summarised),
         cmocka_unit_test(test_fuzz_rsdt_set),
         cmocka_unit_test(test_fuzz_xsdt_set),
     };
