@@ -14,6 +14,22 @@
 #define K7_CTR_PATTERN 0x5a5a5a5a5aull /* fits 48 bits, not 0, not all ones */
 #define K7_WORKLOAD 20000
 
+/* Write `value` to msr and read it back; on a mismatch or fault, leave the probed registers zero and say why. */
+static bool reads_back(struct pmu_caps *caps, struct hw_access *hw, u32 msr, u64 value, const char *what)
+{
+    u64 v = 0;
+    int r = hw_wrmsr(hw, msr, value);
+    if (!r)
+        r = hw_rdmsr(hw, msr, &v);
+    if (!r && v == value)
+        return true;
+    pmu_evidence(caps, "K7 %s 0x%llx read back 0x%llx (rc 0x%x): not backed", what, (unsigned long long)value,
+                 (unsigned long long)v, (unsigned)r);
+    hw_wrmsr(hw, MSR_K7_EVNTSEL0, 0);
+    hw_wrmsr(hw, MSR_K7_PERFCTR0, 0);
+    return false;
+}
+
 bool pmu_probe_amd_legacy(struct pmu_caps *caps, struct hw_access *hw)
 {
     if (caps->kind != PMU_KIND_NONE || (caps->vendor != VENDOR_AMD && caps->vendor != VENDOR_HYGON) ||
@@ -25,25 +41,9 @@ bool pmu_probe_amd_legacy(struct pmu_caps *caps, struct hw_access *hw)
         pmu_evidence(caps, "K7 PerfEvtSel0 read fault 0x%x: none", (unsigned)r);
         return false;
     }
-    r = hw_wrmsr(hw, MSR_K7_EVNTSEL0, K7_SEL_CYCLES);
-    if (!r)
-        r = hw_rdmsr(hw, MSR_K7_EVNTSEL0, &v);
-    if (r || v != K7_SEL_CYCLES) {
-        pmu_evidence(caps, "K7 sel0 0x%llx read back 0x%llx (rc 0x%x): not backed",
-                     (unsigned long long)K7_SEL_CYCLES, (unsigned long long)v, (unsigned)r);
-        hw_wrmsr(hw, MSR_K7_EVNTSEL0, 0);
+    if (!reads_back(caps, hw, MSR_K7_EVNTSEL0, K7_SEL_CYCLES, "sel0") ||
+        !reads_back(caps, hw, MSR_K7_PERFCTR0, K7_CTR_PATTERN, "ctr0"))
         return false;
-    }
-    r = hw_wrmsr(hw, MSR_K7_PERFCTR0, K7_CTR_PATTERN);
-    if (!r)
-        r = hw_rdmsr(hw, MSR_K7_PERFCTR0, &v);
-    if (r || v != K7_CTR_PATTERN) {
-        pmu_evidence(caps, "K7 ctr0 0x%llx read back 0x%llx (rc 0x%x): not backed",
-                     (unsigned long long)K7_CTR_PATTERN, (unsigned long long)v, (unsigned)r);
-        hw_wrmsr(hw, MSR_K7_EVNTSEL0, 0);
-        hw_wrmsr(hw, MSR_K7_PERFCTR0, 0);
-        return false;
-    }
     /* A count: enable cycles at OS+USR around a short workload. */
     hw_wrmsr(hw, MSR_K7_PERFCTR0, 0);
     hw_wrmsr(hw, MSR_K7_EVNTSEL0, K7_SEL_CYCLES | K7_SEL_EN);
