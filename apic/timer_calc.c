@@ -142,6 +142,11 @@ bool timer_attempts_pass(const struct timer_attempts *t)
     return b >= 0 && abs_diff_s64(t->observed[b], t->expected[b]) <= t->tolerance[b];
 }
 
+bool timer_attempts_inconclusive(const struct timer_attempts *t)
+{
+    return !timer_attempts_pass(t) && t->worst_ref_ppm > TIMER_UNSTABLE_PPM;
+}
+
 bool timer_attempts_more(const struct timer_attempts *t)
 {
     return t->made < TIMER_ATTEMPTS_MAX && !timer_attempts_pass(t);

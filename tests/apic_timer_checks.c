@@ -280,7 +280,12 @@ static void expect_attempts(struct check *c, const char *what, const struct time
                unit);
     int b = timer_attempts_best(t);
     if (b >= 0) {
+        u32 failures = c->failures;
         expect_within(c, what, t->expected[b], t->observed[b], t->tolerance[b], unit);
+        if (failures == 0 && c->failures && g_ident.hypervisor_bit && timer_attempts_inconclusive(t))
+            check_todo(c, "hypervisor clocks unstable: two references of one attempt disagreed by %llu ppm (over "
+                          "%u), so the best attempt's deviation is no evidence against the timer",
+                       (unsigned long long)t->worst_ref_ppm, TIMER_UNSTABLE_PPM);
         return;
     }
     u32 failures = c->failures;
@@ -545,7 +550,9 @@ void timer_periodic_check(struct check *c)
     irq_borrow(VEC_TIMER, timer_handler);
     u64 t0 = rdtsc();
     apic_timer_start(VEC_TIMER, LVT_TIMER_PERIODIC, false, 1, (u32)count);
-    wait_timer_irqs(&r->count, PERIODIC_K, PERIODIC_K * PERIODIC_US + ARRIVAL_TIMEOUT_US, 0);
+    /* Generous: the timeout is TSC time, and an emulated TSC can run ahead of the timer (it costs nothing when the
+     * interrupts come). */
+    wait_timer_irqs(&r->count, PERIODIC_K, 4 * (PERIODIC_K * PERIODIC_US + ARRIVAL_TIMEOUT_US), 0);
     u32 n = wait_with_interrupts(&r->count, ~0u, 2 * PERIODIC_US, 0); /* the handler stopped it at K */
     apic_timer_stop();
     irq_give_back(VEC_TIMER);
@@ -571,22 +578,26 @@ void timer_periodic_check(struct check *c)
     char list[96];
     us_list(list, sizeof(list), late, PERIODIC_K);
     check_note(c, "delay of each interrupt after the latest expiry (us)", "%s", list);
-    expect_eq_dec(c, "interrupts before their expiry (-1%)", 0, early);
+
     /* Merged ticks need the host's timer thread stalled for more than a period (10 ms): up to half are
      * tolerated. Beyond that, an every-other-reload timer would look the same, so it fails, except under QEMU
      * TCG when the count-register checks above held (the reload itself works): there hw/intc/apic_common.c
      * apic_next_timer() schedules the next expiry after the host's current time, so periods missed while
      * QEMU's main thread was late are dropped (seen with a loaded 2-core host: 11-12 expiries per 6). */
     u32 failures = c->failures;
+    /* Judged against the TSC (the timer's own count cannot tell an early interrupt from one late by nearly a
+     * period), so under QEMU TCG, whose TSC was seen to run 1-8% off the timer clock, it joins the TODO below. */
+    expect_eq_dec(c, "interrupts before their expiry (-1%, by the TSC)", 0, early);
     expect_within(c, "expiries elapsed at the 6th interrupt (tolerance: merged ticks)", PERIODIC_K, (s64)expiries,
                   PERIODIC_K / 2, "expiries");
     median_u64(late, PERIODIC_K); /* sorts: late[0] is the least delayed */
     expect_within(c, "least delay after an expiry", 0, (s64)us_of(late[0]), us_of(period) * LATE_PCT / 100, "us");
     if (failures == 0 && c->failures > 0 && platform_is_qemu_tcg())
-        check_todo(c, "QEMU TCG: timer interrupts are raised by QEMU's main thread on host time, and "
-                      "hw/intc/apic_common.c apic_next_timer() drops the periods it missed (%llu expiries for %u "
-                      "interrupts; least delay %llu us), while the count-down, the reload and the semantics held",
-                   (unsigned long long)expiries, PERIODIC_K, (unsigned long long)us_of(late[0]));
+        check_todo(c, "QEMU TCG: timer interrupts are raised by QEMU's main thread on host time, "
+                      "hw/intc/apic_common.c apic_next_timer() drops the periods it missed, and its TSC drifts off "
+                      "the timer clock (%llu expiries for %u interrupts, %u early by the TSC, least delay %llu us), "
+                      "while the count-down, the reload and the semantics held",
+                   (unsigned long long)expiries, PERIODIC_K, early, (unsigned long long)us_of(late[0]));
 }
 
 /* SDM 11.5.4.1: in TSC-deadline mode the timer interrupts once the TSC reaches IA32_TSC_DEADLINE and disarms

@@ -174,6 +174,26 @@ static void attempts_need_agreeing_references(void **state)
     assert_false(timer_attempts_pass(&at));
 }
 
+/* Unstable clocks make a failed attempt inconclusive, never a pass; with stable clocks a failure stays one. */
+static void unstable_clocks_inconclusive(void **state)
+{
+    (void)state;
+    struct timer_attempts at;
+    timer_attempts_init(&at);
+    timer_attempts_add(&at, 100, 1000, 2000, 10); /* a broken reading, stable references */
+    assert_false(timer_attempts_pass(&at));
+    assert_false(timer_attempts_inconclusive(&at));
+    timer_attempts_add(&at, TIMER_UNSTABLE_PPM + 1, 0, 0, 0); /* another attempt saw the clocks 2% apart */
+    assert_false(timer_attempts_pass(&at));
+    assert_true(timer_attempts_inconclusive(&at));
+    timer_attempts_add(&at, 10, 1000, 1001, 10); /* a good valid attempt: a pass is a pass */
+    assert_true(timer_attempts_pass(&at));
+    assert_false(timer_attempts_inconclusive(&at));
+    /* A broken divider with stable clocks fails (divide_good_and_broken); the same with unstable clocks in some
+     * attempt is inconclusive: it is never reported as a pass either way. */
+    assert_false(divide_verdict(16, 32, 0, 0));
+}
+
 static void rate_arithmetic(void **state)
 {
     (void)state;
@@ -250,7 +270,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(dcr_table),           cmocka_unit_test(dcr_rejects_other_divisors),
         cmocka_unit_test(mul_div_matches_int128), cmocka_unit_test(mul_div_by_zero),
-        cmocka_unit_test(median),              cmocka_unit_test(rate_arithmetic),
+        cmocka_unit_test(median),              cmocka_unit_test(rate_arithmetic), cmocka_unit_test(unstable_clocks_inconclusive),
         cmocka_unit_test(divide_good_and_broken), cmocka_unit_test(attempts_need_agreeing_references),
         cmocka_unit_test(oneshot_countdown_readings), cmocka_unit_test(periodic_phase_readings),
     };
