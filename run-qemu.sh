@@ -23,6 +23,9 @@
 #                      KVM QEMU refuses intremap with the in-kernel irqchip, hw/i386/x86-iommu.c; TCG ignores
 #                      the setting); needed for more than 255 CPUs
 #   --qemu-arg ARG     pass ARG to QEMU as well (repeatable), e.g. --qemu-arg=-icount --qemu-arg=shift=auto
+#   --spcr ttySN       add an ACPI SPCR table (QEMU -acpitable) naming COM<N+1> (I/O, 115200) and judge the
+#                      stream on that port: it goes to stdout, the ports before it to files (COM1's is
+#                      copied to LOG.com1 with --log); with console=auto the kernel must follow the table
 #   --kernel FILE      boot this kernel image instead of build/pmuboot.elf (nothing is built)
 #   --no-build         do not run make; the kernel image must exist
 #   --dry-run          print the QEMU command line and exit
@@ -76,7 +79,7 @@ write_report() {
     if [[ $rs -le 1 ]]; then echo "$prog: reports in $report/ (junit.xml report.json report.html report.md)" >&2
     else echo "$prog: --report: tools/pmuboot-report failed (status $rs)" >&2; fi
 }
-qemu_bin=qemu-system-x86_64 iommu=no
+qemu_bin=qemu-system-x86_64 iommu=no spcr=""
 
 need_value() { [[ $# -ge 2 && -n $2 ]] || bad_usage "option $1 needs a value"; }
 while [[ $# -gt 0 ]]; do
@@ -100,6 +103,7 @@ while [[ $# -gt 0 ]]; do
         --qemu) need_value "$@"; qemu_bin=$2; shift ;;
         --iommu) iommu=yes ;;
         --qemu-arg) need_value "$@"; extra+=("$2"); shift ;;
+        --spcr) need_value "$@"; spcr=$2; shift ;;
         --kernel) need_value "$@"; kernel=$2; build=no; shift ;;
         --no-build) build=no ;;
         --dry-run) dry_run=yes ;;
@@ -119,6 +123,7 @@ case $accel in tcg|kvm|auto) ;; *) bad_usage "--accel wants tcg, kvm or auto, no
 if [[ -z $timeout ]]; then
     if [[ $boot == uefi ]]; then timeout=120; else timeout=60; fi
 fi
+[[ -z $spcr || $spcr =~ ^ttyS[0-3]$ ]] || bad_usage "--spcr wants ttyS0..ttyS3, not '$spcr'"
 [[ $timeout =~ ^[0-9]+$ ]] || bad_usage "--timeout wants whole seconds (0 = no limit), not '$timeout'"
 case $append in *exit=*) bad_usage "--append: do not pass exit=...; run-qemu always adds exit=qemu" ;; esac
 args="exit=qemu${append:+ $append}"
@@ -206,8 +211,25 @@ fi
 # shellcheck disable=SC2054  # the commas belong to QEMU's option syntax
 machine_opt=$machine
 [[ $iommu == yes ]] && machine_opt="$machine,kernel-irqchip=split"
+# The judged serial port: COM1, or with --spcr the port the SPCR table names (the ports before it to files).
+serial_args=(-serial stdio)
+if [[ -n $spcr ]]; then
+    n=${spcr#ttyS}
+    serial_args=()
+    for ((i = 0; i < n; i++)); do serial_args+=(-serial "file:$work/com$((i + 1)).log"); done
+    serial_args+=(-serial stdio)
+    # SPCR fields after the 36-byte ACPI header (Microsoft "Serial Port Console Redirection Table" rev 2):
+    # interface type 0 (16550), 3 reserved, Base Address GAS {I/O, 8 bits, offset 0, byte access, port},
+    # interrupt type 1 (8259), IRQ, GSI, baud code 7 (115200), parity 0, stop bits 1, flow control 0,
+    # terminal 0, language 0, PCI device/vendor 0xFFFF (not PCI), bus/device/function/flags/segment 0,
+    # UART clock 0 (reserved in rev 2): 44 bytes, table length 80. QEMU writes the header and checksum.
+    ports=(0x3f8 0x2f8 0x3e8 0x2e8) irqs=(4 3 4 3)
+    perl -e 'print pack("C4 C4 Q< C C L< C6 S< S< C3 L< C L<", 0,0,0,0, 1,8,0,1,hex($ARGV[0]), 1,$ARGV[1],$ARGV[1],
+                        7,0,1,0,0,0, 0xffff,0xffff, 0,0,0, 0, 0, 0)' "${ports[$n]}" "${irqs[$n]}" >"$work/spcr.bin"
+    extra+=(-acpitable "sig=SPCR,rev=2,oem_id=PMUBT,oem_table_id=PMUBOOT,data=$work/spcr.bin")
+fi
 qemu=("$qemu_bin" -machine "$machine_opt" -accel "$accel" -m "$mem" -smp "$smp"
-      -display none -vga none -net none -no-reboot -serial stdio -monitor none
+      -display none -vga none -net none -no-reboot "${serial_args[@]}" -monitor none
       -device isa-debug-exit,iobase=0xf4,iosize=0x04)
 [[ -n $cpu ]] && qemu+=(-cpu "$cpu")
 [[ $iommu == yes ]] && qemu+=(-device intel-iommu,intremap=on,eim=on)
@@ -253,6 +275,11 @@ fi
 statuses=("${PIPESTATUS[@]}")
 set -e
 status=${statuses[0]}
+if [[ -n $spcr && $spcr != ttyS0 ]]; then
+    com1_bytes=$(stat -c %s "$work/com1.log" 2>/dev/null || echo 0)
+    echo "$prog: --spcr $spcr: the stream above is $spcr's; COM1 received $com1_bytes bytes" >&2
+    [[ -n $log ]] && cp "$work/com1.log" "$log.com1" 2>/dev/null || true
+fi
 
 # --- verdict -----------------------------------------------------------------------------------------------
 qemu_messages() { grep -v 'terminating on signal' "$work/qemu.err" | sed "s/^/$prog: qemu: /" >&2 || true; }

@@ -21,9 +21,9 @@ static void emit(const char *s)
     }
 }
 
-void console_init(u32 port_index, u32 baud)
+bool console_init(const struct uart_desc *u)
 {
-    serial_init(port_index, baud);
+    return serial_init(u);
 }
 
 void console_lock(void)

@@ -29,10 +29,9 @@ void report_header(const struct boot_info *bi, const struct options *o, const st
     kprintf("# boot: %s via %s, info at 0x%llx (%u bytes)\n", bi->has_loader ? bi->loader : "(no loader name)",
             boot_protocol_name(bi->protocol), (unsigned long long)bi->info_phys, bi->info_size);
     kprintf("# cmdline: \"%s\"\n", bi->cmdline);
-    kprintf("# options: suite=%s exclude=%s verbose=%u exit=%s console=ttyS%u,%u\n",
+    kprintf("# options: suite=%s exclude=%s verbose=%u exit=%s console=%s\n",
             o->suites[0] ? o->suites : "(default)", o->exclude[0] ? o->exclude : "(none)", o->verbose,
-            o->exit == EXIT_QEMU ? "qemu" : o->exit == EXIT_REBOOT ? "reboot" : "halt", o->console_port,
-            o->console_baud);
+            o->exit == EXIT_QEMU ? "qemu" : o->exit == EXIT_REBOOT ? "reboot" : "halt", o->console);
     char buf[512];
     struct strbuf sb;
     sb_init(&sb, buf, sizeof(buf));
