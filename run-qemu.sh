@@ -11,6 +11,8 @@
 #   --iso              boot through the GRUB ISO (BIOS, GRUB's multiboot2 command) instead of -kernel
 #   --iso-mb1          the same ISO's multiboot (version 1) entry
 #   --uefi             boot the GRUB ISO with OVMF (UEFI firmware), multiboot2 entry
+#   --vga std|none     QEMU's display adapter (default none); std gives GRUB a VBE/GOP framebuffer for the
+#                      screen mirror (there is still no window: -display none; tools/screenshot.sh looks)
 #   --append "ARGS"    kernel arguments; exit=qemu is always added
 #   --accel tcg|kvm|auto  accelerator (default tcg; auto = kvm when /dev/kvm is usable, else tcg)
 #   --timeout SECONDS  host-side limit: kill QEMU after this long (default 60, 120 with --uefi; 0 = none)
@@ -79,7 +81,7 @@ write_report() {
     if [[ $rs -le 1 ]]; then echo "$prog: reports in $report/ (junit.xml report.json report.html report.md)" >&2
     else echo "$prog: --report: tools/pmuboot-report failed (status $rs)" >&2; fi
 }
-qemu_bin=qemu-system-x86_64 iommu=no spcr=""
+qemu_bin=qemu-system-x86_64 iommu=no spcr="" vga=none
 
 need_value() { [[ $# -ge 2 && -n $2 ]] || bad_usage "option $1 needs a value"; }
 while [[ $# -gt 0 ]]; do
@@ -104,6 +106,7 @@ while [[ $# -gt 0 ]]; do
         --iommu) iommu=yes ;;
         --qemu-arg) need_value "$@"; extra+=("$2"); shift ;;
         --spcr) need_value "$@"; spcr=$2; shift ;;
+        --vga) need_value "$@"; vga=$2; shift ;;
         --kernel) need_value "$@"; kernel=$2; build=no; shift ;;
         --no-build) build=no ;;
         --dry-run) dry_run=yes ;;
@@ -123,6 +126,7 @@ case $accel in tcg|kvm|auto) ;; *) bad_usage "--accel wants tcg, kvm or auto, no
 if [[ -z $timeout ]]; then
     if [[ $boot == uefi ]]; then timeout=120; else timeout=60; fi
 fi
+case $vga in std|none) ;; *) bad_usage "--vga wants std or none, not '$vga'" ;; esac
 [[ -z $spcr || $spcr =~ ^ttyS[0-3]$ ]] || bad_usage "--spcr wants ttyS0..ttyS3, not '$spcr'"
 [[ $timeout =~ ^[0-9]+$ ]] || bad_usage "--timeout wants whole seconds (0 = no limit), not '$timeout'"
 case $append in *exit=*) bad_usage "--append: do not pass exit=...; run-qemu always adds exit=qemu" ;; esac
@@ -229,7 +233,7 @@ if [[ -n $spcr ]]; then
     extra+=(-acpitable "sig=SPCR,rev=2,oem_id=PMUBT,oem_table_id=PMUBOOT,data=$work/spcr.bin")
 fi
 qemu=("$qemu_bin" -machine "$machine_opt" -accel "$accel" -m "$mem" -smp "$smp"
-      -display none -vga none -net none -no-reboot "${serial_args[@]}" -monitor none
+      -display none -vga "$vga" -net none -no-reboot "${serial_args[@]}" -monitor none
       -device isa-debug-exit,iobase=0xf4,iosize=0x04)
 [[ -n $cpu ]] && qemu+=(-cpu "$cpu")
 [[ $iommu == yes ]] && qemu+=(-device intel-iommu,intremap=on,eim=on)
@@ -257,7 +261,7 @@ if [[ -n $report ]]; then
     [[ -n $log ]] || log=$report/serial.log
 fi
 [[ -n $log ]] && { mkdir -p "$(dirname "$log")"; : >"$log" || verdict 5 "FAIL: cannot write --log file '$log'"; }
-echo "$prog: $qemu_bin, $boot boot, machine $machine_opt$([[ $iommu == yes ]] && echo ' + intel-iommu'), smp $smp, ${cpu:-default cpu}, $accel, args '$args'" >&2
+echo "$prog: $qemu_bin, $boot boot,$([[ $vga != none ]] && echo " vga $vga,") machine $machine_opt$([[ $iommu == yes ]] && echo ' + intel-iommu'), smp $smp, ${cpu:-default cpu}, $accel, args '$args'" >&2
 
 # Clean the serial bytes (GRUB and firmware clear the screen and move the cursor) and copy them line by line
 # to stdout, the run's log and --log.

@@ -2,6 +2,7 @@
 
 #include <stdarg.h>
 
+#include "kernel/fbcon.h"
 #include "kernel/lib/format.h"
 #include "kernel/percpu.h"
 #include "kernel/serial.h"
@@ -18,6 +19,7 @@ static void emit(const char *s)
         if (*s == '\n')
             serial_putc('\r'); /* serial terminals want CR LF */
         serial_putc(*s);
+        fbcon_putc(*s);
     }
 }
 

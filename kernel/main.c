@@ -2,6 +2,7 @@
 #include "apic/apic.h"
 #include "kernel/console.h"
 #include "kernel/console_setup.h"
+#include "kernel/fbcon.h"
 #include "kernel/enumerate.h"
 #include "kernel/smp.h"
 #include "kernel/timing.h"
@@ -73,6 +74,7 @@ void kmain(u32 magic, u32 info_phys)
 
     const struct phys_window low4g = {0, 1ull << 32, (const u8 *)0};
     bootinfo_parse(&g_boot, magic, info_phys, &low4g);
+    fbcon_init(&g_boot); /* the screen mirrors the console from the first line on */
     memory_init(&g_boot);
     options_default(&g_options);
     bool cmdline_ok = cmdline_parse(g_boot.cmdline, &g_options, g_cmdline_error, sizeof(g_cmdline_error)) &&
@@ -84,6 +86,7 @@ void kmain(u32 magic, u32 info_phys)
     report_begin(&g_options);
     report_header(&g_boot, &g_options, &g_ident);
     console_report();
+    fbcon_report();
     if (!cmdline_ok) {
         report_comment("command line rejected: %s", g_cmdline_error);
         report_comment("valid options:");

@@ -7,6 +7,7 @@
 
 #include "kernel/console.h"
 #include "kernel/exit.h"
+#include "kernel/fbcon.h"
 #include "kernel/lib/format.h"
 #include "tests/framework.h"
 
@@ -96,6 +97,7 @@ void report_check(const struct check *c)
     }
     if (rep.verbose >= 1 || v != VERDICT_PASS)
         put_block(c);
+    fbcon_progress(rep.passed, rep.failed, rep.skipped, c->name, false);
     console_unlock();
 }
 
@@ -133,8 +135,10 @@ void report_finish(void)
 {
     if (rep.todo)
         kprintf("# %u expected failure(s) or known deviation(s) marked TODO above\n", rep.todo);
+    fbcon_report_end();
     kprintf("1..%u\n", rep.number);
     kprintf("%u passed, %u failed, %u skipped\n", rep.passed, rep.failed, rep.skipped);
+    fbcon_progress(rep.passed, rep.failed, rep.skipped, "", true);
     kernel_exit(rep.failed == 0, rep.exit);
 }
 
@@ -143,5 +147,6 @@ void report_bail_out(const char *why)
     console_recover();
     kprintf("Bail out! %s\n", why);
     kprintf("%u passed, %u failed, %u skipped\n", rep.passed, rep.failed + 1, rep.skipped);
+    fbcon_progress(rep.passed, rep.failed + 1, rep.skipped, "", true);
     kernel_exit(false, rep.exit);
 }

@@ -7,7 +7,8 @@
 #      Skylake-Client, Icelake-Server and EPYC CPU models, serial bring-up; the GRUB ISO's
 #      multiboot2 entry on pc and multiboot entry on q35; UEFI (OVMF) once if OVMF and GRUB EFI are
 #      installed; console=auto with an ACPI SPCR table naming COM2 (--spcr ttyS1: the stream must arrive on
-#      COM2 and say so in its "# console:" line, COM1 must not carry it); and the bad-input path: "nonsense=1" must fail fast and name the word. With QEMU 10 from
+#      COM2 and say so in its "# console:" line, COM1 must not carry it); the ISO with std VGA (--vga std:
+#      the kernel must find GRUB's framebuffer and mirror lines on it); and the bad-input path: "nonsense=1" must fail fast and name the word. With QEMU 10 from
 #      bookworm-backports (tools/qemu10.sh; a SKIP line names the runs and the reason when it cannot be had):
 #      x2APIC mode under TCG (-cpu max -smp 4, q35) and 288 CPUs (q35 + intel-iommu, suite=smp,x2apic)
 #   3b. tools/pmuboot-report's reports of every QEMU run (run-qemu.sh --report), validated: JUnit against
@@ -121,6 +122,7 @@ qemu_runs+=(
     "iso-mb2-pc|--iso --machine pc --smp 2"
     "iso-mb1-q35|--iso-mb1 --machine q35 --smp 2"
     "spcr-com2|--machine pc --smp 1 --spcr ttyS1 --append suite=boot"
+    "iso-mb2-fb|--iso --vga std --machine pc --smp 1 --append suite=boot"
 )
 # QEMU 10 (bookworm-backports, unpacked into build/qemu10 by tools/qemu10.sh; the system QEMU is untouched):
 # x2APIC mode under TCG (QEMU 7.2's TCG offers no x2APIC) and more than 255 CPUs (x2APIC IDs, MADT type-9
@@ -186,6 +188,14 @@ else
         run_check no "qemu/$name: 'nonsense=1' must make the run fail with failed checks (run-qemu status 1), got status $status: ${verdict#run-qemu: }"
     fi
     echo "check: qemu/$name: ${verdict#run-qemu: } (a failure is expected here)"
+    # The framebuffer mirror: GRUB with std VGA hands over a linear RGB framebuffer and the kernel writes to it.
+    name=iso-mb2-fb
+    if grep -q '^# framebuffer: .* RGB at .*: checklist mirrored' "$out/qemu/$name.log" &&
+        grep -Eq '^# framebuffer: [1-9][0-9]* lines mirrored' "$out/qemu/$name.log"; then
+        run_check yes "qemu/$name: GRUB's framebuffer found and the checklist mirrored on it (tools/screenshot.sh shows it)"
+    else
+        run_check no "qemu/$name: no '# framebuffer: ... checklist mirrored' / 'N lines mirrored' lines (see $out/qemu/$name.log)"
+    fi
     # console=auto with an ACPI SPCR naming COM2: the judged stream is COM2's; the header must say the SPCR
     # chose it, and COM1 must not carry the checklist.
     name=spcr-com2
