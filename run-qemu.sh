@@ -11,6 +11,8 @@
 #   --iso              boot through the GRUB ISO (BIOS, GRUB's multiboot2 command) instead of -kernel
 #   --iso-mb1          the same ISO's multiboot (version 1) entry
 #   --uefi             boot the GRUB ISO with OVMF (UEFI firmware), multiboot2 entry
+#   --pxe              network boot: QEMU's built-in iPXE (e1000 option ROM) fetches an iPXE script over TFTP
+#                      from QEMU's user-mode network and loads the kernel with it (multiboot1)
 #   --vga std|none     QEMU's display adapter (default none); std gives GRUB a VBE/GOP framebuffer for the
 #                      screen mirror (there is still no window: -display none; tools/screenshot.sh looks)
 #   --append "ARGS"    kernel arguments; exit=qemu is always added
@@ -97,6 +99,7 @@ while [[ $# -gt 0 ]]; do
         --iso) boot=iso ;;
         --iso-mb1) boot='iso-mb1' ;;
         --uefi) boot=uefi ;;
+        --pxe) boot=pxe ;;
         --append) [[ $# -ge 2 ]] || bad_usage "option --append needs a value"; append=$2; shift ;;
         --accel) need_value "$@"; accel=$2; shift ;;
         --timeout) need_value "$@"; timeout=$2; shift ;;
@@ -155,7 +158,8 @@ perl -MTAP::Parser -e1 2>/dev/null || missing+=(perl)   # TAP::Parser is in perl
 if [[ $build == yes ]]; then
     want make make; want gcc gcc; want ld binutils; want nasm nasm
 fi
-if [[ $boot != kernel ]]; then
+[[ $boot == pxe ]] && want /usr/lib/ipxe/qemu/efi-e1000.rom ipxe-qemu
+if [[ $boot != kernel && $boot != pxe ]]; then
     want grub-mkimage grub-common; want /usr/lib/grub/i386-pc/kernel.img grub-pc-bin
     want xorriso xorriso; want mformat mtools
 fi
@@ -192,7 +196,13 @@ cleanup() { rm -rf "$work"; }
 trap cleanup EXIT
 
 iso=""
-if [[ $boot != kernel ]]; then
+if [[ $boot == pxe ]]; then
+    # The TFTP root: the kernel and an iPXE script (ipxe.org/cmd/kernel: "kernel URI ARGS" loads a multiboot
+    # image; iPXE passes "pmuboot.elf ARGS" as its command line, like QEMU -kernel).
+    mkdir -p "$work/tftp"
+    cp "$kernel" "$work/tftp/pmuboot.elf" 2>/dev/null || [[ $dry_run == yes ]]
+    printf '#!ipxe\nkernel tftp://10.0.2.2/pmuboot.elf %s\nboot\n' "$args" >"$work/tftp/boot.ipxe"
+elif [[ $boot != kernel ]]; then
     entry=mb2 efi_flag=--no-efi
     [[ $boot == iso-mb1 ]] && entry=mb1
     [[ $boot == uefi ]] && efi_flag=--efi
@@ -233,13 +243,15 @@ if [[ -n $spcr ]]; then
     extra+=(-acpitable "sig=SPCR,rev=2,oem_id=PMUBT,oem_table_id=PMUBOOT,data=$work/spcr.bin")
 fi
 qemu=("$qemu_bin" -machine "$machine_opt" -accel "$accel" -m "$mem" -smp "$smp"
-      -display none -vga "$vga" -net none -no-reboot "${serial_args[@]}" -monitor none
+      -display none -vga "$vga" -no-reboot "${serial_args[@]}" -monitor none
       -device isa-debug-exit,iobase=0xf4,iosize=0x04)
+[[ $boot == pxe ]] || qemu+=(-net none)
 [[ -n $cpu ]] && qemu+=(-cpu "$cpu")
 [[ $iommu == yes ]] && qemu+=(-device intel-iommu,intremap=on,eim=on)
 qemu+=("${extra[@]}")
 case $boot in
     kernel) qemu+=(-kernel "$kernel" -append "$args") ;;
+    pxe) qemu+=(-netdev "user,id=n0,tftp=$work/tftp,bootfile=boot.ipxe" -device e1000,netdev=n0 -boot n) ;;
     iso|iso-mb1) qemu+=(-cdrom "$iso" -boot d) ;;
     uefi)
         code=/usr/share/OVMF/OVMF_CODE_4M.fd vars=/usr/share/OVMF/OVMF_VARS_4M.fd

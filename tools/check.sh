@@ -8,7 +8,8 @@
 #      multiboot2 entry on pc and multiboot entry on q35; UEFI (OVMF) once if OVMF and GRUB EFI are
 #      installed; console=auto with an ACPI SPCR table naming COM2 (--spcr ttyS1: the stream must arrive on
 #      COM2 and say so in its "# console:" line, COM1 must not carry it); the ISO with std VGA (--vga std:
-#      the kernel must find GRUB's framebuffer and mirror lines on it); and the bad-input path: "nonsense=1" must fail fast and name the word. With QEMU 10 from
+#      the kernel must find GRUB's framebuffer and mirror lines on it); a network boot (--pxe: QEMU's iPXE
+#      loads the kernel over TFTP, default suites, 2 CPUs); and the bad-input path: "nonsense=1" must fail fast and name the word. With QEMU 10 from
 #      bookworm-backports (tools/qemu10.sh; a SKIP line names the runs and the reason when it cannot be had):
 #      x2APIC mode under TCG (-cpu max -smp 4, q35) and 288 CPUs (q35 + intel-iommu, suite=smp,x2apic)
 #   3b. tools/pmuboot-report's reports of every QEMU run (run-qemu.sh --report), validated: JUnit against
@@ -123,6 +124,7 @@ qemu_runs+=(
     "iso-mb1-q35|--iso-mb1 --machine q35 --smp 2"
     "spcr-com2|--machine pc --smp 1 --spcr ttyS1 --append suite=boot"
     "iso-mb2-fb|--iso --vga std --machine pc --smp 1 --append suite=boot"
+    "pxe-pc-smp2|--pxe --machine pc --smp 2"
 )
 # QEMU 10 (bookworm-backports, unpacked into build/qemu10 by tools/qemu10.sh; the system QEMU is untouched):
 # x2APIC mode under TCG (QEMU 7.2's TCG offers no x2APIC) and more than 255 CPUs (x2APIC IDs, MADT type-9
