@@ -76,7 +76,7 @@ write_report() {
     [[ -n ${serial:-} && -s ${serial:-} ]] || { echo "$prog: --report: no serial output to report on" >&2; return 0; }
     local rs=0
     "$repo/tools/pmuboot-report" --quiet --name "$(basename "$report")" --junit "$report/junit.xml" \
-        --json "$report/report.json" --html "$report/report.html" --markdown "$report/report.md" "$serial" >&2 || rs=$?
+        --json "$report/report.json" --html "$report/report.html" --markdown "$report/report.md" "${judged:-$serial}" >&2 || rs=$?
     if [[ $rs -le 1 ]]; then echo "$prog: reports in $report/ (junit.xml report.json report.html report.md)" >&2
     else echo "$prog: --report: tools/pmuboot-report failed (status $rs)" >&2; fi
 }
