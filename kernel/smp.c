@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "apic/apic.h"
+#include "kernel/cmos.h"
 #include "kernel/console.h"
 #include "kernel/cpuid_hw.h"
 #include "kernel/globals.h"
@@ -146,14 +147,52 @@ const volatile struct ap_tramp_seen *smp_tramp_seen(void)
 
 static void send_init(u32 apic_id);
 static void send_sipi(u32 apic_id);
+static bool trampoline_install(void);
 
-bool smp_init_roundtrip(void (*capture)(void *arg), void *arg, u64 *init_tsc)
+/* The boot CPU after INIT runs the firmware's reset code, not wait-for-SIPI. A PC BIOS that finds shutdown code
+ * 0x0A in CMOS 0x0F jumps through the warm-reset vector at 40:67 without a POST (IBM PC/AT BIOS convention;
+ * SeaBIOS src/resume.c handle_resume). Only SeaBIOS is known here to do so; elsewhere (UEFI, other firmware)
+ * the INIT might reboot the machine, so it is not sent. */
+static bool bsp_resume_supported(const char **why)
+{
+    static const char sig[] = "SeaBIOS";
+    const volatile u8 *rom = (const volatile u8 *)(uintptr_t)0xE0000;
+    for (u32 i = 0; i + sizeof(sig) - 1 <= 0x20000; i++) {
+        u32 k = 0;
+        while (k < sizeof(sig) - 1 && rom[i + k] == (u8)sig[k])
+            k++;
+        if (k == sizeof(sig) - 1)
+            return true;
+    }
+    *why = "the boot CPU: INIT sends it to the firmware's reset code; only SeaBIOS is known here to resume through "
+           "CMOS shutdown code 0x0A and 40:67, and no 'SeaBIOS' string is in 0xE0000-0xFFFFF";
+    return false;
+}
+
+#define CMOS_SHUTDOWN 0x0F
+#define BDA_WARM_RESET_VECTOR 0x467 /* 40:67, offset then segment */
+
+bool smp_init_roundtrip(void (*capture)(void *arg), void *arg, u64 *init_tsc, const char **why)
 {
     struct cpu *self = this_cpu();
     u32 me = self->index;
     struct mailbox *m = &mailboxes[me];
-    if (me == 0 || m->req == m->done || !trampoline_phys)
+    if (me == 0 && !bsp_resume_supported(why))
         return false;
+    if (me != 0 && m->req == m->done) {
+        *why = "not inside a cross-CPU call";
+        return false;
+    }
+    if (!trampoline_install()) {
+        *why = "no free page below 0x9F000 for the trampoline";
+        return false;
+    }
+    if (!smp_ap_count) /* a single CPU: the trampoline's APIC ID table holds the boot CPU only */
+        __atomic_store_n(&smp_ap_count, 1, __ATOMIC_RELEASE);
+    uintptr_t warm_addr = BDA_WARM_RESET_VECTOR;
+    asm("" : "+r"(warm_addr)); /* low memory is identity-mapped; keep GCC from calling the address invalid */
+    volatile u16 *warm = (volatile u16 *)warm_addr;
+    u16 warm_old[2] = {warm[0], warm[1]};
     struct reentry *r = &reentries[me];
     r->capture = capture;
     r->arg = arg;
@@ -165,9 +204,22 @@ bool smp_init_roundtrip(void (*capture)(void *arg), void *arg, u64 *init_tsc)
         cli();
         smp_ap_stack_tops[me] = (u64)(uintptr_t)(reentry_stack + sizeof(reentry_stack));
         __atomic_store_n(&r->armed, true, __ATOMIC_RELEASE);
-        __atomic_store_n(&restart_requests[m->caller_idx], me + 1, __ATOMIC_RELEASE);
+        if (me == 0) { /* INIT to itself, back through the firmware's warm-reset vector */
+            warm[0] = 0;
+            warm[1] = (u16)(trampoline_phys >> 4);
+            cmos_write(CMOS_SHUTDOWN, 0x0A);
+            restart_init_tsc[0] = rdtsc();
+            apic_send_ipi(self->apic_id, ICR_DM_INIT | ICR_LEVEL | ICR_ASSERT);
+        } else {
+            __atomic_store_n(&restart_requests[m->caller_idx], me + 1, __ATOMIC_RELEASE);
+        }
         for (;;) /* quiescent: no lock held, nothing in flight; INIT ends this loop */
             hlt();
+    }
+    if (me == 0) {
+        warm[0] = warm_old[0];
+        warm[1] = warm_old[1];
+        cmos_write(CMOS_SHUTDOWN, 0);
     }
     smp_ap_stack_tops[me] = r->stack_top;
     *init_tsc = restart_init_tsc[me];
@@ -246,6 +298,17 @@ static bool pick_trampoline_page(void)
     return false;
 }
 
+static bool trampoline_install(void)
+{
+    if (trampoline_phys)
+        return true;
+    if (!pick_trampoline_page())
+        return false;
+    memcpy((void *)(uintptr_t)trampoline_phys, ap_trampoline_start,
+           (size_t)(ap_trampoline_end - ap_trampoline_start));
+    return true;
+}
+
 static void send_init(u32 apic_id)
 {
     /* INIT assert, then (xAPIC only) INIT level de-assert as Linux does; the de-assert is required by P6
@@ -309,15 +372,13 @@ void smp_bring_up(enum smp_mode mode, s64 init_delay_us, u32 ap_timeout_ms)
     smp.ap_timeout_ms = ap_timeout_ms;
     if (smp.count <= 1)
         return;
-    if (!pick_trampoline_page()) {
+    if (!trampoline_install()) {
         kprintf("# smp: no free 4 KiB page below 0x9F000 in the memory map for the AP trampoline; "
                 "APs not started\n");
         for (u32 i = 1; i < smp.count; i++)
             smp.cpu[i].state = CPU_NO_ANSWER;
         return;
     }
-    memcpy((void *)(uintptr_t)trampoline_phys, ap_trampoline_start,
-           (size_t)(ap_trampoline_end - ap_trampoline_start));
     for (u32 i = 1; i < smp.count; i++) {
         u8 *mem = early_alloc(CPU_STACKS_BYTES, 4096);
         if (!mem) { /* reported by smp/online as a failure, with this reason */
