@@ -46,12 +46,15 @@ static void bind(const struct kind *k)
         fail_msg("%s: pmu_init: %s", k->name, pmu.error);
 }
 
-static void program(const struct kind *k, u64 *set_bits)
+/* Bind the model of kind k, program the distinctive state and read it into *s. */
+static void program(const struct kind *k, u64 *set_bits, struct pmu_state *s)
 {
+    bind(k);
     const char *why = NULL;
     int rc = pmu_state_program_distinct(&pmu, set_bits, &why);
     if (rc)
         fail_msg("%s: program: %s: %s", k->name, why ? why : "?", pmu_strerror(rc));
+    pmu_state_read(&pmu, s);
 }
 
 static void test_distinct_and_stopped(void **state)
@@ -59,11 +62,9 @@ static void test_distinct_and_stopped(void **state)
     (void)state;
     for (size_t i = 0; i < nkinds; i++) {
         const struct kind *k = &kinds[i];
-        bind(k);
         u64 set_bits;
-        program(k, &set_bits);
         struct pmu_state s;
-        pmu_state_read(&pmu, &s);
+        program(k, &set_bits, &s);
         assert_true(s.count >= 2 * k->caps.num_gp);
         for (u32 a = 0; a < s.count; a++) {
             assert_int_equal(s.e[a].rc, 0);
@@ -90,11 +91,9 @@ static void test_init_keeps_reset_documents(void **state)
     (void)state;
     for (size_t i = 0; i < nkinds; i++) {
         const struct kind *k = &kinds[i];
-        bind(k);
         u64 set_bits;
-        program(k, &set_bits);
         struct pmu_state before, after;
-        pmu_state_read(&pmu, &before);
+        program(k, &set_bits, &before);
         pmu_model_init_signal(&model);
         pmu_state_read(&pmu, &after);
         assert_int_equal(pmu_state_diff(&before, &after), 0);
