@@ -77,6 +77,13 @@ static void test_cpi_l81_vs_l99(void **state)
     struct pmu_metric_value l81 = pmu_metric_cpi_core_l81(mean_thread, 2);
     expect_milli(l99, 1000);
     expect_milli(l81, 1125);
+    /* the generic entry follows L99 (this thread 400 of the core's 1200), not L81 (3.0 / 2 = 1.5) */
+    struct pmu_metric_inputs in = {.present = MI(CPU_CLK_UNHALTED) | MI(INSTRUCTIONS_EXECUTED), .threads = 2,
+                                   .core_instructions = 1200};
+    in.v[PMU_MI_CPU_CLK_UNHALTED] = 1200;
+    in.v[PMU_MI_INSTRUCTIONS_EXECUTED] = 400;
+    expect_milli(pmu_metric_compute(PMU_M_CPI_THREAD, &in), 3000);
+    expect_milli(pmu_metric_compute(PMU_M_CPI_CORE, &in), 1000);
     assert_non_null(pmu_metric_describe(PMU_M_CPI_CORE)->flag);
     assert_non_null(strstr(pmu_metric_describe(PMU_M_CPI_CORE)->flag, "L81"));
 }
