@@ -409,6 +409,18 @@ int pmu_milli_format(char *buf, size_t size, s64 milli)
                       (unsigned long long)(mag % 1000));
 }
 
+int pmu_metric_format(char *buf, size_t size, enum pmu_metric m, const struct pmu_metric_value *v)
+{
+    const struct pmu_metric_desc *d = pmu_metric_describe(m);
+    char num[32];
+    if (!d)
+        return k_snprintf(buf, size, "no such metric");
+    if (!v->defined)
+        return k_snprintf(buf, size, "%s (seed 003 L%u)", v->why ? v->why : "undefined", d->line);
+    pmu_milli_format(num, sizeof num, v->milli);
+    return k_snprintf(buf, size, "%s %s (seed 003 L%u)", num, d->unit, d->line);
+}
+
 /* ---- the sanity rule (L61) ---- */
 
 struct pmu_stability pmu_stability_check(const u64 *samples, size_t n, u32 tolerance_ppm)

@@ -103,8 +103,8 @@ struct pmu_metric_value {
 struct pmu_metric_inputs {
     u64 v[PMU_MI_COUNT];
     u32 present;           /* BIT(input) for each v[] that was measured */
-    u32 threads;           /* hardware threads of the core that ran the workload (per-core CPI, L81) */
-    u64 core_instructions; /* sum of INSTRUCTIONS_EXECUTED over those threads (per-core CPI, L99); 0 = unknown */
+    u64 core_instructions; /* sum of INSTRUCTIONS_EXECUTED over the core's threads that ran the workload
+                            * (per-core CPI, L99); 0 = unknown */
     u32 freq_mhz;          /* core clock, for bandwidth in GB/s (L327); 0 = unknown */
 };
 
@@ -135,6 +135,9 @@ const char *pmu_judgement_name(enum pmu_judgement j); /* "ok", "investigate", ..
 
 /* "-1.234" style: integer part, '.', three decimals. Returns the length as k_snprintf does. */
 int pmu_milli_format(char *buf, size_t size, s64 milli);
+/* A YAML note value for metric m: "2.000 cycles/instruction (seed 003 L80)", or "undefined: zero denominator
+ * (seed 003 L80)". Returns the length as k_snprintf does. */
+int pmu_metric_format(char *buf, size_t size, enum pmu_metric m, const struct pmu_metric_value *v);
 
 /* The guide's sanity rule (seed 003 L61): cycles and instructions of repeated runs of the same workload stay
  * constant. spread_ppm = (max - min) * 1e6 / min, rounded up (so a spread just over the tolerance never rounds

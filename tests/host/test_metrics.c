@@ -45,7 +45,7 @@ static void test_cpi_worked_examples(void **state)
     expect_milli(pmu_metric_cpi_core_l81(3000, 3), 1000);
 
     /* the same through the generic entry, as the events suite will call it */
-    struct pmu_metric_inputs in = {.present = MI(CPU_CLK_UNHALTED) | MI(INSTRUCTIONS_EXECUTED), .threads = 2,
+    struct pmu_metric_inputs in = {.present = MI(CPU_CLK_UNHALTED) | MI(INSTRUCTIONS_EXECUTED),
                                    .core_instructions = 1200};
     in.v[PMU_MI_CPU_CLK_UNHALTED] = 1200;
     in.v[PMU_MI_INSTRUCTIONS_EXECUTED] = 600;
@@ -78,7 +78,7 @@ static void test_cpi_l81_vs_l99(void **state)
     expect_milli(l99, 1000);
     expect_milli(l81, 1125);
     /* the generic entry follows L99 (this thread 400 of the core's 1200), not L81 (3.0 / 2 = 1.5) */
-    struct pmu_metric_inputs in = {.present = MI(CPU_CLK_UNHALTED) | MI(INSTRUCTIONS_EXECUTED), .threads = 2,
+    struct pmu_metric_inputs in = {.present = MI(CPU_CLK_UNHALTED) | MI(INSTRUCTIONS_EXECUTED),
                                    .core_instructions = 1200};
     in.v[PMU_MI_CPU_CLK_UNHALTED] = 1200;
     in.v[PMU_MI_INSTRUCTIONS_EXECUTED] = 400;
@@ -104,8 +104,7 @@ static void test_min_cpi_table3(void **state)
 
 static struct pmu_metric_inputs knc_inputs(void)
 {
-    struct pmu_metric_inputs in = {.present = (1u << PMU_MI_COUNT) - 1, .threads = 1, .core_instructions = 0,
-                                   .freq_mhz = 1100};
+    struct pmu_metric_inputs in = {.present = (1u << PMU_MI_COUNT) - 1, .core_instructions = 0, .freq_mhz = 1100};
     in.v[PMU_MI_CPU_CLK_UNHALTED] = 100000;
     in.v[PMU_MI_INSTRUCTIONS_EXECUTED] = 40000;
     in.v[PMU_MI_VPU_ELEMENTS_ACTIVE] = 64000;
@@ -345,6 +344,12 @@ static void test_format(void **state)
     assert_string_equal(b, "-9223372036854775.808");
     assert_int_equal(pmu_milli_format(b, 4, 123456), 7);
     assert_string_equal(b, "123");
+    struct pmu_metric_value two = {.defined = true, .milli = 2000}, none = {.defined = false, .why = "overflow"};
+    char line[96];
+    pmu_metric_format(line, sizeof line, PMU_M_CPI_THREAD, &two);
+    assert_string_equal(line, "2.000 cycles/instruction (seed 003 L80)");
+    pmu_metric_format(line, sizeof line, PMU_M_L1_HIT_RATE, &none);
+    assert_string_equal(line, "overflow (seed 003 L200)");
 }
 
 /* The sanity rule (L61). */
