@@ -98,7 +98,7 @@ struct pmu_metric_value {
     const char *why; /* when !defined: "undefined: zero denominator", "overflow", "input missing", ... */
 };
 
-/* One thread's counts (or a function's sums over samples, as the guide aggregates them, L73) plus what the
+/* One thread's counts (or a function's sums over samples, as the guide aggregates them, L67) plus what the
  * per-core and bandwidth formulas need beyond events. */
 struct pmu_metric_inputs {
     u64 v[PMU_MI_COUNT];

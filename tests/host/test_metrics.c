@@ -53,7 +53,7 @@ static void test_cpi_worked_examples(void **state)
     expect_milli(pmu_metric_compute(PMU_M_CPI_CORE, &in), 1000);
 }
 
-/* Table 4 (L125-L126): per-core = per-thread / threads, the guide printing two decimals. */
+/* Table 4 (L124-L125): per-core = per-thread / threads, the guide printing two decimals. */
 static void test_cpi_table4(void **state)
 {
     (void)state;
