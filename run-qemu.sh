@@ -11,6 +11,10 @@
 #   --iso              boot through the GRUB ISO (BIOS, GRUB's multiboot2 command) instead of -kernel
 #   --iso-mb1          the same ISO's multiboot (version 1) entry
 #   --uefi             boot the GRUB ISO with OVMF (UEFI firmware), multiboot2 entry
+#   --pxe              network boot: QEMU's built-in iPXE (e1000 option ROM) fetches an iPXE script over TFTP
+#                      from QEMU's user-mode network and loads the kernel with it (multiboot1)
+#   --vga std|none     QEMU's display adapter (default none); std gives GRUB a VBE/GOP framebuffer for the
+#                      screen mirror (there is still no window: -display none; tools/screenshot.sh looks)
 #   --append "ARGS"    kernel arguments; exit=qemu is always added
 #   --accel tcg|kvm|auto  accelerator (default tcg; auto = kvm when /dev/kvm is usable, else tcg)
 #   --timeout SECONDS  host-side limit: kill QEMU after this long (default 60, 120 with --uefi, doubled
@@ -24,6 +28,9 @@
 #                      KVM QEMU refuses intremap with the in-kernel irqchip, hw/i386/x86-iommu.c; TCG ignores
 #                      the setting); needed for more than 255 CPUs
 #   --qemu-arg ARG     pass ARG to QEMU as well (repeatable), e.g. --qemu-arg=-icount --qemu-arg=shift=auto
+#   --spcr ttySN       add an ACPI SPCR table (QEMU -acpitable) naming COM<N+1> (I/O, 115200) and judge the
+#                      stream on that port: it goes to stdout, the ports before it to files (COM1's is
+#                      copied to LOG.com1 with --log); with console=auto the kernel must follow the table
 #   --kernel FILE      boot this kernel image instead of build/pmuboot.elf (nothing is built)
 #   --no-build         do not run make; the kernel image must exist
 #   --dry-run          print the QEMU command line and exit
@@ -80,7 +87,7 @@ write_report() {
     if [[ $rs -le 1 ]]; then echo "$prog: reports in $report/ (junit.xml report.json report.html report.md)" >&2
     else echo "$prog: --report: tools/pmuboot-report failed (status $rs)" >&2; fi
 }
-qemu_bin=qemu-system-x86_64 iommu=no
+qemu_bin=qemu-system-x86_64 iommu=no spcr="" vga=none
 
 need_value() { [[ $# -ge 2 && -n $2 ]] || bad_usage "option $1 needs a value"; }
 while [[ $# -gt 0 ]]; do
@@ -96,6 +103,7 @@ while [[ $# -gt 0 ]]; do
         --iso) boot=iso ;;
         --iso-mb1) boot='iso-mb1' ;;
         --uefi) boot=uefi ;;
+        --pxe) boot=pxe ;;
         --append) [[ $# -ge 2 ]] || bad_usage "option --append needs a value"; append=$2; shift ;;
         --accel) need_value "$@"; accel=$2; shift ;;
         --timeout) need_value "$@"; timeout=$2; shift ;;
@@ -104,6 +112,8 @@ while [[ $# -gt 0 ]]; do
         --qemu) need_value "$@"; qemu_bin=$2; shift ;;
         --iommu) iommu=yes ;;
         --qemu-arg) need_value "$@"; extra+=("$2"); shift ;;
+        --spcr) need_value "$@"; spcr=$2; shift ;;
+        --vga) need_value "$@"; vga=$2; shift ;;
         --kernel) need_value "$@"; kernel=$2; build=no; shift ;;
         --no-build) build=no ;;
         --dry-run) dry_run=yes ;;
@@ -127,6 +137,8 @@ if [[ -z $timeout ]]; then
     if [[ $boot == uefi ]]; then timeout=120; else timeout=60; fi
     [[ $reboots == yes ]] && timeout=$((timeout * 2))
 fi
+case $vga in std|none) ;; *) bad_usage "--vga wants std or none, not '$vga'" ;; esac
+[[ -z $spcr || $spcr =~ ^ttyS[0-3]$ ]] || bad_usage "--spcr wants ttyS0..ttyS3, not '$spcr'"
 [[ $timeout =~ ^[0-9]+$ ]] || bad_usage "--timeout wants whole seconds (0 = no limit), not '$timeout'"
 case $append in *exit=*) bad_usage "--append: do not pass exit=...; run-qemu always adds exit=qemu" ;; esac
 args="exit=qemu${append:+ $append}"
@@ -154,7 +166,8 @@ perl -MTAP::Parser -e1 2>/dev/null || missing+=(perl)   # TAP::Parser is in perl
 if [[ $build == yes ]]; then
     want make make; want gcc gcc; want ld binutils; want nasm nasm
 fi
-if [[ $boot != kernel ]]; then
+[[ $boot == pxe ]] && want /usr/lib/ipxe/qemu/efi-e1000.rom ipxe-qemu
+if [[ $boot != kernel && $boot != pxe ]]; then
     want grub-mkimage grub-common; want /usr/lib/grub/i386-pc/kernel.img grub-pc-bin
     want xorriso xorriso; want mformat mtools
 fi
@@ -191,7 +204,13 @@ cleanup() { rm -rf "$work"; }
 trap cleanup EXIT
 
 iso=""
-if [[ $boot != kernel ]]; then
+if [[ $boot == pxe ]]; then
+    # The TFTP root: the kernel and an iPXE script (ipxe.org/cmd/kernel: "kernel URI ARGS" loads a multiboot
+    # image; iPXE passes "pmuboot.elf ARGS" as its command line, like QEMU -kernel).
+    mkdir -p "$work/tftp"
+    cp "$kernel" "$work/tftp/pmuboot.elf" 2>/dev/null || [[ $dry_run == yes ]]
+    printf '#!ipxe\nkernel tftp://10.0.2.2/pmuboot.elf %s\nboot\n' "$args" >"$work/tftp/boot.ipxe"
+elif [[ $boot != kernel ]]; then
     entry=mb2 efi_flag=--no-efi
     [[ $boot == iso-mb1 ]] && entry=mb1
     [[ $boot == uefi ]] && efi_flag=--efi
@@ -214,15 +233,34 @@ fi
 # shellcheck disable=SC2054  # the commas belong to QEMU's option syntax
 machine_opt=$machine
 [[ $iommu == yes ]] && machine_opt="$machine,kernel-irqchip=split"
+# The judged serial port: COM1, or with --spcr the port the SPCR table names (the ports before it to files).
+serial_args=(-serial stdio)
+if [[ -n $spcr ]]; then
+    n=${spcr#ttyS}
+    serial_args=()
+    for ((i = 0; i < n; i++)); do serial_args+=(-serial "file:$work/com$((i + 1)).log"); done
+    serial_args+=(-serial stdio)
+    # SPCR fields after the 36-byte ACPI header (Microsoft "Serial Port Console Redirection Table" rev 2):
+    # interface type 0 (16550), 3 reserved, Base Address GAS {I/O, 8 bits, offset 0, byte access, port},
+    # interrupt type 1 (8259), IRQ, GSI, baud code 7 (115200), parity 0, stop bits 1, flow control 0,
+    # terminal 0, language 0, PCI device/vendor 0xFFFF (not PCI), bus/device/function/flags/segment 0,
+    # UART clock 0 (reserved in rev 2): 44 bytes, table length 80. QEMU writes the header and checksum.
+    ports=(0x3f8 0x2f8 0x3e8 0x2e8) irqs=(4 3 4 3)
+    perl -e 'print pack("C4 C4 Q< C C L< C6 S< S< C3 L< C L<", 0,0,0,0, 1,8,0,1,hex($ARGV[0]), 1,$ARGV[1],$ARGV[1],
+                        7,0,1,0,0,0, 0xffff,0xffff, 0,0,0, 0, 0, 0)' "${ports[$n]}" "${irqs[$n]}" >"$work/spcr.bin"
+    extra+=(-acpitable "sig=SPCR,rev=2,oem_id=PMUBT,oem_table_id=PMUBOOT,data=$work/spcr.bin")
+fi
 qemu=("$qemu_bin" -machine "$machine_opt" -accel "$accel" -m "$mem" -smp "$smp"
-      -display none -vga none -net none -serial stdio -monitor none
+      -display none -vga "$vga" "${serial_args[@]}" -monitor none
       -device isa-debug-exit,iobase=0xf4,iosize=0x04)
+[[ $boot == pxe ]] || qemu+=(-net none)
 [[ $reboots == no ]] && qemu+=(-no-reboot)
 [[ -n $cpu ]] && qemu+=(-cpu "$cpu")
 [[ $iommu == yes ]] && qemu+=(-device intel-iommu,intremap=on,eim=on)
 qemu+=("${extra[@]}")
 case $boot in
     kernel) qemu+=(-kernel "$kernel" -append "$args") ;;
+    pxe) qemu+=(-netdev "user,id=n0,tftp=$work/tftp,bootfile=boot.ipxe" -device e1000,netdev=n0 -boot n) ;;
     iso|iso-mb1) qemu+=(-cdrom "$iso" -boot d) ;;
     uefi)
         code=/usr/share/OVMF/OVMF_CODE_4M.fd vars=/usr/share/OVMF/OVMF_VARS_4M.fd
@@ -244,7 +282,7 @@ if [[ -n $report ]]; then
     [[ -n $log ]] || log=$report/serial.log
 fi
 [[ -n $log ]] && { mkdir -p "$(dirname "$log")"; : >"$log" || verdict 5 "FAIL: cannot write --log file '$log'"; }
-echo "$prog: $qemu_bin, $boot boot, machine $machine_opt$([[ $iommu == yes ]] && echo ' + intel-iommu'), smp $smp, ${cpu:-default cpu}, $accel, args '$args'$([[ $reboots == yes ]] && echo ', resets allowed')" >&2
+echo "$prog: $qemu_bin, $boot boot,$([[ $vga != none ]] && echo " vga $vga,") machine $machine_opt$([[ $iommu == yes ]] && echo ' + intel-iommu'), smp $smp, ${cpu:-default cpu}, $accel, args '$args'$([[ $reboots == yes ]] && echo ', resets allowed')" >&2
 
 # Clean the serial bytes (GRUB and firmware clear the screen and move the cursor) and copy them line by line
 # to stdout, the run's log and --log.
@@ -262,6 +300,11 @@ fi
 statuses=("${PIPESTATUS[@]}")
 set -e
 status=${statuses[0]}
+if [[ -n $spcr && $spcr != ttyS0 ]]; then
+    com1_bytes=$(stat -c %s "$work/com1.log" 2>/dev/null || echo 0)
+    echo "$prog: --spcr $spcr: the stream above is $spcr's; COM1 received $com1_bytes bytes" >&2
+    [[ -n $log ]] && cp "$work/com1.log" "$log.com1" 2>/dev/null || true
+fi
 
 # --- verdict -----------------------------------------------------------------------------------------------
 qemu_messages() { grep -v 'terminating on signal' "$work/qemu.err" | sed "s/^/$prog: qemu: /" >&2 || true; }

@@ -34,6 +34,12 @@ mb2_req_start:
     dd 14                               ; ACPI old RSDP
     dd 15                               ; ACPI new RSDP
 mb2_req_end:
+    ; framebuffer tag (type 5, spec 3.1.10), optional (flags = 1): a linear framebuffer for the screen mirror
+    ; (kernel/fbcon.c); 1024x768x32 is a preference, GRUB's gfxpayload may choose another mode
+align 8
+    dw 5, 1
+    dd 20
+    dd 1024, 768, 32
 align 8
     dw 0, 0                             ; end tag
     dd 8

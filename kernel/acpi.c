@@ -265,6 +265,13 @@ static bool sdt_check(const struct phys_window *mem, u64 phys, const char *expec
     return true;
 }
 
+bool acpi_table_check(const struct phys_window *mem, u64 phys, const char *signature, const char *what, u32 min_len,
+                      struct acpi_problems *pr)
+{
+    struct sdt_header h;
+    return sdt_check(mem, phys, signature, what, min_len, &h, pr);
+}
+
 /* ACPI 6.5 5.2.7 (RSDT: 32-bit entries), 5.2.8 (XSDT: 64-bit entries), both after the 36-byte header. */
 static bool parse_root_table(const struct phys_window *mem, u64 phys, bool xsdt, struct acpi_root *root,
                              struct acpi_problems *pr)

@@ -73,6 +73,11 @@ bool acpi_root_parse(const struct phys_window *mem, const struct acpi_rsdp *rsdp
 /* First valid table with this 4-character signature, or NULL. */
 const struct acpi_table_ref *acpi_root_find(const struct acpi_root *root, const char *signature);
 
+/* Any other table: header readable, this signature, length in [min_len, ACPI_TABLE_MAX_LEN] and inside
+ * memory, checksum 0. Reports what is wrong under the name `what`. */
+bool acpi_table_check(const struct phys_window *mem, u64 phys, const char *signature, const char *what, u32 min_len,
+                      struct acpi_problems *pr);
+
 /* ---- MADT (ACPI 6.5 5.2.12) ---- */
 enum acpi_madt_type {
     ACPI_MADT_LAPIC = 0,          /* 5.2.12.2 Processor Local APIC */

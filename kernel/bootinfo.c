@@ -155,6 +155,7 @@ enum {
     MB2_TAG_LOADER = 2,
     MB2_TAG_MEMINFO = 4,
     MB2_TAG_MMAP = 6,
+    MB2_TAG_FRAMEBUFFER = 8,
     MB2_TAG_ACPI_OLD = 14,
     MB2_TAG_ACPI_NEW = 15,
 };
@@ -184,6 +185,39 @@ static void parse_mb2_mmap(struct boot_info *bi, const struct phys_window *mem, 
         phys_read(mem, tag + sizeof(h) + i * h.entry_size, &e, sizeof(e));
         add_region(bi, e.base, e.length, e.type);
     }
+}
+
+/* Multiboot2 2.0 3.6.12: u64 addr, u32 pitch, width, height, u8 bpp, u8 type, u16 reserved, then color_info
+ * (RGB: red position, red mask size, green ..., blue ...: six bytes). */
+static void parse_mb2_fb(struct boot_info *bi, const struct phys_window *mem, u64 tag, u32 size)
+{
+    u8 t[38];
+    if (size < 32) {
+        problem(bi, "framebuffer tag of %u bytes is shorter than its 32-byte fixed part", size);
+        return;
+    }
+    memset(t, 0, sizeof(t));
+    phys_read(mem, tag, t, MIN(size, (u32)sizeof(t)));
+    struct boot_fb *fb = &bi->fb;
+    memcpy(&fb->addr, t + 8, 8);
+    memcpy(&fb->pitch, t + 16, 4);
+    memcpy(&fb->width, t + 20, 4);
+    memcpy(&fb->height, t + 24, 4);
+    fb->bpp = t[28];
+    fb->type = t[29];
+    if (fb->type == BOOT_FB_RGB) {
+        if (size < 38) {
+            problem(bi, "RGB framebuffer tag of %u bytes lacks its 6-byte colour layout", size);
+            return;
+        }
+        fb->red_pos = t[32];
+        fb->red_size = t[33];
+        fb->green_pos = t[34];
+        fb->green_size = t[35];
+        fb->blue_pos = t[36];
+        fb->blue_size = t[37];
+    }
+    bi->has_fb = true;
 }
 
 static void parse_mb2(struct boot_info *bi, u64 info, const struct phys_window *mem)
@@ -247,6 +281,9 @@ static void parse_mb2(struct boot_info *bi, u64 info, const struct phys_window *
         case MB2_TAG_MMAP:
             parse_mb2_mmap(bi, mem, p, size);
             break;
+        case MB2_TAG_FRAMEBUFFER:
+            parse_mb2_fb(bi, mem, p, size);
+            break;
         case MB2_TAG_ACPI_OLD:
         case MB2_TAG_ACPI_NEW: {
             u32 need = type == MB2_TAG_ACPI_OLD ? 20 : 36; /* ACPI 6.5 5.2.5.3 RSDP sizes */
@@ -265,7 +302,7 @@ static void parse_mb2(struct boot_info *bi, u64 info, const struct phys_window *
             break;
         }
         default:
-            break; /* framebuffer, modules, EFI tables...: not needed */
+            break; /* modules, EFI tables...: not needed */
         }
         p += (size + 7u) & ~7u;
     }

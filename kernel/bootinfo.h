@@ -24,6 +24,17 @@ struct mem_region {
     u32 type; /* enum mem_type; other values are kept as given */
 };
 
+/* Multiboot2 2.0 3.6.12 framebuffer info (tag type 8). */
+enum boot_fb_type { BOOT_FB_INDEXED = 0, BOOT_FB_RGB = 1, BOOT_FB_EGA_TEXT = 2 };
+struct boot_fb {
+    u64 addr;
+    u32 pitch; /* bytes per line */
+    u32 width, height; /* pixels (characters for EGA text) */
+    u8 bpp;
+    u8 type; /* enum boot_fb_type */
+    u8 red_pos, red_size, green_pos, green_size, blue_pos, blue_size; /* BOOT_FB_RGB only */
+};
+
 struct boot_info {
     enum boot_protocol protocol;
     u64 info_phys;
@@ -46,6 +57,9 @@ struct boot_info {
     u32 rsdp_v1_len;
     u64 rsdp_v2_phys; /* tag 15 "ACPI new RSDP", 0 if absent */
     u32 rsdp_v2_len;
+
+    bool has_fb; /* multiboot2 framebuffer tag */
+    struct boot_fb fb;
 
     u32 problem_count; /* may exceed BOOT_PROBLEMS_MAX; only the first are kept */
     char problems[BOOT_PROBLEMS_MAX][BOOT_PROBLEM_LEN];

@@ -91,18 +91,34 @@ static const char *set_exit(struct options *o, const char *v)
     return NULL;
 }
 
-/* Linux syntax: console=ttyS<N>[,<baud>] (Documentation/admin-guide/serial-console.rst). */
+/* Linux syntax: console=ttyS<N>[,<baud>] (Documentation/admin-guide/serial-console.rst), or an explicit UART
+ * in earlycon syntax (kernel/uart.h); auto = the ACPI SPCR table's port, else COM1. */
 static const char *set_console(struct options *o, const char *v)
 {
-    if (strncmp(v, "ttyS", 4) || v[4] < '0' || v[4] > '3' || (v[5] && v[5] != ','))
-        return "expects ttyS0..ttyS3, optionally followed by ,BAUD";
-    u32 baud = 115200;
-    if (v[5] == ',') {
-        if (!parse_u32(v + 6, &baud, 50, 115200) || 115200 % baud)
-            return "baud rate must divide 115200 (e.g. 115200, 57600, 38400, 19200, 9600)";
+    if (strlen(v) >= sizeof(o->console))
+        return "value is too long";
+    if (!strcmp(v, "auto")) {
+        o->console_kind = CONSOLE_AUTO;
+    } else if (!strncmp(v, "ttyS", 4)) {
+        if (v[4] < '0' || v[4] > '3' || (v[5] && v[5] != ','))
+            return "expects ttyS0..ttyS3, optionally followed by ,BAUD";
+        u32 baud = 115200;
+        if (v[5] == ',') {
+            if (!parse_u32(v + 6, &baud, 50, 115200) || 115200 % baud)
+                return "baud rate must divide 115200 (e.g. 115200, 57600, 38400, 19200, 9600)";
+        }
+        o->console_kind = CONSOLE_TTYS;
+        o->console_port = (u32)(v[4] - '0');
+        o->console_baud = baud;
+    } else {
+        struct uart_desc u;
+        const char *why = uart_parse_earlycon(v, &u);
+        if (why)
+            return why;
+        o->console_kind = CONSOLE_UART;
+        o->console_uart = u;
     }
-    o->console_port = (u32)(v[4] - '0');
-    o->console_baud = baud;
+    memcpy(o->console, v, strlen(v) + 1);
     return NULL;
 }
 
@@ -231,8 +247,8 @@ static const struct opt_desc opt_table[] = {
     {"exit", "exit=qemu|halt|reboot",
      "at the end: write the verdict to QEMU's isa-debug-exit (port 0xf4); halt (default); or reboot",
      set_exit},
-    {"console", "console=ttyS0..3[,BAUD]", "serial console port and speed (default ttyS0,115200)",
-     set_console},
+    {"console", "console=auto|ttyS0..3[,BAUD]|uart,io|mmio|mmio32,ADDR[,BAUD]",
+     "serial console: auto (default) = the ACPI SPCR port, else COM1 (ttyS0) at 115200", set_console},
     {"apic", "apic=auto|xapic|x2apic", "local APIC mode; auto (default) = x2APIC when CPUID offers it", set_apic},
     {"smp", "smp=parallel|serial", "AP bring-up: all at once (default) or one at a time", set_smp},
     {"cpus", "cpus=ID,ID,...", "APIC IDs to bring up instead of the ACPI MADT's (decimal or 0x-hex)", set_cpus},
@@ -253,6 +269,8 @@ void options_default(struct options *o)
     memset(o, 0, sizeof(*o));
     o->verbose = 1;
     o->exit = EXIT_HALT;
+    o->console_kind = CONSOLE_AUTO;
+    memcpy(o->console, "auto", 5);
     o->console_port = 0;
     o->console_baud = 115200;
     o->init_delay_us = -1;

@@ -3,11 +3,13 @@
  * Unknown words and malformed values are errors that name the offending word: never a silent default. */
 #pragma once
 #include "kernel/types.h"
+#include "kernel/uart.h"
 
 #define OPT_LIST_MAX 256
 #define OPT_CPUS_MAX 512
 
 enum exit_mode { EXIT_HALT, EXIT_QEMU, EXIT_REBOOT };
+enum console_kind { CONSOLE_AUTO, CONSOLE_TTYS, CONSOLE_UART };
 
 struct options {
     char image[128];            /* a leading image path (QEMU -kernel passes it), if any */
@@ -15,8 +17,11 @@ struct options {
     char exclude[OPT_LIST_MAX]; /* exclude=LIST */
     u32 verbose;                /* 0: YAML only for failures/skips, 1: for every measured check, 2: debug */
     enum exit_mode exit;        /* exit=qemu|halt|reboot */
+    enum console_kind console_kind; /* console=auto (default) | ttyS<N>[,BAUD] | uart[8250],... */
+    char console[64];           /* the console= value as given ("auto" by default) */
     u32 console_port;           /* console=ttyS<N>[,baud]: N in 0..3 */
     u32 console_baud;
+    struct uart_desc console_uart; /* console=uart[8250],io|mmio|mmio16|mmio32,ADDR[,BAUD] */
     u32 apic;                   /* apic=auto|xapic|x2apic: 0, 1, 2 (enum apic_request) */
     u32 smp_serial;             /* smp=parallel|serial: 0, 1 */
     s64 init_delay_us;          /* init_delay_us=N; -1 = chosen by CPU family */

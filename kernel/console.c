@@ -2,6 +2,7 @@
 
 #include <stdarg.h>
 
+#include "kernel/fbcon.h"
 #include "kernel/lib/format.h"
 #include "kernel/percpu.h"
 #include "kernel/serial.h"
@@ -18,12 +19,13 @@ static void emit(const char *s)
         if (*s == '\n')
             serial_putc('\r'); /* serial terminals want CR LF */
         serial_putc(*s);
+        fbcon_putc(*s);
     }
 }
 
-void console_init(u32 port_index, u32 baud)
+bool console_init(const struct uart_desc *u)
 {
-    serial_init(port_index, baud);
+    return serial_init(u);
 }
 
 void console_lock(void)

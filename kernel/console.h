@@ -3,8 +3,10 @@
  * re-enters (an exception or NMI while it prints) writes without waiting rather than deadlocking. */
 #pragma once
 #include "kernel/types.h"
+#include "kernel/uart.h"
 
-void console_init(u32 port_index, u32 baud); /* ttyS<port_index> */
+/* Use this UART from now on; false (the previous one stays) when it does not answer. */
+bool console_init(const struct uart_desc *u);
 void kprintf(const char *fmt, ...) PRINTF_LIKE(1, 2);
 
 /* Several writes as one block (e.g. a TAP line and its YAML): lock, kprintf_locked..., unlock. */

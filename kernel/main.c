@@ -1,6 +1,8 @@
 /* kmain: from the long-mode entry to the end of the run. */
 #include "apic/apic.h"
 #include "kernel/console.h"
+#include "kernel/console_setup.h"
+#include "kernel/fbcon.h"
 #include "kernel/enumerate.h"
 #include "kernel/smp.h"
 #include "kernel/timing.h"
@@ -66,20 +68,25 @@ void kmain(u32 magic, u32 info_phys)
     idt_init();
     cpu_local_init(0, 0);
     pic_mask_all();
-    console_init(0, 115200);
+    struct uart_desc com1;
+    uart_com(&com1, 0, 115200);
+    console_init(&com1); /* until the command line and ACPI say otherwise */
 
     const struct phys_window low4g = {0, 1ull << 32, (const u8 *)0};
     bootinfo_parse(&g_boot, magic, info_phys, &low4g);
+    fbcon_init(&g_boot); /* the screen mirrors the console from the first line on */
     memory_init(&g_boot);
     options_default(&g_options);
     bool cmdline_ok = cmdline_parse(g_boot.cmdline, &g_options, g_cmdline_error, sizeof(g_cmdline_error)) &&
                       suites_validate(g_options.suites, g_options.exclude, g_cmdline_error, sizeof(g_cmdline_error));
-    if (cmdline_ok && (g_options.console_port != 0 || g_options.console_baud != 115200))
-        console_init(g_options.console_port, g_options.console_baud);
+    acpi_discover(&g_acpi, &low4g, &g_boot); /* early: the SPCR may name the console */
+    console_setup(&g_options, &g_acpi, &low4g);
     cpu_ident_decode(&g_ident, &cpuid_hw);
 
     report_begin(&g_options);
     report_header(&g_boot, &g_options, &g_ident);
+    console_report();
+    fbcon_report();
     if (!cmdline_ok) {
         report_comment("command line rejected: %s", g_cmdline_error);
         report_comment("valid options:");

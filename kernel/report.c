@@ -7,6 +7,7 @@
 
 #include "kernel/console.h"
 #include "kernel/exit.h"
+#include "kernel/fbcon.h"
 #include "kernel/lib/format.h"
 #include "tests/framework.h"
 
@@ -29,10 +30,9 @@ void report_header(const struct boot_info *bi, const struct options *o, const st
     kprintf("# boot: %s via %s, info at 0x%llx (%u bytes)\n", bi->has_loader ? bi->loader : "(no loader name)",
             boot_protocol_name(bi->protocol), (unsigned long long)bi->info_phys, bi->info_size);
     kprintf("# cmdline: \"%s\"\n", bi->cmdline);
-    kprintf("# options: suite=%s exclude=%s verbose=%u exit=%s console=ttyS%u,%u\n",
+    kprintf("# options: suite=%s exclude=%s verbose=%u exit=%s console=%s\n",
             o->suites[0] ? o->suites : "(default)", o->exclude[0] ? o->exclude : "(none)", o->verbose,
-            o->exit == EXIT_QEMU ? "qemu" : o->exit == EXIT_REBOOT ? "reboot" : "halt", o->console_port,
-            o->console_baud);
+            o->exit == EXIT_QEMU ? "qemu" : o->exit == EXIT_REBOOT ? "reboot" : "halt", o->console);
     char buf[512];
     struct strbuf sb;
     sb_init(&sb, buf, sizeof(buf));
@@ -97,6 +97,7 @@ void report_check(const struct check *c)
     }
     if (rep.verbose >= 1 || v != VERDICT_PASS)
         put_block(c);
+    fbcon_progress(rep.passed, rep.failed, rep.skipped, c->name, false);
     console_unlock();
 }
 
@@ -134,8 +135,10 @@ void report_finish(void)
 {
     if (rep.todo)
         kprintf("# %u expected failure(s) or known deviation(s) marked TODO above\n", rep.todo);
+    fbcon_report_end();
     kprintf("1..%u\n", rep.number);
     kprintf("%u passed, %u failed, %u skipped\n", rep.passed, rep.failed, rep.skipped);
+    fbcon_progress(rep.passed, rep.failed, rep.skipped, "", true);
     kernel_exit(rep.failed == 0, rep.exit);
 }
 
@@ -144,5 +147,6 @@ void report_bail_out(const char *why)
     console_recover();
     kprintf("Bail out! %s\n", why);
     kprintf("%u passed, %u failed, %u skipped\n", rep.passed, rep.failed + 1, rep.skipped);
+    fbcon_progress(rep.passed, rep.failed + 1, rep.skipped, "", true);
     kernel_exit(false, rep.exit);
 }

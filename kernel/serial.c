@@ -1,48 +1,92 @@
-/* 16550 UART driver (National Semiconductor PC16550D datasheet: registers, divisor latch, LSR THRE). */
+/* 16550 UART driver (National Semiconductor PC16550D datasheet: registers, divisor latch, LSR THRE). The
+ * register file is the same in I/O space and MMIO; MMIO UARTs space registers 1, 2 or 4 bytes apart and
+ * may need 32-bit accesses (Linux earlycon mmio32; SPCR Generic Address Structure access size). */
 #include "kernel/serial.h"
 
 #include "kernel/x86.h"
 
-static const u16 com_base[4] = {0x3F8, 0x2F8, 0x3E8, 0x2E8}; /* the conventional PC COM1..COM4 */
-static u16 active = 0x3F8;
-static bool present = true;
+static struct uart_desc active = {.space = UART_SPACE_IO, .access_bytes = 1, .base = 0x3F8, .baud = 115200};
+static bool present; /* set by the first serial_init that finds a UART */
 
 enum { THR = 0, DLL = 0, IER = 1, DLM = 1, FCR = 2, LCR = 3, MCR = 4, LSR = 5, SCR = 7 };
 #define LSR_THRE 0x20
+#define LCR_DLAB 0x80
 #define TX_SPIN_LIMIT 100000 /* a UART that never drains must not hang the kernel */
 
-u16 serial_port_base(u32 port_index)
+static u8 reg_read(const struct uart_desc *u, u32 reg)
 {
-    return com_base[port_index & 3];
+    u64 a = u->base + ((u64)reg << u->reg_shift);
+    if (u->space == UART_SPACE_IO)
+        return inb((u16)a);
+    switch (u->access_bytes) {
+    case 4:
+        return (u8) * (volatile u32 *)(uintptr_t)a;
+    case 2:
+        return (u8) * (volatile u16 *)(uintptr_t)a;
+    default:
+        return *(volatile u8 *)(uintptr_t)a;
+    }
 }
 
-bool serial_init(u32 port_index, u32 baud)
+static void reg_write(const struct uart_desc *u, u32 reg, u8 v)
 {
-    u16 b = serial_port_base(port_index);
-    u16 div = (u16)(115200 / (baud ? baud : 115200));
-    outb(b + SCR, 0x5A);
-    if (inb(b + SCR) != 0x5A) {
-        present = false;
-        active = b;
-        return false;
+    u64 a = u->base + ((u64)reg << u->reg_shift);
+    if (u->space == UART_SPACE_IO) {
+        outb((u16)a, v);
+        return;
     }
-    outb(b + IER, 0x00);
-    outb(b + LCR, 0x80); /* DLAB on */
-    outb(b + DLL, (u8)div);
-    outb(b + DLM, (u8)(div >> 8));
-    outb(b + LCR, 0x03); /* 8N1, DLAB off */
-    outb(b + FCR, 0x07); /* enable and clear FIFOs */
-    outb(b + MCR, 0x03); /* DTR, RTS */
-    active = b;
+    switch (u->access_bytes) {
+    case 4:
+        *(volatile u32 *)(uintptr_t)a = v;
+        break;
+    case 2:
+        *(volatile u16 *)(uintptr_t)a = v;
+        break;
+    default:
+        *(volatile u8 *)(uintptr_t)a = v;
+        break;
+    }
+}
+
+bool serial_init(const struct uart_desc *u)
+{
+    reg_write(u, SCR, 0x5A);
+    if (reg_read(u, SCR) != 0x5A)
+        return false;
+    reg_write(u, SCR, 0xA5);
+    if (reg_read(u, SCR) != 0xA5)
+        return false;
+    u32 div = uart_divisor(u, u->baud);
+    reg_write(u, IER, 0x00);
+    if (div) {
+        reg_write(u, LCR, LCR_DLAB);
+        reg_write(u, DLL, (u8)div);
+        reg_write(u, DLM, (u8)(div >> 8));
+        reg_write(u, LCR, 0x03); /* 8N1, DLAB off */
+    }
+    reg_write(u, FCR, 0x07); /* enable and clear FIFOs */
+    reg_write(u, MCR, 0x03); /* DTR, RTS */
+    active = *u;
     present = true;
     return true;
+}
+
+u32 serial_divisor(void)
+{
+    if (!present)
+        return 0;
+    u8 lcr = reg_read(&active, LCR);
+    reg_write(&active, LCR, lcr | LCR_DLAB);
+    u32 div = reg_read(&active, DLL) | (u32)reg_read(&active, DLM) << 8;
+    reg_write(&active, LCR, lcr & (u8)~LCR_DLAB);
+    return div;
 }
 
 void serial_putc(char c)
 {
     if (!present)
         return;
-    for (u32 i = 0; i < TX_SPIN_LIMIT && !(inb(active + LSR) & LSR_THRE); i++)
+    for (u32 i = 0; i < TX_SPIN_LIMIT && !(reg_read(&active, LSR) & LSR_THRE); i++)
         cpu_relax();
-    outb(active + THR, (u8)c);
+    reg_write(&active, THR, (u8)c);
 }

@@ -1,9 +1,13 @@
-/* 16550 UART on the legacy COM ports (ttyS0..3). */
+/* 16550-compatible UART driver: I/O ports or MMIO with 8/16/32-bit register access and a register stride
+ * (struct uart_desc, kernel/uart.h). Polled output only. */
 #pragma once
 #include "kernel/types.h"
+#include "kernel/uart.h"
 
-/* Program the UART for baud 8N1, FIFOs on, interrupts off. Returns false if no UART answers (the scratch
- * register does not hold a written value) — output then goes nowhere, as on a machine without that port. */
-bool serial_init(u32 port_index, u32 baud);
+/* Program the UART for u->baud 8N1 (u->baud 0: keep the firmware's divisor and line settings), FIFOs on,
+ * interrupts off. Returns false if no UART answers (the scratch register does not hold a written value): the
+ * previous UART stays in use. MMIO must lie below 4 GiB (the identity map). */
+bool serial_init(const struct uart_desc *u);
 void serial_putc(char c);
-u16 serial_port_base(u32 port_index);
+/* The divisor latch as the UART holds it (to report the firmware's baud when u->baud was 0); 0 if unread. */
+u32 serial_divisor(void);

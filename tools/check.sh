@@ -6,7 +6,10 @@
 #   3. QEMU runs of the kernel through run-qemu.sh: -kernel on pc and q35 with -smp 1, 4 and 16 (q35), the
 #      Skylake-Client, Icelake-Server and EPYC CPU models, serial bring-up; the GRUB ISO's
 #      multiboot2 entry on pc and multiboot entry on q35; UEFI (OVMF) once if OVMF and GRUB EFI are
-#      installed; and the bad-input path: "nonsense=1" must fail fast and name the word. With QEMU 10 from
+#      installed; console=auto with an ACPI SPCR table naming COM2 (--spcr ttyS1: the stream must arrive on
+#      COM2 and say so in its "# console:" line, COM1 must not carry it); the ISO with std VGA (--vga std:
+#      the kernel must find GRUB's framebuffer and mirror lines on it); a network boot (--pxe: QEMU's iPXE
+#      loads the kernel over TFTP, default suites, 2 CPUs); and the bad-input path: "nonsense=1" must fail fast and name the word. With QEMU 10 from
 #      bookworm-backports (tools/qemu10.sh; a SKIP line names the runs and the reason when it cannot be had):
 #      x2APIC mode under TCG (-cpu max -smp 4, q35) and 288 CPUs (q35 + intel-iommu, suite=smp,x2apic).
 #      Suite reset (reset=all: 0xCF9, 8042 0xFE, triple fault) through -kernel on pc and q35, the GRUB ISO's
@@ -122,6 +125,9 @@ qemu_runs+=(
     "kernel-pc-serial-smp4|--machine pc --smp 4 --append smp=serial"
     "iso-mb2-pc|--iso --machine pc --smp 2"
     "iso-mb1-q35|--iso-mb1 --machine q35 --smp 2"
+    "spcr-com2|--machine pc --smp 1 --spcr ttyS1 --append suite=boot"
+    "iso-mb2-fb|--iso --vga std --machine pc --smp 1 --append suite=boot"
+    "pxe-pc-smp2|--pxe --machine pc --smp 2"
     "reset-kernel-pc|--machine pc --smp 2 --append suite=reset"
     "reset-kernel-q35|--machine q35 --smp 2 --append suite=reset"
     "reset-iso-mb2-q35|--iso --machine q35 --smp 2 --append suite=reset"
@@ -206,6 +212,23 @@ else
         run_check no "qemu/$name: 'nonsense=1' must make the run fail with failed checks (run-qemu status 1), got status $status: ${verdict#run-qemu: }"
     fi
     echo "check: qemu/$name: ${verdict#run-qemu: } (a failure is expected here)"
+    # The framebuffer mirror: GRUB with std VGA hands over a linear RGB framebuffer and the kernel writes to it.
+    name=iso-mb2-fb
+    if grep -q '^# framebuffer: .* RGB at .*: checklist mirrored' "$out/qemu/$name.log" &&
+        grep -Eq '^# framebuffer: [1-9][0-9]* lines mirrored' "$out/qemu/$name.log"; then
+        run_check yes "qemu/$name: GRUB's framebuffer found and the checklist mirrored on it (tools/screenshot.sh shows it)"
+    else
+        run_check no "qemu/$name: no '# framebuffer: ... checklist mirrored' / 'N lines mirrored' lines (see $out/qemu/$name.log)"
+    fi
+    # console=auto with an ACPI SPCR naming COM2: the judged stream is COM2's; the header must say the SPCR
+    # chose it, and COM1 must not carry the checklist.
+    name=spcr-com2
+    if grep -q '^# console: ttyS1 I/O 0x2f8 115200 (ACPI SPCR' "$out/qemu/$name.log" &&
+        ! grep -q '^TAP version 13' "$out/qemu/$name.log.com1" 2>/dev/null; then
+        run_check yes "qemu/$name: console=auto followed the ACPI SPCR to COM2 (header line on COM2, no checklist on COM1)"
+    else
+        run_check no "qemu/$name: no '# console: ttyS1 ... (ACPI SPCR' line on COM2, or the checklist on COM1 (see $out/qemu/$name.log and .log.com1)"
+    fi
 
     # --- 3b. the reports of every QEMU run, validated ---------------------------------------------------
     # shellcheck source=tests/report/lib.sh

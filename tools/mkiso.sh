@@ -73,11 +73,14 @@ fi
 #   serial               the COM1 terminal (without it GRUB talks only to the screen)
 #   iso9660              the file system holding grub.cfg and the kernel
 #   biosdisk             (BIOS) disk access through INT 13h
+#   vbe video_bochs      (BIOS) the VESA BIOS Extensions and QEMU's std VGA (Bochs dispi): the linear
+#                        framebuffer the multiboot2 header asks for (the screen mirror, kernel/fbcon.c)
+#   efi_gop              (EFI) the UEFI Graphics Output Protocol framebuffer, for the same
 #   search_fs_uuid       (EFI) finds the ISO's file system by UUID, in case firmware started GRUB from the
 #                        EFI FAT partition of a USB stick rather than from the CD
 common_modules="normal multiboot2 multiboot serial iso9660"
-bios_modules="biosdisk $common_modules"
-efi_modules="search_fs_uuid $common_modules"
+bios_modules="biosdisk vbe video_bochs $common_modules"
+efi_modules="search_fs_uuid efi_gop $common_modules"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/mkiso.XXXXXX")
 tmp_out="$out.tmp.$$"
@@ -92,6 +95,9 @@ terminal_input serial console
 terminal_output serial console
 set timeout=0
 set default=$default
+# The video mode handed to the kernel (multiboot2 framebuffer tag): the first that works; none = text mode,
+# and pmuboot then writes to the serial port only. "keep" would keep GRUB's own mode (a gfxterm menu).
+set gfxpayload="1024x768x32;1024x768;auto"
 
 menuentry "pmuboot (multiboot2)" {
     multiboot2 /boot/pmuboot.elf $args

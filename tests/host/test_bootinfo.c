@@ -314,6 +314,75 @@ static void test_mb2_info_at_window_base(void **state)
     mem_free(&mem);
 }
 
+/* Framebuffer tag (spec 2.0 3.6.12) as GRUB 2.06 writes it for QEMU's std VGA at 1024x768x32: 38 bytes. */
+static void test_mb2_framebuffer(void **state)
+{
+    (void)state;
+    struct mb2 m;
+    u8 p[30];
+    memset(p, 0, sizeof(p));
+    u64 addr = 0xfd000000;
+    u32 pitch = 4096, w = 1024, h = 768;
+    memcpy(p, &addr, 8);
+    memcpy(p + 8, &pitch, 4);
+    memcpy(p + 12, &w, 4);
+    memcpy(p + 16, &h, 4);
+    p[20] = 32;
+    p[21] = BOOT_FB_RGB;
+    const u8 rgb[6] = {16, 8, 8, 8, 0, 8};
+    memcpy(p + 24, rgb, 6);
+    mb2_start(&m);
+    mb2_tag(&m, 8, p, 30);
+    mb2_finish(&m);
+    struct mem mem = mem_make(INFO_OFF, m.b, m.len);
+    struct boot_info bi;
+    parse(&bi, MB2_LOADER_MAGIC, WIN_BASE + INFO_OFF, &mem);
+    expect_no_problems(&bi);
+    assert_true(bi.has_fb);
+    assert_int_equal(bi.fb.addr, 0xfd000000u);
+    assert_int_equal(bi.fb.pitch, 4096);
+    assert_int_equal(bi.fb.width, 1024);
+    assert_int_equal(bi.fb.height, 768);
+    assert_int_equal(bi.fb.bpp, 32);
+    assert_int_equal(bi.fb.type, BOOT_FB_RGB);
+    assert_int_equal(bi.fb.red_pos, 16);
+    assert_int_equal(bi.fb.green_pos, 8);
+    assert_int_equal(bi.fb.blue_pos, 0);
+    assert_int_equal(bi.fb.blue_size, 8);
+    mem_free(&mem);
+
+    /* EGA text (type 2) has no colour layout: accepted, type kept, nothing to mirror onto. */
+    p[21] = BOOT_FB_EGA_TEXT;
+    mb2_start(&m);
+    mb2_tag(&m, 8, p, 24);
+    mb2_finish(&m);
+    mem = mem_make(INFO_OFF, m.b, m.len);
+    parse(&bi, MB2_LOADER_MAGIC, WIN_BASE + INFO_OFF, &mem);
+    expect_no_problems(&bi);
+    assert_true(bi.has_fb);
+    assert_int_equal(bi.fb.type, BOOT_FB_EGA_TEXT);
+    mem_free(&mem);
+
+    /* Too short for the fixed part, or an RGB tag without its colour bytes: a problem, no framebuffer. */
+    p[21] = BOOT_FB_RGB;
+    mb2_start(&m);
+    mb2_tag(&m, 8, p, 20);
+    mb2_finish(&m);
+    mem = mem_make(INFO_OFF, m.b, m.len);
+    parse(&bi, MB2_LOADER_MAGIC, WIN_BASE + INFO_OFF, &mem);
+    assert_false(bi.has_fb);
+    expect_problem(&bi, "framebuffer tag of 28 bytes", NULL);
+    mem_free(&mem);
+    mb2_start(&m);
+    mb2_tag(&m, 8, p, 26);
+    mb2_finish(&m);
+    mem = mem_make(INFO_OFF, m.b, m.len);
+    parse(&bi, MB2_LOADER_MAGIC, WIN_BASE + INFO_OFF, &mem);
+    assert_false(bi.has_fb);
+    expect_problem(&bi, "colour layout", NULL);
+    mem_free(&mem);
+}
+
 static void test_mb2_acpi_new_and_minimal(void **state)
 {
     (void)state;
@@ -1274,6 +1343,7 @@ int main(void)
         cmocka_unit_test(test_mb1_mmap_truncated),
         cmocka_unit_test(test_mb1_mmap_too_many),
         cmocka_unit_test(test_mb1_fuzz_corruption),
+        cmocka_unit_test(test_mb2_framebuffer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

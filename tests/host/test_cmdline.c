@@ -123,6 +123,67 @@ static void test_console_values(void **state)
     }
 }
 
+/* console=auto and the explicit UARTs in Linux's earlycon syntax (kernel/uart.h). */
+static void test_console_uart_values(void **state)
+{
+    (void)state;
+    struct options o;
+    options_default(&o);
+    assert_int_equal(o.console_kind, CONSOLE_AUTO);
+    assert_string_equal(o.console, "auto");
+    expect_ok("console=ttyS1 console=auto", &o);
+    assert_int_equal(o.console_kind, CONSOLE_AUTO);
+    expect_ok("console=ttyS1,9600", &o);
+    assert_int_equal(o.console_kind, CONSOLE_TTYS);
+    assert_string_equal(o.console, "ttyS1,9600");
+
+    expect_ok("console=uart,io,0x2f8,115200", &o);
+    assert_int_equal(o.console_kind, CONSOLE_UART);
+    assert_int_equal(o.console_uart.space, UART_SPACE_IO);
+    assert_int_equal(o.console_uart.base, 0x2f8);
+    assert_int_equal(o.console_uart.reg_shift, 0);
+    assert_int_equal(o.console_uart.access_bytes, 1);
+    assert_int_equal(o.console_uart.baud, 115200);
+    assert_string_equal(o.console, "uart,io,0x2f8,115200");
+
+    expect_ok("console=uart8250,mmio32,0xfe030000,115200n8", &o);
+    assert_int_equal(o.console_uart.space, UART_SPACE_MMIO);
+    assert_int_equal(o.console_uart.base, 0xfe030000u);
+    assert_int_equal(o.console_uart.reg_shift, 2);
+    assert_int_equal(o.console_uart.access_bytes, 4);
+    assert_int_equal(o.console_uart.baud, 115200);
+
+    expect_ok("console=uart,mmio,0xfedc9000", &o); /* no options: the firmware's settings are kept */
+    assert_int_equal(o.console_uart.reg_shift, 0);
+    assert_int_equal(o.console_uart.access_bytes, 1);
+    assert_int_equal(o.console_uart.baud, 0);
+    expect_ok("console=uart,mmio16,0xfedc9000,57600", &o);
+    assert_int_equal(o.console_uart.reg_shift, 1);
+    assert_int_equal(o.console_uart.access_bytes, 2);
+    expect_ok("console=uart8250,0xfedc9000,9600", &o); /* a bare address means mmio */
+    assert_int_equal(o.console_uart.space, UART_SPACE_MMIO);
+    assert_int_equal(o.console_uart.baud, 9600);
+    expect_ok("console=uart,io,760", &o); /* decimal 0x2f8 */
+    assert_int_equal(o.console_uart.base, 0x2f8);
+
+    expect_error("console=uart", "console=uart", "uart[8250]");
+    expect_error("console=uart,io", "console=uart,io", "address");
+    expect_error("console=uart,io,", "console=uart,io,", "number");
+    expect_error("console=uart,io,0x10000", "0x10000", "0xfff8");
+    expect_error("console=uart,mmio32,0x100000000", "0x100000000", "4 GiB");
+    expect_error("console=uart,mmio32,0xfffffffc", "0xfffffffc", "4 GiB");
+    expect_error("console=uart,mmio32,0xfe030002", "0xfe030002", "aligned");
+    expect_error("console=uart,mmio,0", "mmio,0", "non-zero");
+    expect_error("console=uart,mmio32be,0xfe030000", "mmio32be", "big-endian");
+    expect_error("console=uart,pio,0x3f8", "pio", "I/O type");
+    expect_error("console=uart,io,0x3f8,fast", "fast", "baud");
+    expect_error("console=uart,io,0x3f8,115200e7", "115200e7", "baud");
+    expect_error("console=uart,io,0x3f8,10", "0x3f8,10", "baud");
+    expect_error("console=uart,io,0xfffffffffffffffff", "0xfffffffffffffffff", "number");
+    expect_error("console=ttyS9", "ttyS9", "ttyS0..ttyS3");
+    expect_error("console=serial0", "serial0", "auto");
+}
+
 static void test_suite_and_exclude_values(void **state)
 {
     (void)state;
@@ -409,6 +470,7 @@ int main(void)
         cmocka_unit_test(test_verbose_values),
         cmocka_unit_test(test_exit_values),
         cmocka_unit_test(test_console_values),
+        cmocka_unit_test(test_console_uart_values),
         cmocka_unit_test(test_suite_and_exclude_values),
         cmocka_unit_test(test_qemu_image_path_skipped),
         cmocka_unit_test(test_grub_style_args),

@@ -1,0 +1,44 @@
+/* Console selection at boot (see console_setup.h). */
+#include "kernel/console_setup.h"
+
+#include "kernel/console.h"
+#include "kernel/report.h"
+#include "kernel/serial.h"
+
+struct console_choice g_console;
+static struct acpi_spcr spcr;
+static enum spcr_state spcr_state;
+static struct acpi_problems spcr_problems;
+
+void console_setup(const struct options *o, const struct acpi_info *ai, const struct phys_window *mem)
+{
+    spcr_state = acpi_spcr_find(mem, ai, &spcr, &spcr_problems);
+    console_choose(o, spcr_state, &spcr, &g_console);
+    u32 com;
+    if (uart_is_com(&g_console.uart, &com) && com == 0 && g_console.uart.baud == 115200)
+        return; /* what kmain set up first */
+    if (!console_init(&g_console.uart))
+        console_choice_fallback(&g_console);
+}
+
+void console_report(void)
+{
+    char buf[160];
+    struct strbuf sb;
+    sb_init(&sb, buf, sizeof(buf));
+    uart_describe(&g_console.uart, &sb);
+    if (!g_console.uart.baud) {
+        u32 div = serial_divisor();
+        u32 clock = g_console.uart.clock_hz ? g_console.uart.clock_hz : UART_CLOCK_PC;
+        if (div)
+            sb_printf(&sb, " (divisor %u: %u baud)", div, clock / 16 / div);
+    }
+    report_comment("console: %s (%s)", buf, g_console.why);
+    if (spcr_state == SPCR_FOUND) {
+        sb_init(&sb, buf, sizeof(buf));
+        acpi_spcr_format(&spcr, &sb);
+        report_comment("console: %s", buf);
+    }
+    for (u32 i = 0; i < spcr_problems.count && i < ACPI_PROBLEMS_MAX; i++)
+        report_comment("console: ACPI problem: %s", spcr_problems.msg[i]);
+}

@@ -1,0 +1,14 @@
+/* The framebuffer mirror of the console (kernel/fbtext.c on the loader's framebuffer). */
+#pragma once
+#include "kernel/bootinfo.h"
+
+/* Use the multiboot2 framebuffer when it can carry text; remembers why not otherwise. */
+void fbcon_init(const struct boot_info *bi);
+/* Called by the console for every character it writes (under the console lock). */
+void fbcon_putc(char c);
+/* The status line: counts so far and the check just reported; done = the final summary. */
+void fbcon_progress(u32 passed, u32 failed, u32 skipped, const char *last, bool done);
+/* "# framebuffer: ..." header line: what was found and whether the checklist is mirrored on it. */
+void fbcon_report(void);
+/* At the end of the run: lines mirrored, lines left out, scrolls (for the last header-style comment). */
+void fbcon_report_end(void);
