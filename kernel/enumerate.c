@@ -10,12 +10,9 @@
 struct acpi_info g_acpi;
 struct cpu_list g_cpu_list;
 
-/* Called after smp_init_bsp (the boot CPU's APIC ID is known) and apic_choose_mode (the IPI width is). */
+/* g_acpi was discovered by kmain (before timing_init). Called after smp_init_bsp (the boot CPU's APIC ID is known) and apic_choose_mode (the IPI width is). */
 void enumerate_cpus(const struct options *o)
 {
-    const struct phys_window low4g = {0, 1ull << 32, (const u8 *)0};
-    acpi_discover(&g_acpi, &low4g, &g_boot);
-
     struct cpu_list *l = &g_cpu_list;
     cpu_list_build(l, &g_acpi, o->cpus, o->cpu_count, smp.cpu[0].apic_id, apic_mode() == APIC_MODE_X2APIC);
     smp.enumeration = l->source;
