@@ -40,7 +40,7 @@ struct clock_window {
 };
 
 #define CLOCK_WINDOWS_WANT 5
-#define CLOCK_WINDOWS_MAX 10        /* tried at most */
+#define CLOCK_WINDOWS_MAX 16        /* tried at most (a loaded host makes reads slow) */
 #define CLOCK_WINDOWS_MIN 3         /* kept, for a measurement */
 #define CLOCK_BRACKET_MAX_PPM 2000  /* a window whose end reads took longer than 0.2% of it is not used */
 #define CLOCK_GAP_MAX_PCT 25        /* nor one with a gap between two reads over 25% of it */
@@ -58,7 +58,7 @@ struct clock_meas {
     u64 window_hz[CLOCK_WINDOWS_MAX]; /* kept windows */
     u64 spread_ppm;         /* (max - min) of the kept windows, relative to tsc_hz */
     u64 uncertainty_ppm;    /* the larger of the worst kept bracket and the spread */
-    char note[128];         /* where it is; or why it is absent, dead or unusable */
+    char note[192];         /* where it is; or why it is absent, dead or unusable */
 };
 
 /* Ticks from prev to now of a `bits`-wide counter counting up (or down), modulo its width. */

@@ -102,7 +102,8 @@ static void measure(const struct clock_counter *c, struct clock_meas *m)
     }
     clock_meas_finish(m);
     if (m->state == CLOCK_OK)
-        k_snprintf(m->note, sizeof(m->note), "%s; %u of %u windows of 10 ms", note, m->kept, m->tried);
+        k_snprintf(m->note, sizeof(m->note), "%s; %u of %u windows of 10 ms kept (%u slow reads, %u gaps)", note,
+                   m->kept, m->tried, m->rejected_bracket, m->rejected_gap);
     else
         k_snprintf(m->note + strlen(m->note), sizeof(m->note) - strlen(m->note), " (%s)", note);
 }
@@ -217,6 +218,7 @@ static void pit_setup(void)
 void timing_init(const struct acpi_info *ai)
 {
     const struct phys_window low4g = {0, 1ull << 32, (const u8 *)0};
+    u64 start = rdtsc();
     timing.source = CLOCK_COUNT;
     from_cpuid();
     hpet_setup(ai, &low4g);
@@ -228,6 +230,7 @@ void timing_init(const struct acpi_info *ai)
     clock_choose(timing.meas, &timing.choice);
     timing.tsc_hz = timing.choice.tsc_hz;
     timing.source = timing.choice.source;
+    timing.init_tsc = rdtsc() - start;
 }
 
 const struct clock_counter *timing_reference(void)

@@ -24,6 +24,7 @@ struct timing_info {
     struct clock_counter counters[CLOCK_COUNT]; /* HPET, PM timer, PIT */
     struct acpi_problems problems;       /* the FADT and HPET tables' */
     bool invariant;                      /* CPUID 0x80000007 EDX[8] */
+    u64 init_tsc;                        /* TSC ticks timing_init took */
 };
 
 extern struct timing_info timing;

@@ -142,6 +142,8 @@ static void clocks_check(struct check *c)
     }
     check_note(c, "tsc", "%s", timing.choice.summary);
     check_note(c, "invariant TSC", "%s", timing.invariant ? "yes (CPUID 0x80000007 EDX[8])" : "no");
+    if (timing.tsc_hz)
+        check_note(c, "measuring took", "%llu ms", (unsigned long long)(timing.init_tsc / (timing.tsc_hz / 1000)));
     expect_true(c, "TSC frequency measured against a trusted clock",
                 timing.tsc_hz && timing.source != CLOCK_CPUID16 && timing.source < CLOCK_COUNT,
                 "HPET, PM timer, PIT or CPUID 15H", "%s%s%s", clock_name(timing.source),
