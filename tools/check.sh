@@ -6,7 +6,9 @@
 #   3. QEMU runs of the kernel through run-qemu.sh: -kernel on pc and q35 with -smp 1, 4 and 16 (q35), the
 #      Skylake-Client, Icelake-Server and EPYC CPU models, serial bring-up; the GRUB ISO's
 #      multiboot2 entry on pc and multiboot entry on q35; UEFI (OVMF) once if OVMF and GRUB EFI are
-#      installed; and the bad-input path: "nonsense=1" must fail fast and name the word. With QEMU 10 from
+#      installed; without the 8254 PIT (--no-pit) on pc and q35; and two runs that must fail: the bad-input
+#      path ("nonsense=1" must fail fast and name the word) and no-clock (no PIT, HPET or ACPI: boot/clocks must
+#      fail rather than a TSC frequency be made up). With QEMU 10 from
 #      bookworm-backports (tools/qemu10.sh; a SKIP line names the runs and the reason when it cannot be had):
 #      x2APIC mode under TCG (-cpu max -smp 4, q35) and 288 CPUs (q35 + intel-iommu, suite=smp,x2apic)
 #   3b. tools/pmuboot-report's reports of every QEMU run (run-qemu.sh --report), validated: JUnit against
