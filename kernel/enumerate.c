@@ -24,5 +24,5 @@ void enumerate_cpus(const struct options *o)
     for (u32 i = 0; i < l->absent_count && i < MAX_CPUS; i++)
         smp.absent_ids[smp.absent_count++] = l->absent_ids[i];
     for (u32 i = 0; i < l->ap_count; i++)
-        smp_add_cpu(l->aps[i].apic_id, true, l->aps[i].acpi_uid, l->aps[i].x2apic_entry);
+        smp_add_ap(l->aps[i].apic_id, l->aps[i].acpi_uid, l->aps[i].x2apic_entry);
 }
