@@ -14,12 +14,31 @@ u64 clock_counter_delta(u64 prev, u64 now, u32 bits, bool down)
     return (down ? prev - now : now - prev) & mask;
 }
 
+static bool bracket_ok(u64 bracket, u64 tsc)
+{
+    return tsc && mul_div_u64(bracket, 1000000, tsc, NULL) <= CLOCK_BRACKET_MAX_PPM;
+}
+
+static bool gaps_ok(const struct clock_window *w)
+{
+    return w->max_gap <= w->tsc / 100 * CLOCK_GAP_MAX_PCT;
+}
+
+bool clock_window_can_end(const struct clock_window *w, u64 want, u64 end_bracket)
+{
+    if (w->ticks < want)
+        return false;
+    if (w->ticks >= want * CLOCK_WINDOW_STRETCH_MAX)
+        return true;
+    return bracket_ok(w->bracket + end_bracket, w->tsc) && gaps_ok(w);
+}
+
 u64 clock_window_tsc_hz(const struct clock_window *w, struct clock_rate r)
 {
     if (!w->ticks || !r.den)
         return 0;
     bool ok;
-    u64 ticks_den = w->ticks * r.den; /* ticks of a 10 ms window times 3 at most: no overflow */
+    u64 ticks_den = w->ticks * r.den; /* ticks of a 40 ms window times 3 at most: no overflow */
     u64 hz = mul_div_u64(w->tsc, r.num, ticks_den, &ok);
     return ok ? hz : 0;
 }
@@ -38,14 +57,14 @@ bool clock_meas_add(struct clock_meas *m, const struct clock_window *w)
         return false;
     m->tried++;
     /* The time of a read is known to within its bracket: the window's length to within the two ends'. */
-    if (!w->tsc || mul_div_u64(w->bracket, 1000000, w->tsc, NULL) > CLOCK_BRACKET_MAX_PPM) {
+    if (!bracket_ok(w->bracket, w->tsc)) {
         m->rejected_bracket++;
         return false;
     }
     /* A long unobserved stretch: a wrapping counter may have wrapped unseen (a step over a quarter of its range
      * is suspect too), and an emulated clock may jump across a descheduled vCPU. */
     bool wrap_risk = m->bits < 64 && w->max_step > (1ull << m->bits) / 4;
-    if (wrap_risk || w->max_gap > w->tsc / 100 * CLOCK_GAP_MAX_PCT) {
+    if (wrap_risk || !gaps_ok(w)) {
         m->rejected_gap++;
         return false;
     }

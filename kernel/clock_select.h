@@ -8,9 +8,10 @@
  *
  * A measured window: the counter is read over and over, each read between two TSC reads (its bracket), and the
  * ticks between consecutive reads are summed (so a counter that wraps is followed). The window's time is
- * known to within its first and last reads' brackets; a window in which two consecutive reads lie far apart
- * (a descheduled vCPU, an SMI, or a wrap that could have been missed) is not used. The median of the kept
- * windows is the source's measurement; the spread of the kept windows is part of its uncertainty. */
+ * known to within its first and last reads' brackets; a slow end read or two consecutive reads far apart (a
+ * descheduled vCPU, an SMI) make it longer (clock_window_can_end), and one that stays so, or in which a wrap
+ * could have been missed, is not used. The median of the kept windows is the source's measurement; the spread
+ * of the kept windows is part of its uncertainty. */
 #pragma once
 #include "kernel/types.h"
 
@@ -60,6 +61,14 @@ struct clock_meas {
     u64 uncertainty_ppm;    /* the larger of the worst kept bracket and the spread */
     char note[192];         /* where it is; or why it is absent, dead or unusable */
 };
+
+/* Whether a window in progress may end at a read whose bracket is end_bracket. w holds the window so far: ticks,
+ * tsc up to this read, bracket of its first read only, max_gap, max_step. It may end once it has `want` ticks
+ * and both its end reads fit in CLOCK_BRACKET_MAX_PPM and its longest gap in CLOCK_GAP_MAX_PCT of it: a slow read
+ * or a gap makes the window longer instead of wasting it. At CLOCK_WINDOW_STRETCH_MAX times `want` it ends
+ * anyway (and clock_meas_add judges it). */
+#define CLOCK_WINDOW_STRETCH_MAX 4
+bool clock_window_can_end(const struct clock_window *w, u64 want, u64 end_bracket);
 
 /* Ticks from prev to now of a `bits`-wide counter counting up (or down), modulo its width. */
 u64 clock_counter_delta(u64 prev, u64 now, u32 bits, bool down);

@@ -53,14 +53,24 @@ static void sample(const struct clock_counter *c, struct sample *s)
     s->bracket = after - before;
 }
 
+#define START_READS 8 /* the window starts at the quickest of these */
+
 bool clock_measure_window(const struct clock_counter *c, u64 ticks, struct clock_window *w)
 {
     struct sample first, prev, cur;
     memset(w, 0, sizeof(*w));
     sample(c, &first);
     prev = first;
-    u64 still = 0, changed_at = first.mid;
-    while (w->ticks < ticks) {
+    for (u32 i = 1; i < START_READS; i++) { /* a first read delayed (an SMI, a vCPU descheduled) is not the start */
+        sample(c, &cur);
+        if (cur.bracket < first.bracket)
+            first = cur;
+        prev = cur;
+    }
+    w->ticks = clock_counter_delta(first.value, prev.value, c->bits, c->down);
+    w->bracket = first.bracket;
+    u64 still = 0, changed_at = prev.mid;
+    for (;;) {
         sample(c, &cur);
         u64 d = clock_counter_delta(prev.value, cur.value, c->bits, c->down);
         if (d) {
@@ -72,10 +82,12 @@ bool clock_measure_window(const struct clock_counter *c, u64 ticks, struct clock
         w->ticks += d;
         w->max_step = MAX(w->max_step, d);
         w->max_gap = MAX(w->max_gap, cur.mid - prev.mid);
+        w->tsc = cur.mid - first.mid;
         prev = cur;
+        if (clock_window_can_end(w, ticks, cur.bracket))
+            break;
     }
-    w->tsc = prev.mid - first.mid;
-    w->bracket = first.bracket + prev.bracket;
+    w->bracket += cur.bracket;
     return true;
 }
 

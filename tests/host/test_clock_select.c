@@ -102,6 +102,26 @@ static void bad_windows_rejected(void **state)
     assert_non_null(strstr(m.note, "0 of 16 windows usable"));
 }
 
+/* A slow end read or a gap stretches the window instead of wasting it, up to 4 times its length. */
+static void window_stretches(void **state)
+{
+    (void)state;
+    struct clock_window w = {.ticks = 999, .tsc = 24453000, .bracket = 100, .max_gap = 1000, .max_step = 1};
+    assert_false(clock_window_can_end(&w, 1000, 100)); /* not yet 1000 ticks */
+    w.ticks = 1000;
+    assert_true(clock_window_can_end(&w, 1000, 100));
+    assert_false(clock_window_can_end(&w, 1000, 60000)); /* this read took 0.25% of the window: read on */
+    w.max_gap = w.tsc / 2;                               /* half the window unobserved: read on */
+    assert_false(clock_window_can_end(&w, 1000, 100));
+    w.tsc *= 3, w.ticks *= 3;                            /* the gap is now a sixth of it */
+    assert_true(clock_window_can_end(&w, 1000, 100));
+    w = (struct clock_window){.ticks = 4000, .tsc = 1000, .bracket = 900, .max_gap = 1000};
+    assert_true(clock_window_can_end(&w, 1000, 900)); /* 4 times: ends, and is judged (rejected) */
+    struct clock_meas m;
+    clock_meas_begin(&m, CLOCK_PMTMR_RATE, 24);
+    assert_false(clock_meas_add(&m, &w));
+}
+
 /* The issue 16 measurement: a PIT that is not there, seen as a TSC of 73 kHz, must not be believed. */
 static void implausible_rate_unusable(void **state)
 {
@@ -262,6 +282,7 @@ int main(void)
         cmocka_unit_test(counter_delta),
         cmocka_unit_test(window_rates_exact),
         cmocka_unit_test(good_source_measured),
+        cmocka_unit_test(window_stretches),
         cmocka_unit_test(bad_windows_rejected),
         cmocka_unit_test(implausible_rate_unusable),
         cmocka_unit_test(spread_unusable),
