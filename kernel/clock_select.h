@@ -40,7 +40,7 @@ struct clock_window {
     u64 max_step; /* the most counter ticks between two consecutive reads */
 };
 
-#define CLOCK_WINDOWS_WANT 5
+#define CLOCK_WINDOWS_WANT 3         /* kept, then stop: the median of three outvotes one odd window */
 #define CLOCK_WINDOWS_MAX 16        /* tried at most (a loaded host makes reads slow) */
 #define CLOCK_WINDOWS_MIN 3         /* kept, for a measurement */
 #define CLOCK_BRACKET_MAX_PPM 2000  /* a window whose end reads took longer than 0.2% of it is not used */
