@@ -61,16 +61,28 @@ bool clock_meas_add(struct clock_meas *m, const struct clock_window *w)
         m->rejected_bracket++;
         return false;
     }
-    /* A long unobserved stretch: a wrapping counter may have wrapped unseen (a step over a quarter of its range
-     * is suspect too), and an emulated clock may jump across a descheduled vCPU. */
-    bool wrap_risk = m->bits < 64 && w->max_step > (1ull << m->bits) / 4;
-    if (wrap_risk || !gaps_ok(w)) {
-        m->rejected_gap++;
+    /* The longest gap, in counter ticks at the window's own rate, or the largest step: over a quarter of the
+     * range, whole wraps could hide in it (the PIT's 16 bits wrap every 55 ms). Never used. */
+    u64 range = m->bits < 64 ? 1ull << m->bits : 0;
+    u64 gap_ticks = w->tsc ? mul_div_u64(w->max_gap, w->ticks, w->tsc, NULL) : UINT64_MAX;
+    if (range && (w->max_step > range / 4 || gap_ticks > range / 4)) {
+        m->rejected_wrap++;
         return false;
     }
     u64 hz = clock_window_tsc_hz(w, m->rate);
-    m->window_hz[m->kept++] = hz;
     u64 ppm = mul_div_u64(w->bracket, 1000000, w->tsc, NULL) / 2; /* each end within half its bracket */
+    /* A long unobserved stretch (a descheduled vCPU): both clocks run on in it on hardware and under QEMU, but a
+     * hypervisor whose clock stopped meanwhile would skew the window. Such windows are kept apart, used only
+     * when too few clean ones were had, and then their spread shows whether the clocks kept running. */
+    if (!gaps_ok(w)) {
+        if (m->gapped < CLOCK_WINDOWS_WANT) {
+            m->gapped_hz[m->gapped] = hz;
+            m->gapped_uncertainty_ppm = MAX(m->gapped_uncertainty_ppm, ppm);
+        }
+        m->gapped++;
+        return false;
+    }
+    m->window_hz[m->kept++] = hz;
     m->uncertainty_ppm = MAX(m->uncertainty_ppm, ppm);
     return true;
 }
@@ -91,9 +103,15 @@ void clock_meas_finish(struct clock_meas *m)
     if (m->state == CLOCK_DEAD)
         return;
     m->state = CLOCK_UNUSABLE;
+    for (u32 i = 0; m->kept < CLOCK_WINDOWS_MIN && i < MIN(m->gapped, (u32)CLOCK_WINDOWS_WANT); i++) {
+        /* the second tier, if need be */
+        m->window_hz[m->kept++] = m->gapped_hz[i];
+        m->used_gapped++;
+        m->uncertainty_ppm = MAX(m->uncertainty_ppm, m->gapped_uncertainty_ppm);
+    }
     if (m->kept < CLOCK_WINDOWS_MIN) {
-        k_snprintf(m->note, sizeof(m->note), "%u of %u windows usable (%u slow reads, %u gaps), %u needed", m->kept,
-                   m->tried, m->rejected_bracket, m->rejected_gap, CLOCK_WINDOWS_MIN);
+        k_snprintf(m->note, sizeof(m->note), "%u of %u windows usable (%u slow reads, %u wrap risks), %u needed",
+                   m->kept, m->tried, m->rejected_bracket, m->rejected_wrap, CLOCK_WINDOWS_MIN);
         return;
     }
     u64 sorted[CLOCK_WINDOWS_MAX];

@@ -9,9 +9,10 @@
  * A measured window: the counter is read over and over, each read between two TSC reads (its bracket), and the
  * ticks between consecutive reads are summed (so a counter that wraps is followed). The window's time is
  * known to within its first and last reads' brackets; a slow end read or two consecutive reads far apart (a
- * descheduled vCPU, an SMI) make it longer (clock_window_can_end), and one that stays so, or in which a wrap
- * could have been missed, is not used. The median of the kept windows is the source's measurement; the spread
- * of the kept windows is part of its uncertainty. */
+ * descheduled vCPU, an SMI) make it longer (clock_window_can_end). One whose end reads stay slow, or in which a
+ * wrap could have been missed, is not used; one with a gap is kept apart and used only when too few clean ones
+ * were had. The median of the kept windows is the source's measurement; their spread is part of its
+ * uncertainty, and shows whether the clocks ran on through the gaps. */
 #pragma once
 #include "kernel/types.h"
 
@@ -44,7 +45,7 @@ struct clock_window {
 #define CLOCK_WINDOWS_MAX 16        /* tried at most (a loaded host makes reads slow) */
 #define CLOCK_WINDOWS_MIN 3         /* kept, for a measurement */
 #define CLOCK_BRACKET_MAX_PPM 2000  /* a window whose end reads took longer than 0.2% of it is not used */
-#define CLOCK_GAP_MAX_PCT 25        /* nor one with a gap between two reads over 25% of it */
+#define CLOCK_GAP_MAX_PCT 25        /* one with a gap between two reads over 25% of it: second tier */
 #define CLOCK_UNCERTAIN_MAX_PPM 10000 /* a measurement less certain than 1% is not trusted */
 #define CLOCK_AGREE_PPM 1000        /* two sources agree within 0.1% plus both uncertainties (crystals: ~100 ppm) */
 #define CLOCK_TSC_HZ_MIN 10000000ull      /* a TSC below 10 MHz or above 20 GHz is a broken measurement */
@@ -55,8 +56,11 @@ struct clock_meas {
     struct clock_rate rate; /* the counter's (measured sources) */
     u32 bits;               /* counter width */
     u64 tsc_hz;             /* the measurement (median window) or the enumerated frequency */
-    u32 tried, kept, rejected_bracket, rejected_gap;
+    u32 tried, kept, rejected_bracket, rejected_wrap;
     u64 window_hz[CLOCK_WINDOWS_MAX]; /* kept windows */
+    u32 gapped, used_gapped;          /* windows with a gap over CLOCK_GAP_MAX_PCT; those used (too few clean) */
+    u64 gapped_hz[CLOCK_WINDOWS_WANT];
+    u64 gapped_uncertainty_ppm;
     u64 spread_ppm;         /* (max - min) of the kept windows, relative to tsc_hz */
     u64 uncertainty_ppm;    /* the larger of the worst kept bracket and the spread */
     char note[192];         /* where it is; or why it is absent, dead or unusable */

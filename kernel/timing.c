@@ -114,8 +114,9 @@ static void measure(const struct clock_counter *c, struct clock_meas *m)
     }
     clock_meas_finish(m);
     if (m->state == CLOCK_OK)
-        k_snprintf(m->note, sizeof(m->note), "%s; %u of %u windows of 10 ms kept (%u slow reads, %u gaps)", note,
-                   m->kept, m->tried, m->rejected_bracket, m->rejected_gap);
+        k_snprintf(m->note, sizeof(m->note), "%s; %u of %u windows of 10-40 ms kept (%u slow reads, %u with gaps%s)",
+                   note, m->kept, m->tried, m->rejected_bracket, m->gapped,
+                   m->used_gapped ? ", used: too few without" : "");
     else
         k_snprintf(m->note + strlen(m->note), sizeof(m->note) - strlen(m->note), " (%s)", note);
 }

@@ -84,14 +84,24 @@ static void bad_windows_rejected(void **state)
     w.bracket = w.tsc / 100; /* 1% of the window in the end reads */
     assert_false(clock_meas_add(&m, &w));
     w = window(TSC_HZ, CLOCK_PMTMR_RATE, 2000);
-    w.max_gap = w.tsc / 2;
+    w.max_gap = w.tsc / 2; /* not clean: kept apart */
     assert_false(clock_meas_add(&m, &w));
+    assert_int_equal(m.gapped, 1);
     w = window(TSC_HZ, CLOCK_PIT_RATE, 2000);
     w.max_step = 0x5000; /* more than a quarter of the PIT's 16 bits in one step: a wrap could hide */
     clock_meas_begin(&m, CLOCK_PIT_RATE, 16);
     assert_false(clock_meas_add(&m, &w));
-    assert_int_equal(m.rejected_gap, 1);
-    for (int i = 0; i < 15; i++) {
+    assert_int_equal(m.rejected_wrap, 1);
+    /* A 60 ms window of which 14 ms unobserved (under 25%), but 14 ms is a quarter of the PIT's 55 ms wrap: a
+     * whole wrap could have gone unseen in a longer one. */
+    w = window(TSC_HZ, CLOCK_PIT_RATE, 2000);
+    w.ticks *= 6, w.tsc *= 6;
+    w.max_gap = TSC_HZ / 1000 * 14;
+    assert_false(clock_meas_add(&m, &w));
+    assert_int_equal(m.rejected_wrap, 2);
+    w.max_gap = TSC_HZ / 1000 * 13; /* 13 ms: fine */
+    assert_true(clock_meas_add(&m, &w));
+    for (int i = 0; i < 13; i++) {
         w = window(TSC_HZ, CLOCK_PIT_RATE, 2000);
         w.bracket = w.tsc; /* every read slow */
         clock_meas_add(&m, &w);
@@ -99,7 +109,7 @@ static void bad_windows_rejected(void **state)
     assert_false(clock_meas_more(&m));
     clock_meas_finish(&m);
     assert_int_equal(m.state, CLOCK_UNUSABLE);
-    assert_non_null(strstr(m.note, "0 of 16 windows usable"));
+    assert_non_null(strstr(m.note, "1 of 16 windows usable"));
 }
 
 /* A slow end read or a gap stretches the window instead of wasting it, up to 4 times its length. */
@@ -115,11 +125,43 @@ static void window_stretches(void **state)
     assert_false(clock_window_can_end(&w, 1000, 100));
     w.tsc *= 3, w.ticks *= 3;                            /* the gap is now a sixth of it */
     assert_true(clock_window_can_end(&w, 1000, 100));
-    w = (struct clock_window){.ticks = 4000, .tsc = 1000, .bracket = 900, .max_gap = 1000};
-    assert_true(clock_window_can_end(&w, 1000, 900)); /* 4 times: ends, and is judged (rejected) */
+    w = (struct clock_window){.ticks = 10000, .tsc = 1000, .bracket = 900, .max_gap = 1000};
+    assert_true(clock_window_can_end(&w, 1000, 900)); /* 10 times: ends, and is judged (rejected) */
     struct clock_meas m;
     clock_meas_begin(&m, CLOCK_PMTMR_RATE, 24);
     assert_false(clock_meas_add(&m, &w));
+}
+
+/* Windows with gaps (a descheduled vCPU) serve when too few clean ones were had; if the clock stopped during the
+ * gaps, the windows disagree with each other and the source is not used. */
+static void gapped_windows_second_tier(void **state)
+{
+    (void)state;
+    struct clock_meas m;
+    clock_meas_begin(&m, HPET_QEMU, 32);
+    for (u32 i = 0; i < 5; i++) {
+        struct clock_window w = window(TSC_HZ, HPET_QEMU, 2000);
+        if (i >= 2) /* two clean windows, then three with a 40% gap: the clocks ran on through it */
+            w.max_gap = w.tsc / 10 * 4;
+        clock_meas_add(&m, &w);
+    }
+    clock_meas_finish(&m);
+    assert_int_equal(m.state, CLOCK_OK);
+    assert_int_equal(m.kept, 3);
+    assert_int_equal(m.used_gapped, 1);
+    assert_true(clock_diff_ppm(m.tsc_hz, TSC_HZ) < 10);
+
+    /* A hypervisor clock that stood still in each gap (of a different length): rates 10-40% apart. */
+    clock_meas_begin(&m, HPET_QEMU, 32);
+    for (u32 i = 0; i < 3; i++) {
+        struct clock_window w = window(TSC_HZ, HPET_QEMU, 2000);
+        w.max_gap = w.tsc / 10 * (3 + i);
+        w.tsc += w.max_gap; /* the TSC ran, the counter did not */
+        clock_meas_add(&m, &w);
+    }
+    clock_meas_finish(&m);
+    assert_int_equal(m.state, CLOCK_UNUSABLE);
+    assert_non_null(strstr(m.note, "spread"));
 }
 
 /* The issue 16 measurement: a PIT that is not there, seen as a TSC of 73 kHz, must not be believed. */
@@ -283,6 +325,7 @@ int main(void)
         cmocka_unit_test(window_rates_exact),
         cmocka_unit_test(good_source_measured),
         cmocka_unit_test(window_stretches),
+        cmocka_unit_test(gapped_windows_second_tier),
         cmocka_unit_test(bad_windows_rejected),
         cmocka_unit_test(implausible_rate_unusable),
         cmocka_unit_test(spread_unusable),
