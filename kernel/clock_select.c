@@ -186,11 +186,10 @@ static void no_source(const struct clock_meas m[CLOCK_COUNT], struct clock_choic
         c->source = CLOCK_CPUID16;
         c->tsc_hz = m[CLOCK_CPUID16].tsc_hz;
         sb_printf(&sb, "; using CPUID 16H's nominal base frequency, unverified");
-        sb_init(&sb, c->summary, sizeof(c->summary));
-        mhz(&sb, c->tsc_hz);
-        sb_printf(&sb, " from CPUID 16H (nominal, NOT measured: nothing to measure the TSC against)");
+        k_snprintf(c->summary, sizeof(c->summary), "CPUID 16H (nominal, NOT measured: nothing to measure the TSC "
+                                                   "against)");
     } else {
-        k_snprintf(c->summary, sizeof(c->summary), "unknown (no clock to measure the TSC against)");
+        k_snprintf(c->summary, sizeof(c->summary), "none (no clock to measure the TSC against)");
     }
 }
 
@@ -221,8 +220,7 @@ void clock_choose(const struct clock_meas m[CLOCK_COUNT], struct clock_choice *c
     struct strbuf sb, pb;
     sb_init(&sb, c->summary, sizeof(c->summary));
     sb_init(&pb, c->problem, sizeof(c->problem));
-    mhz(&sb, c->tsc_hz);
-    sb_printf(&sb, " from %s (", clock_name(c->source));
+    sb_printf(&sb, "%s (", clock_name(c->source));
     bool first = true;
     for (u32 j = 0; j < CLOCK_CPUID16; j++) {
         if (j == (u32)best || (j == CLOCK_CPUID15 && m[j].state == CLOCK_ABSENT))

@@ -101,7 +101,7 @@ struct clock_choice {
     bool trusted;         /* false: the run must say so (boot/clocks fails) */
     u32 agree, disagree;  /* trusted sources compared with the chosen one */
     u64 worst_agree_ppm;  /* the largest difference among those that agree */
-    char summary[224];    /* "2445.1 MHz from HPET (PM timer agrees within 12 ppm, PIT absent)" */
+    char summary[224];    /* the source and the others: "HPET (PM timer agrees within 12 ppm, PIT does not count)" */
     char problem[224];    /* why not trusted; "" when trusted */
 };
 

@@ -99,7 +99,8 @@ void kmain(u32 magic, u32 info_phys)
     enumerate_cpus(&g_options);
     smp_bring_up(g_options.smp_serial ? SMP_SERIAL : SMP_PARALLEL, g_options.init_delay_us,
                  g_options.ap_timeout_ms);
-    report_comment("apic: %s; tsc: %s%s", apic_mode_name(apic_mode()), timing.choice.summary,
+    report_comment("apic: %s; tsc: %llu kHz from %s%s", apic_mode_name(apic_mode()),
+                   (unsigned long long)(timing.tsc_hz / 1000), timing.choice.summary,
                    timing.choice.trusted ? "" : " NOT TRUSTED (boot/clocks)");
     report_comment("smp: %u of %u CPUs online (%s), %s bring-up %llu us from the first INIT", smp_online_count(),
                    smp.count, smp.enumeration, smp.mode == SMP_SERIAL ? "serial" : "parallel",

@@ -140,7 +140,7 @@ static void clocks_check(struct check *c)
         k_snprintf(key, sizeof(key), "table problem %u", i + 1);
         check_note(c, key, "%s", timing.problems.msg[i]);
     }
-    check_note(c, "tsc", "%s", timing.choice.summary);
+    check_note(c, "tsc", "%llu Hz from %s", (unsigned long long)timing.tsc_hz, timing.choice.summary);
     check_note(c, "invariant TSC", "%s", timing.invariant ? "yes (CPUID 0x80000007 EDX[8])" : "no");
     if (timing.tsc_hz)
         check_note(c, "measuring took", "%llu ms", (unsigned long long)(timing.init_tsc / (timing.tsc_hz / 1000)));

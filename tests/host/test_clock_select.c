@@ -211,7 +211,7 @@ static void choose_hpet_pm_agree_pit_absent(void **state)
     assert_int_equal(c.source, CLOCK_HPET);
     assert_true(c.trusted);
     assert_int_equal(c.agree, 1);
-    assert_string_equal(c.summary, "2445.3 MHz from HPET (PM timer agrees within 8 ppm, PIT does not count)");
+    assert_string_equal(c.summary, "HPET (PM timer agrees within 8 ppm, PIT does not count)");
     assert_string_equal(c.problem, "");
 }
 
@@ -227,7 +227,7 @@ static void choose_two_disagree(void **state)
     assert_false(c.trusted);
     assert_int_equal(c.disagree, 1);
     /* 3869.9: the synthesised windows hold whole PIT ticks */
-    assert_string_equal(c.summary, "2445.3 MHz from HPET (PM timer absent, PIT DISAGREES: 3869.9 MHz)");
+    assert_string_equal(c.summary, "HPET (PM timer absent, PIT DISAGREES: 3869.9 MHz)");
     assert_non_null(strstr(c.problem, "PIT measures 3869.9 MHz"));
 }
 
@@ -259,7 +259,7 @@ static void choose_cpuid15_confirmed(void **state)
     clock_choose(m, &c);
     assert_int_equal(c.source, CLOCK_CPUID15);
     assert_true(c.trusted);
-    assert_string_equal(c.summary, "2400.0 MHz from CPUID 15H (HPET agrees within 0 ppm, PM timer absent, PIT absent)");
+    assert_string_equal(c.summary, "CPUID 15H (HPET agrees within 0 ppm, PM timer absent, PIT absent)");
 }
 
 static void choose_single_not_cross_checked(void **state)
