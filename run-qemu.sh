@@ -7,6 +7,8 @@
 #                      offers x2APIC under TCG, e.g. QEMU 10 from tools/qemu10.sh with --cpu max)
 #   --cpu MODEL        QEMU CPU model, e.g. max, Skylake-Client, EPYC (default: QEMU's, qemu64)
 #   --machine pc|q35   machine type (default pc)
+#   --no-pit           remove the 8254 PIT (-machine ...,pit=off), as platforms that gate it off do
+#   --machine-opt OPTS more -machine properties, comma-separated, e.g. hpet=off,acpi=off
 #   --mem MB           guest RAM in MiB (default 128)
 #   --iso              boot through the GRUB ISO (BIOS, GRUB's multiboot2 command) instead of -kernel
 #   --iso-mb1          the same ISO's multiboot (version 1) entry
@@ -87,7 +89,7 @@ write_report() {
     if [[ $rs -le 1 ]]; then echo "$prog: reports in $report/ (junit.xml report.json report.html report.md)" >&2
     else echo "$prog: --report: tools/pmuboot-report failed (status $rs)" >&2; fi
 }
-qemu_bin=qemu-system-x86_64 iommu=no spcr="" vga=none
+qemu_bin=qemu-system-x86_64 iommu=no spcr="" vga=none machine_extra=""
 
 need_value() { [[ $# -ge 2 && -n $2 ]] || bad_usage "option $1 needs a value"; }
 while [[ $# -gt 0 ]]; do
@@ -99,6 +101,8 @@ while [[ $# -gt 0 ]]; do
         --smp) need_value "$@"; smp=$2; shift ;;
         --cpu) need_value "$@"; cpu=$2; shift ;;
         --machine) need_value "$@"; machine=$2; shift ;;
+        --no-pit) machine_extra+=",pit=off" ;;
+        --machine-opt) need_value "$@"; machine_extra+=",$2"; shift ;;
         --mem) need_value "$@"; mem=$2; shift ;;
         --iso) boot=iso ;;
         --iso-mb1) boot='iso-mb1' ;;
@@ -128,6 +132,8 @@ done
 [[ $iommu == no || $machine == q35 ]] || bad_usage "--iommu needs --machine q35 (the intel-iommu device is a q35 device)"
 [[ $mem =~ ^[1-9][0-9]*$ && $mem -ge 32 ]] || bad_usage "--mem wants MiB, at least 32, not '$mem'"
 case $machine in pc|q35) ;; *) bad_usage "--machine wants pc or q35, not '$machine'" ;; esac
+[[ -z $machine_extra || $machine_extra =~ ^(,[A-Za-z0-9_.-]+=[A-Za-z0-9_.-]+)+$ ]] ||
+    bad_usage "--machine-opt wants PROP=VALUE[,PROP=VALUE...], not '${machine_extra#,}'"
 case $accel in tcg|kvm|auto) ;; *) bad_usage "--accel wants tcg, kvm or auto, not '$accel'" ;; esac
 [[ -z $cpu || $cpu =~ ^[A-Za-z0-9_.,=+-]+$ ]] || bad_usage "--cpu: '$cpu' does not look like a QEMU CPU model"
 # Suite reset resets the machine on purpose: no -no-reboot, and the verdict comes from the last boot.
@@ -250,6 +256,7 @@ if [[ -n $spcr ]]; then
                         7,0,1,0,0,0, 0xffff,0xffff, 0,0,0, 0, 0, 0)' "${ports[$n]}" "${irqs[$n]}" >"$work/spcr.bin"
     extra+=(-acpitable "sig=SPCR,rev=2,oem_id=PMUBT,oem_table_id=PMUBOOT,data=$work/spcr.bin")
 fi
+machine_opt+=$machine_extra
 qemu=("$qemu_bin" -machine "$machine_opt" -accel "$accel" -m "$mem" -smp "$smp"
       -display none -vga "$vga" "${serial_args[@]}" -monitor none
       -device isa-debug-exit,iobase=0xf4,iosize=0x04)

@@ -88,7 +88,7 @@ static void calibrate(struct apic_timer_cal *cal)
     cal->window_us = CAL_WINDOW_US;
     if (!timing.tsc_hz) {
         k_snprintf(cal->problem, sizeof(cal->problem),
-                   "no time base: TSC frequency unknown (no CPUID 15H/16H frequency, PIT did not answer)");
+                   "no time base: TSC frequency unknown (no clock to measure it against, see boot/clocks)");
         return;
     }
     u32 saved_dcr = apic_read(APIC_TIMER_DCR) & APIC_DCR_MASK;

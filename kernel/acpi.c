@@ -599,6 +599,114 @@ bool acpi_madt_parse(const struct phys_window *mem, u64 phys, struct acpi_madt *
     return true;
 }
 
+/* ---- FADT and HPET ---- */
+
+#define FADT_V1_LEN 116u         /* ACPI 1.0 FADT: up to and including Flags */
+#define FADT_PM_TMR_BLK 76u      /* ACPI 6.5 Table 5.9: u32 I/O port */
+#define FADT_PM_TMR_LEN 91u      /* u8: 4 when the PM timer is supported, else 0 */
+#define FADT_FLAGS 112u          /* u32 */
+#define FADT_X_PM_TMR_BLK 208u   /* GAS, ACPI 2.0+ */
+#define GAS_LEN 12u              /* ACPI 6.5 5.2.3.2: space, bit width, bit offset, access size, u64 address */
+
+static const char *gas_space_name(u8 space)
+{
+    return space == ACPI_GAS_SYSTEM_MEMORY ? "system memory" : space == ACPI_GAS_SYSTEM_IO ? "system I/O" : "other";
+}
+
+/* The PM timer at an I/O address from one of the two fields; false (reported) when it cannot be used. */
+static bool pm_timer_port(struct acpi_fadt *f, u64 port, const char *field, struct acpi_problems *pr)
+{
+    if (port > 0xFFFF) {
+        problem(pr, "FADT %s: I/O port 0x%llx above 0xFFFF; PM timer not used", field, (ull)port);
+        return false;
+    }
+    f->pm_timer = true;
+    f->pm_timer_port = (u16)port;
+    f->pm_timer_field = field;
+    return true;
+}
+
+bool acpi_fadt_parse(const struct phys_window *mem, u64 phys, struct acpi_fadt *fadt, struct acpi_problems *pr)
+{
+    struct sdt_header h;
+    if (!sdt_check(mem, phys, "FACP", "FADT", FADT_V1_LEN, &h, pr))
+        return false;
+    u8 b[FADT_X_PM_TMR_BLK + GAS_LEN];
+    const u32 have = MIN(h.length, (u32)sizeof(b));
+    phys_read(mem, phys, b, have); /* inside the checked table */
+    struct acpi_fadt f;
+    memset(&f, 0, sizeof(f));
+    f.phys = phys;
+    f.length = h.length;
+    f.revision = h.revision;
+    f.flags = get32(b + FADT_FLAGS);
+    f.pm_timer_bits = (f.flags & ACPI_FADT_TMR_VAL_EXT) ? 32 : 24; /* ACPI 6.5 4.8.3.3 */
+    const u32 legacy = get32(b + FADT_PM_TMR_BLK);
+    const u8 legacy_len = b[FADT_PM_TMR_LEN];
+    if (f.flags & ACPI_FADT_HW_REDUCED) { /* ACPI 6.5 4.1: no fixed hardware; the PM timer fields are ignored */
+        k_snprintf(f.no_pm_timer, sizeof(f.no_pm_timer), "HW-reduced ACPI (FADT flag HW_REDUCED_ACPI): no PM timer");
+        *fadt = f;
+        return true;
+    }
+    if (have >= FADT_X_PM_TMR_BLK + GAS_LEN && get64(b + FADT_X_PM_TMR_BLK + 4) != 0) {
+        const u8 *g = b + FADT_X_PM_TMR_BLK;
+        const u64 addr = get64(g + 4);
+        if (g[0] != ACPI_GAS_SYSTEM_IO) {
+            problem(pr, "FADT X_PM_TMR_BLK at 0x%llx is in %s space (ID %u), not system I/O; PM timer not used",
+                    (ull)addr, gas_space_name(g[0]), g[0]);
+            k_snprintf(f.no_pm_timer, sizeof(f.no_pm_timer), "X_PM_TMR_BLK not in system I/O space");
+        } else if (pm_timer_port(&f, addr, "X_PM_TMR_BLK", pr) && legacy && legacy != addr) {
+            /* ACPI 6.5 Table 5.9: X_PM_TMR_BLK supersedes PM_TMR_BLK when not zero */
+            problem(pr, "FADT: X_PM_TMR_BLK 0x%llx and PM_TMR_BLK 0x%x differ; X_PM_TMR_BLK used", (ull)addr,
+                    legacy);
+        }
+    } else if (legacy == 0 || legacy_len == 0) {
+        k_snprintf(f.no_pm_timer, sizeof(f.no_pm_timer), "FADT PM_TMR_BLK 0x%x, PM_TMR_LEN %u: no PM timer", legacy,
+                   legacy_len);
+    } else if (legacy_len != 4) { /* Table 5.9: "If the PM Timer is supported, this field's value must be 4" */
+        problem(pr, "FADT PM_TMR_BLK 0x%x with PM_TMR_LEN %u, not 4; PM timer not used", legacy, legacy_len);
+        k_snprintf(f.no_pm_timer, sizeof(f.no_pm_timer), "PM_TMR_LEN %u, not 4", legacy_len);
+    } else {
+        pm_timer_port(&f, legacy, "PM_TMR_BLK", pr);
+    }
+    if (!f.pm_timer && !f.no_pm_timer[0])
+        k_snprintf(f.no_pm_timer, sizeof(f.no_pm_timer), "FADT PM timer field unusable (see problems)");
+    *fadt = f;
+    return true;
+}
+
+#define HPET_TABLE_LEN 56u /* IA-PC HPET 1.0a Table 3: header, Block ID, GAS, number, min tick, attribute */
+#define HPET_BLOCK_ALIGN 1024u
+
+bool acpi_hpet_parse(const struct phys_window *mem, u64 phys, struct acpi_hpet *hpet, struct acpi_problems *pr)
+{
+    struct sdt_header h;
+    if (!sdt_check(mem, phys, "HPET", "HPET table", HPET_TABLE_LEN, &h, pr))
+        return false;
+    u8 b[HPET_TABLE_LEN];
+    phys_read(mem, phys, b, sizeof(b));
+    const u8 *g = b + 40; /* Base Address: GAS */
+    const u64 addr = get64(g + 4);
+    if (g[0] != ACPI_GAS_SYSTEM_MEMORY) {
+        problem(pr, "HPET table at 0x%llx: base address 0x%llx in %s space (ID %u), not system memory; not used",
+                (ull)phys, (ull)addr, gas_space_name(g[0]), g[0]);
+        return false;
+    }
+    if (addr == 0 || addr % HPET_BLOCK_ALIGN) {
+        problem(pr, "HPET table at 0x%llx: base address 0x%llx is %s; not used", (ull)phys, (ull)addr,
+                addr ? "not 1 KiB aligned" : "0");
+        return false;
+    }
+    memset(hpet, 0, sizeof(*hpet));
+    hpet->phys = phys;
+    hpet->length = h.length;
+    hpet->block_id = get32(b + 36);
+    hpet->address = addr;
+    hpet->number = b[52];
+    hpet->min_tick = get16(b + 53);
+    return true;
+}
+
 /* ---- Formatting ---- */
 
 enum cpu_class { CPU_ENABLED, CPU_ONLINE_CAPABLE, CPU_ABSENT };

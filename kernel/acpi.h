@@ -178,6 +178,43 @@ bool acpi_madt_parse(const struct phys_window *mem, u64 phys, struct acpi_madt *
 /* A few '\n'-terminated lines describing the MADT: header, CPUs (ID ranges), I/O APICs, overrides, NMIs. */
 void acpi_madt_format(const struct acpi_madt *madt, struct strbuf *sb);
 
+/* ---- Clock sources: FADT PM timer (ACPI 6.5 5.2.9, 4.8.3.3) and the HPET table (IA-PC HPET 1.0a 3.2.4) ---- */
+#define ACPI_FADT_TMR_VAL_EXT BIT(8)     /* FADT Flags: the PM timer counts 32 bits, not 24 (Table 5.10) */
+#define ACPI_FADT_HW_REDUCED BIT(20)     /* FADT Flags: HW-reduced ACPI, no fixed hardware (PM timer) */
+#define ACPI_GAS_SYSTEM_MEMORY 0         /* Generic Address Structure space IDs (ACPI 6.5 5.2.3.2) */
+#define ACPI_GAS_SYSTEM_IO 1
+
+struct acpi_fadt {
+    u64 phys;
+    u32 length;
+    u8 revision;
+    u32 flags;
+    bool pm_timer;        /* a usable PM timer: an I/O port */
+    u16 pm_timer_port;
+    u8 pm_timer_bits;     /* 24, or 32 with TMR_VAL_EXT */
+    const char *pm_timer_field; /* "X_PM_TMR_BLK" or "PM_TMR_BLK" */
+    char no_pm_timer[96]; /* why there is none (pm_timer false) */
+};
+
+/* Parse the FADT ("FACP") at phys and find its PM timer: X_PM_TMR_BLK when the table is long enough to hold it
+ * and its address is not 0, else PM_TMR_BLK with PM_TMR_LEN 4. Returns false (table not used) when the header,
+ * length (< 116, the ACPI 1.0 FADT) or checksum is bad. A PM timer this kernel cannot use (memory space, a
+ * port above 0xFFFF, PM_TMR_LEN not 4) is a problem and leaves pm_timer false. */
+bool acpi_fadt_parse(const struct phys_window *mem, u64 phys, struct acpi_fadt *fadt, struct acpi_problems *pr);
+
+struct acpi_hpet {
+    u64 phys;
+    u32 length;
+    u32 block_id;     /* Event Timer Block ID: PCI vendor 31:16, counter size 13, comparators 12:8, rev 7:0 */
+    u64 address;      /* register block, system memory */
+    u8 number;        /* HPET sequence number */
+    u16 min_tick;     /* Main Counter Minimum Clock_tick in Periodic Mode */
+};
+
+/* Parse the HPET table at phys (56 bytes). False (reported) for a bad header, length or checksum, a base address
+ * not in system memory, 0, or not 1 KiB aligned (the register block is 1 KiB, HPET 1.0a 2.3.1). */
+bool acpi_hpet_parse(const struct phys_window *mem, u64 phys, struct acpi_hpet *hpet, struct acpi_problems *pr);
+
 /* ---- Everything at once ---- */
 struct acpi_info {
     bool has_rsdp;

@@ -10,10 +10,11 @@
 struct acpi_info g_acpi;
 struct cpu_list g_cpu_list;
 
-/* Called after acpi_discover, smp_init_bsp (the boot CPU's APIC ID is known) and apic_choose_mode (the IPI width is). */
+/* g_acpi: acpi_discover ran in kmain, before the console was chosen (the SPCR may name it) and before
+ * timing_init (the FADT and HPET give its clocks). Called after smp_init_bsp (the boot CPU's APIC ID is known)
+ * and apic_choose_mode (the IPI width is). */
 void enumerate_cpus(const struct options *o)
 {
-    /* g_acpi: acpi_discover ran in kmain, before the console was chosen (the SPCR may name it). */
     struct cpu_list *l = &g_cpu_list;
     cpu_list_build(l, &g_acpi, o->cpus, o->cpu_count, smp.cpu[0].apic_id, apic_mode() == APIC_MODE_X2APIC);
     smp.enumeration = l->source;
@@ -25,5 +26,5 @@ void enumerate_cpus(const struct options *o)
     for (u32 i = 0; i < l->absent_count && i < MAX_CPUS; i++)
         smp.absent_ids[smp.absent_count++] = l->absent_ids[i];
     for (u32 i = 0; i < l->ap_count; i++)
-        smp_add_cpu(l->aps[i].apic_id, true, l->aps[i].acpi_uid, l->aps[i].x2apic_entry);
+        smp_add_ap(l->aps[i].apic_id, l->aps[i].acpi_uid, l->aps[i].x2apic_entry);
 }

@@ -97,7 +97,8 @@ void kmain(u32 magic, u32 info_phys)
     }
     suites_run_one(&cmdline_suite);
 
-    timing_init();
+    acpi_discover(&g_acpi, &low4g, &g_boot); /* the clocks need the FADT and HPET tables, enumeration the MADT */
+    timing_init(&g_acpi);
     apic_choose_mode((enum apic_request)g_options.apic, apic_mode_error, sizeof(apic_mode_error));
     suites_run_one(&apic_mode_suite);
     smp_init_bsp();
@@ -105,8 +106,9 @@ void kmain(u32 magic, u32 info_phys)
     enumerate_cpus(&g_options);
     smp_bring_up(g_options.smp_serial ? SMP_SERIAL : SMP_PARALLEL, g_options.init_delay_us,
                  g_options.ap_timeout_ms);
-    report_comment("apic: %s; tsc: %llu kHz from %s", apic_mode_name(apic_mode()),
-                   (unsigned long long)(timing.tsc_hz / 1000), tsc_freq_source_name(timing.source));
+    report_comment("apic: %s; tsc: %llu kHz from %s%s", apic_mode_name(apic_mode()),
+                   (unsigned long long)(timing.tsc_hz / 1000), timing.choice.summary,
+                   timing.choice.trusted ? "" : " NOT TRUSTED (boot/clocks)");
     report_comment("smp: %u of %u CPUs online (%s), %s bring-up %llu us from the first INIT", smp_online_count(),
                    smp.count, smp.enumeration, smp.mode == SMP_SERIAL ? "serial" : "parallel",
                    (unsigned long long)(smp.count > 1 ? tsc_to_us(smp.all_online_tsc - smp.first_init_tsc) : 0));

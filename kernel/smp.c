@@ -72,18 +72,10 @@ void smp_init_bsp(void)
     smp_ap_id_from_leaf_b = cpuid_x2apic_id(&unused);
 }
 
-void smp_add_cpu(u32 apic_id, bool enabled, u32 acpi_uid, bool x2apic_entry)
+/* An AP to start. cpu_list_build (kernel/cpu_list.c) has already left out the boot CPU's own entry, entries that
+ * are not enabled (enumerate.c records those as absent) and repeated IDs, so there is nothing else to sort here. */
+void smp_add_ap(u32 apic_id, u32 acpi_uid, bool x2apic_entry)
 {
-    if (apic_id == smp.cpu[0].apic_id) {
-        smp.cpu[0].acpi_uid = acpi_uid;
-        smp.cpu[0].from_x2apic_entry = x2apic_entry;
-        return;
-    }
-    if (!enabled) {
-        if (smp.absent_count < MAX_CPUS)
-            smp.absent_ids[smp.absent_count++] = apic_id;
-        return;
-    }
     if (smp.count >= MAX_CPUS) {
         kprintf("# smp: more than %u CPUs; APIC ID %u and later are not started\n", MAX_CPUS, apic_id);
         return;

@@ -35,8 +35,8 @@ extern struct smp_state smp;
 
 /* Boot CPU: per-CPU data, APIC, idle-wakeup vector. */
 void smp_init_bsp(void);
-/* Add a CPU to bring up (enabled) or to report as absent (listed, not enabled). */
-void smp_add_cpu(u32 apic_id, bool enabled, u32 acpi_uid, bool x2apic_entry);
+/* Add an AP to bring up (kernel/enumerate.c, from cpu_list_build: never the boot CPU, never a not-enabled entry). */
+void smp_add_ap(u32 apic_id, u32 acpi_uid, bool x2apic_entry);
 /* Start every added AP with INIT-SIPI-SIPI (SDM Vol.3A 9.4.4.1) and wait for each up to ap_timeout_ms. */
 void smp_bring_up(enum smp_mode mode, s64 init_delay_us, u32 ap_timeout_ms);
 /* Linux arch/x86/kernel/smpboot.c smp_quirk_init_udelay(): no 10 ms INIT wait on Intel family 6,

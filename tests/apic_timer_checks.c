@@ -148,25 +148,23 @@ static void us_list(char *buf, size_t size, const u64 *tsc, u32 n)
         sb_printf(&sb, "%s%llu", i ? " " : "", (unsigned long long)us_of(tsc[i]));
 }
 
-/* Independent evidence: timer ticks over 5 ms of the 8254 PIT (1.193182 MHz), which does not depend on the TSC
- * frequency; the median of three windows (a descheduled vCPU sees the PIT's terminal count late). 0 when there
- * is no PIT. */
-static u64 hz_via_pit(void)
+/* Independent evidence: timer ticks over 5 ms of the reference clock boot/clocks chose (HPET, PM timer or PIT),
+ * which does not depend on the TSC frequency; the median of three windows. 0 when there is no such clock. */
+static u64 hz_via_reference(const struct clock_counter *ref)
 {
-    const u32 pit_ticks = 5966;
     u64 hz[3];
-    u32 n = 0;
     for (u32 i = 0; i < 3; i++) {
+        struct clock_window w;
         apic_timer_start(VEC_TIMER, 0, true, 1, 0xFFFFFFFFu);
         u32 c0 = apic_timer_current();
-        u64 tsc = pit_measure_tsc(pit_ticks);
+        bool ticked = clock_measure_window(ref, clock_ticks_in_us(ref, 5000), &w);
         u32 c1 = apic_timer_current();
         apic_timer_stop();
-        if (!tsc || c1 >= c0)
+        if (!ticked || c1 >= c0 || !w.ticks)
             return 0;
-        hz[n++] = mul_div_u64(c0 - c1, PIT_HZ, pit_ticks, NULL);
+        hz[i] = mul_div_u64(c0 - c1, ref->rate.num, w.ticks * ref->rate.den, NULL);
     }
-    return median_u64(hz, n);
+    return median_u64(hz, 3);
 }
 
 /* Calibrated against the TSC in three 10 ms windows (apic/timer.c). Each count read is bracketed by two TSC
@@ -178,13 +176,17 @@ void timer_calibration_check(struct check *c)
     if (!cal)
         return;
     check_note(c, "timer frequency (divide by 1)", "%llu Hz", (unsigned long long)cal->hz);
-    check_note(c, "TSC frequency", "%llu Hz (%s)", (unsigned long long)timing.tsc_hz,
-               tsc_freq_source_name(timing.source));
+    check_note(c, "TSC frequency", "%llu Hz from %s (boot/clocks)", (unsigned long long)timing.tsc_hz,
+               clock_name(timing.source));
     check_note(c, "windows", "%u of %u tried, worst read bracket %llu ns", cal->windows, cal->attempts,
                (unsigned long long)mul_div_u64(cal->max_bracket_tsc, 1000000000ull, timing.tsc_hz, NULL));
-    u64 pit = hz_via_pit();
-    check_note(c, "timer frequency via the PIT (median of 3 x 5 ms)", pit ? "%llu Hz" : "no PIT",
-               (unsigned long long)pit);
+    const struct clock_counter *ref = timing_reference();
+    u64 ref_hz = ref ? hz_via_reference(ref) : 0;
+    if (ref)
+        check_note(c, "timer frequency via the reference clock (median of 3 x 5 ms)", "%llu Hz by the %s",
+                   (unsigned long long)ref_hz, clock_name(ref->id));
+    else
+        check_note(c, "timer frequency via the reference clock", "no counter ticks (boot/clocks)");
     u32 a, b, cx, d, max;
     cpuid_count(0, 0, &max, &b, &cx, &d);
     if (max >= 0x15) {

@@ -3,6 +3,7 @@
 
 #include "kernel/globals.h"
 #include "kernel/percpu.h"
+#include "kernel/timing.h"
 #include "kernel/x86.h"
 #include "tests/framework.h"
 
@@ -118,9 +119,43 @@ static void descriptors_check(struct check *c)
                 (unsigned long long)cpu->tss.ist[0]);
 }
 
+/* The TSC frequency and the clocks it was measured against (kernel/timing.c, kernel/clock_select.c): every source
+ * with its state and measurement, the choice, and how the others agree with it. Fails when nothing trustworthy
+ * measured the TSC (no clock ticks, only CPUID 16H's nominal frequency) or when trusted clocks disagree. */
+static void clocks_check(struct check *c)
+{
+    for (u32 i = 0; i < CLOCK_COUNT; i++) {
+        const struct clock_meas *m = &timing.meas[i];
+        if (m->state == CLOCK_OK && timing.counters[i].present)
+            check_note(c, clock_name(i), "%llu Hz, uncertainty %llu ppm (spread %llu ppm); %s",
+                       (unsigned long long)m->tsc_hz, (unsigned long long)m->uncertainty_ppm,
+                       (unsigned long long)m->spread_ppm, m->note);
+        else if (m->state == CLOCK_OK)
+            check_note(c, clock_name(i), "%llu Hz; %s", (unsigned long long)m->tsc_hz, m->note);
+        else
+            check_note(c, clock_name(i), "%s: %s", clock_state_name(m->state), m->note);
+    }
+    for (u32 i = 0; i < timing.problems.count && i < ACPI_PROBLEMS_MAX; i++) {
+        char key[24];
+        k_snprintf(key, sizeof(key), "table problem %u", i + 1);
+        check_note(c, key, "%s", timing.problems.msg[i]);
+    }
+    check_note(c, "tsc", "%llu Hz from %s", (unsigned long long)timing.tsc_hz, timing.choice.summary);
+    check_note(c, "invariant TSC", "%s", timing.invariant ? "yes (CPUID 0x80000007 EDX[8])" : "no");
+    if (timing.tsc_hz)
+        check_note(c, "measuring took", "%llu ms", (unsigned long long)(timing.init_tsc / (timing.tsc_hz / 1000)));
+    expect_true(c, "TSC frequency measured against a trusted clock",
+                timing.tsc_hz && timing.source != CLOCK_CPUID16 && timing.source < CLOCK_COUNT,
+                "HPET, PM timer, PIT or CPUID 15H", "%s%s%s", clock_name(timing.source),
+                timing.choice.problem[0] ? ": " : "", timing.choice.problem);
+    expect_eq_dec(c, "trusted clocks disagreeing with the chosen one", 0, timing.choice.disagree);
+    expect_eq_dec(c, "FADT and HPET table problems", 0, timing.problems.count);
+}
+
 static const struct check_def boot_checks[] = {
     {"boot_info", boot_info_check, SCOPE_GLOBAL, NO_FAULT},
     {"memory_map", memory_map_check, SCOPE_GLOBAL, NO_FAULT},
+    {"clocks", clocks_check, SCOPE_GLOBAL, NO_FAULT},
     {"long_mode", long_mode_check, SCOPE_PER_CPU, NO_FAULT},
     {"paging", paging_check, SCOPE_PER_CPU, NO_FAULT},
     {"descriptors", descriptors_check, SCOPE_PER_CPU, NO_FAULT},

@@ -6,10 +6,12 @@
 #   3. QEMU runs of the kernel through run-qemu.sh: -kernel on pc and q35 with -smp 1, 4 and 16 (q35), the
 #      Skylake-Client, Icelake-Server and EPYC CPU models, serial bring-up; the GRUB ISO's
 #      multiboot2 entry on pc and multiboot entry on q35; UEFI (OVMF) once if OVMF and GRUB EFI are
-#      installed; console=auto with an ACPI SPCR table naming COM2 (--spcr ttyS1: the stream must arrive on
-#      COM2 and say so in its "# console:" line, COM1 must not carry it); the ISO with std VGA (--vga std:
-#      the kernel must find GRUB's framebuffer and mirror lines on it); a network boot (--pxe: QEMU's iPXE
-#      loads the kernel over TFTP, default suites, 2 CPUs); and the bad-input path: "nonsense=1" must fail fast and name the word. With QEMU 10 from
+#      installed; without the 8254 PIT (--no-pit) on pc and q35; console=auto with an ACPI SPCR table naming
+#      COM2 (--spcr ttyS1: the stream must arrive on COM2 and say so in its "# console:" line, COM1 must not
+#      carry it); the ISO with std VGA (--vga std: the kernel must find GRUB's framebuffer and mirror lines on
+#      it); a network boot (--pxe: QEMU's iPXE loads the kernel over TFTP, default suites, 2 CPUs); and two runs
+#      that must fail: the bad-input path ("nonsense=1" must fail fast and name the word) and no-clock (no PIT,
+#      HPET or ACPI: boot/clocks must fail rather than a TSC frequency be made up). With QEMU 10 from
 #      bookworm-backports (tools/qemu10.sh; a SKIP line names the runs and the reason when it cannot be had):
 #      x2APIC mode under TCG (-cpu max -smp 4, q35) and 288 CPUs (q35 + intel-iommu, suite=smp,x2apic).
 #      Suite reset (reset=all: 0xCF9, 8042 0xFE, triple fault) through -kernel on pc and q35, the GRUB ISO's
@@ -123,6 +125,8 @@ qemu_runs+=(
     "kernel-pc-icelake-smp2|--machine pc --cpu Icelake-Server --smp 2"
     "kernel-pc-epyc-smp2|--machine pc --cpu EPYC --smp 2"
     "kernel-pc-serial-smp4|--machine pc --smp 4 --append smp=serial"
+    "kernel-pc-nopit-smp2|--machine pc --no-pit --smp 2"
+    "kernel-q35-nopit-smp1|--machine q35 --no-pit --smp 1"
     "iso-mb2-pc|--iso --machine pc --smp 2"
     "iso-mb1-q35|--iso-mb1 --machine q35 --smp 2"
     "spcr-com2|--machine pc --smp 1 --spcr ttyS1 --append suite=boot"
@@ -154,7 +158,11 @@ else
     qemu10_why=$(tail -n 1 "$out/qemu10.err" | sed 's/^qemu10: //')
     qemu10_why=${qemu10_why:-tools/qemu10.sh failed without a reason}
 fi
-error_run="error-path|--machine pc --append nonsense=1 --timeout 20"
+# Runs that must fail, each for its one reason: name | options | a line the log must hold | what it shows.
+error_runs=(
+    "error-path|--machine pc --append nonsense=1 --timeout 20|nonsense|'nonsense=1' rejected"
+    "no-clock|--machine pc --no-pit --machine-opt hpet=off,acpi=off --append suite=boot --timeout 30|^not ok [0-9]* - boot/clocks|no PIT, HPET or ACPI PM timer: boot/clocks fails, no TSC frequency is made up"
+)
 
 if [[ ${CHECK_QEMU:-1} == 0 ]]; then
     echo "check: QEMU runs skipped (CHECK_QEMU=0)"
@@ -162,9 +170,9 @@ if [[ ${CHECK_QEMU:-1} == 0 ]]; then
 else
     jobs_max=${CHECK_JOBS:-1}
     [[ $jobs_max =~ ^[1-9][0-9]*$ ]] || { echo "check: CHECK_JOBS must be a positive number, not '$jobs_max'" >&2; exit 2; }
-    echo "check: ${#qemu_runs[@]} QEMU runs and the bad-input run, $jobs_max at a time (logs in $out/qemu/)"
+    echo "check: ${#qemu_runs[@]} QEMU runs and ${#error_runs[@]} that must fail, $jobs_max at a time (logs in $out/qemu/)"
     # run-qemu.sh builds each ISO once (under a lock) and caches it in build/iso/.
-    for r in "${qemu_runs[@]}" "$error_run"; do
+    for r in "${qemu_runs[@]}" "${error_runs[@]%|*|*}"; do
         name=${r%%|*}
         while [[ $(jobs -rp | wc -l) -ge $jobs_max ]]; do wait -n || true; done
         # shellcheck disable=SC2086
@@ -200,18 +208,20 @@ else
     [[ $have_uefi == yes ]] || run_check yes "qemu/uefi-q35 # SKIP $uefi_why"
     [[ -z $qemu10_why ]] ||
         run_check yes "qemu/qemu10 # SKIP runs $(for r in "${qemu10_runs[@]}"; do printf '%s ' "${r%%|*}"; done)not done: QEMU 10 not available: $qemu10_why"
-    # The bad-input path: the run must end by itself with failed checks, and the log must name the word.
-    name=${error_run%%|*}
-    status=$(cat "$out/qemu/$name.status")
-    verdict=$(tail -n 1 "$out/qemu/$name.err")
-    if [[ $status -eq 1 ]] && grep -q nonsense "$out/qemu/$name.log"; then
-        run_check yes "qemu/$name: 'nonsense=1' rejected: the run failed as it must and the log names 'nonsense'"
-    elif [[ $status -eq 1 ]]; then
-        run_check no "qemu/$name: the run failed but its log never names 'nonsense' (see $out/qemu/$name.log)"
-    else
-        run_check no "qemu/$name: 'nonsense=1' must make the run fail with failed checks (run-qemu status 1), got status $status: ${verdict#run-qemu: }"
-    fi
-    echo "check: qemu/$name: ${verdict#run-qemu: } (a failure is expected here)"
+    # The runs that must fail: each must end by itself with failed checks, and its log must show why.
+    for r in "${error_runs[@]}"; do
+        IFS='|' read -r name _ pattern what <<<"$r"
+        status=$(cat "$out/qemu/$name.status")
+        verdict=$(tail -n 1 "$out/qemu/$name.err")
+        if [[ $status -eq 1 ]] && grep -q -- "$pattern" "$out/qemu/$name.log"; then
+            run_check yes "qemu/$name: $what: the run failed as it must and the log holds '$pattern'"
+        elif [[ $status -eq 1 ]]; then
+            run_check no "qemu/$name: the run failed but its log has no '$pattern' (see $out/qemu/$name.log)"
+        else
+            run_check no "qemu/$name: must fail with failed checks (run-qemu status 1), got status $status: ${verdict#run-qemu: }"
+        fi
+        echo "check: qemu/$name: ${verdict#run-qemu: } (a failure is expected here)"
+    done
     # The framebuffer mirror: GRUB with std VGA hands over a linear RGB framebuffer and the kernel writes to it.
     name=iso-mb2-fb
     if grep -q '^# framebuffer: .* RGB at .*: checklist mirrored' "$out/qemu/$name.log" &&
@@ -238,7 +248,7 @@ else
         i=0
         tap() { i=$((i + 1)); if [[ $1 == yes ]]; then echo "ok $i - $2"; else echo "not ok $i - $2"; fi; }
         jsons=()
-        for r in "${qemu_runs[@]}" "$error_run"; do
+        for r in "${qemu_runs[@]}" "${error_runs[@]}"; do
             name=${r%%|*}
             d=$out/qemu/$name.report
             if [[ -s $d/junit.xml && -s $d/report.json && -s $d/report.html && -s $d/report.md ]]; then

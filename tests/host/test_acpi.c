@@ -1336,9 +1336,234 @@ static void test_madt_placeholders_summarised(void **state)
     image_free(&im);
 }
 
+/* ---- FADT PM timer (ACPI 6.5 5.2.9 Table 5.9, 4.8.3.3) and HPET table (IA-PC HPET 1.0a 3.2.4) ---- */
+
+struct fadt_spec {
+    u8 rev;
+    u32 len;       /* 116 (ACPI 1.0), 244 (ACPI 2.0+) or anything else */
+    u32 pm_blk;    /* PM_TMR_BLK @76 */
+    u8 pm_len;     /* PM_TMR_LEN @91 */
+    u32 flags;     /* @112 */
+    u8 x_space;    /* X_PM_TMR_BLK GAS @208 */
+    u64 x_addr;
+};
+
+static void fadt_build(struct blob *t, const struct fadt_spec *f)
+{
+    sdt_begin(t, "FACP", f->rev);
+    while (t->len < f->len)
+        put8(t, 0);
+    memcpy(t->b + 76, &f->pm_blk, 4);
+    t->b[91] = f->pm_len;
+    memcpy(t->b + 112, &f->flags, 4);
+    if (f->len >= 220) {
+        t->b[208] = f->x_space, t->b[209] = 32, t->b[211] = 3; /* 32 bits, dword access */
+        memcpy(t->b + 212, &f->x_addr, 8);
+    }
+    sdt_end(t);
+}
+
+/* One table alone in a buffer of its exact size at IMG_BASE. */
+static void image_of(struct image *im, const struct blob *t)
+{
+    image_alloc(im, IMG_BASE, t->len);
+    memcpy(im->buf, t->b, t->len);
+}
+
+static bool fadt_parse_spec(const struct fadt_spec *spec, struct acpi_fadt *f, struct acpi_problems *pr)
+{
+    static struct blob t;
+    struct image im;
+    fadt_build(&t, spec);
+    image_of(&im, &t);
+    memset(pr, 0, sizeof(*pr));
+    bool ok = acpi_fadt_parse(&im.w, IMG_BASE, f, pr);
+    image_free(&im);
+    return ok;
+}
+
+/* QEMU's PC FADT (hw/i386/acpi-build.c, PIIX4 PM at 0x600): revision 1, 116 bytes, PM_TMR_BLK 0x608. */
+static void test_fadt_qemu_pc(void **state)
+{
+    (void)state;
+    struct acpi_fadt f;
+    struct acpi_problems pr;
+    assert_true(fadt_parse_spec(&(struct fadt_spec){1, 116, 0x608, 4, 0, 0, 0}, &f, &pr));
+    assert_int_equal(pr.count, 0);
+    assert_true(f.pm_timer);
+    assert_int_equal(f.pm_timer_port, 0x608);
+    assert_int_equal(f.pm_timer_bits, 24);
+    assert_string_equal(f.pm_timer_field, "PM_TMR_BLK");
+}
+
+/* ACPI 2.0+: X_PM_TMR_BLK supersedes PM_TMR_BLK; TMR_VAL_EXT makes it 32 bits. */
+static void test_fadt_x_pm_timer(void **state)
+{
+    (void)state;
+    struct acpi_fadt f;
+    struct acpi_problems pr;
+    assert_true(fadt_parse_spec(&(struct fadt_spec){3, 244, 0x608, 4, ACPI_FADT_TMR_VAL_EXT, ACPI_GAS_SYSTEM_IO, 0x608},
+                                &f, &pr));
+    assert_int_equal(pr.count, 0);
+    assert_true(f.pm_timer);
+    assert_int_equal(f.pm_timer_bits, 32);
+    assert_string_equal(f.pm_timer_field, "X_PM_TMR_BLK");
+    /* The two fields differ: X used, reported. */
+    assert_true(fadt_parse_spec(&(struct fadt_spec){3, 244, 0x408, 4, 0, ACPI_GAS_SYSTEM_IO, 0x1808}, &f, &pr));
+    assert_int_equal(pr.count, 1);
+    assert_int_equal(f.pm_timer_port, 0x1808);
+    assert_non_null(strstr(pr.msg[0], "differ"));
+    /* X address 0: PM_TMR_BLK. A revision-3 table cut short before X_PM_TMR_BLK: PM_TMR_BLK too. */
+    assert_true(fadt_parse_spec(&(struct fadt_spec){3, 244, 0x408, 4, 0, ACPI_GAS_SYSTEM_IO, 0}, &f, &pr));
+    assert_int_equal(f.pm_timer_port, 0x408);
+    assert_true(fadt_parse_spec(&(struct fadt_spec){3, 132, 0x408, 4, 0, 0, 0}, &f, &pr));
+    assert_int_equal(f.pm_timer_port, 0x408);
+    assert_int_equal(pr.count, 0);
+}
+
+/* PM timers this kernel cannot or must not use: reported (or, where the spec allows it, only noted). */
+static void test_fadt_no_pm_timer(void **state)
+{
+    (void)state;
+    struct acpi_fadt f;
+    struct acpi_problems pr;
+    assert_true(fadt_parse_spec(&(struct fadt_spec){3, 244, 0, 0, 0, ACPI_GAS_SYSTEM_MEMORY, 0xFED00000}, &f, &pr));
+    assert_false(f.pm_timer);
+    assert_int_equal(pr.count, 1);
+    assert_non_null(strstr(pr.msg[0], "not system I/O"));
+    assert_true(fadt_parse_spec(&(struct fadt_spec){3, 244, 0, 0, 0, ACPI_GAS_SYSTEM_IO, 0x10008}, &f, &pr));
+    assert_false(f.pm_timer);
+    assert_non_null(strstr(pr.msg[0], "above 0xFFFF"));
+    assert_true(fadt_parse_spec(&(struct fadt_spec){1, 116, 0x608, 2, 0, 0, 0}, &f, &pr)); /* PM_TMR_LEN must be 4 */
+    assert_false(f.pm_timer);
+    assert_int_equal(pr.count, 1);
+    /* Not a problem: a platform without one. */
+    assert_true(fadt_parse_spec(&(struct fadt_spec){1, 116, 0, 0, 0, 0, 0}, &f, &pr));
+    assert_false(f.pm_timer);
+    assert_int_equal(pr.count, 0);
+    assert_non_null(strstr(f.no_pm_timer, "no PM timer"));
+    assert_true(fadt_parse_spec(&(struct fadt_spec){5, 244, 0x608, 4, ACPI_FADT_HW_REDUCED, ACPI_GAS_SYSTEM_IO, 0x608},
+                                &f, &pr));
+    assert_false(f.pm_timer);
+    assert_int_equal(pr.count, 0);
+    assert_non_null(strstr(f.no_pm_timer, "HW-reduced"));
+}
+
+static void test_fadt_bad_tables(void **state)
+{
+    (void)state;
+    static struct blob t;
+    struct image im;
+    struct acpi_fadt f;
+    struct acpi_problems pr;
+    memset(&f, 0x5A, sizeof(f));
+    assert_false(fadt_parse_spec(&(struct fadt_spec){1, 100, 0x608, 4, 0, 0, 0}, &f, &pr)); /* < 116 bytes */
+    assert_non_null(strstr(pr.msg[0], "shorter"));
+    fadt_build(&t, &(struct fadt_spec){1, 116, 0x608, 4, 0, 0, 0});
+    t.b[9] ^= 1;
+    image_of(&im, &t);
+    memset(&pr, 0, sizeof(pr));
+    assert_false(acpi_fadt_parse(&im.w, IMG_BASE, &f, &pr));
+    assert_non_null(strstr(pr.msg[0], "checksum"));
+    image_free(&im);
+    fadt_build(&t, &(struct fadt_spec){1, 116, 0x608, 4, 0, 0, 0});
+    memcpy(t.b + 4, &(u32){200}, 4); /* a length past the buffer */
+    fix_checksum(t.b, t.len, 9);
+    image_of(&im, &t);
+    memset(&pr, 0, sizeof(pr));
+    assert_false(acpi_fadt_parse(&im.w, IMG_BASE, &f, &pr));
+    assert_non_null(strstr(pr.msg[0], "outside"));
+    assert_false(acpi_fadt_parse(&im.w, IMG_BASE + 8, &f, &pr)); /* header outside */
+    image_free(&im);
+    assert_int_equal(f.pm_timer_port, 0x5A5A); /* untouched on failure */
+}
+
+static void hpet_build(struct blob *t, u8 space, u64 addr, u32 len)
+{
+    sdt_begin(t, "HPET", 1);
+    put32(t, 0x8086A201); /* QEMU's Event Timer Block ID */
+    put8(t, space), put8(t, 64), put8(t, 0), put8(t, 0), put64(t, addr);
+    put8(t, 0), put16(t, 0x80), put8(t, 0); /* number, minimum tick, page protection */
+    t->len = len;
+    sdt_end(t);
+}
+
+static bool hpet_parse_table(u8 space, u64 addr, u32 len, struct acpi_hpet *h, struct acpi_problems *pr)
+{
+    static struct blob t;
+    struct image im;
+    hpet_build(&t, space, addr, len);
+    image_of(&im, &t);
+    memset(pr, 0, sizeof(*pr));
+    bool ok = acpi_hpet_parse(&im.w, IMG_BASE, h, pr);
+    image_free(&im);
+    return ok;
+}
+
+static void test_hpet_table(void **state)
+{
+    (void)state;
+    struct acpi_hpet h;
+    struct acpi_problems pr;
+    assert_true(hpet_parse_table(ACPI_GAS_SYSTEM_MEMORY, 0xFED00000, 56, &h, &pr));
+    assert_int_equal(pr.count, 0);
+    assert_int_equal(h.address, 0xFED00000);
+    assert_int_equal(h.block_id, 0x8086A201);
+    assert_int_equal(h.min_tick, 0x80);
+    assert_false(hpet_parse_table(ACPI_GAS_SYSTEM_IO, 0xFED00000, 56, &h, &pr));
+    assert_non_null(strstr(pr.msg[0], "not system memory"));
+    assert_false(hpet_parse_table(ACPI_GAS_SYSTEM_MEMORY, 0, 56, &h, &pr));
+    assert_false(hpet_parse_table(ACPI_GAS_SYSTEM_MEMORY, 0xFED00200, 56, &h, &pr));
+    assert_non_null(strstr(pr.msg[0], "aligned"));
+    assert_false(hpet_parse_table(ACPI_GAS_SYSTEM_MEMORY, 0xFED00000, 52, &h, &pr)); /* cut short */
+    assert_non_null(strstr(pr.msg[0], "shorter"));
+}
+
+/* Every byte of a valid FADT and HPET table changed in turn (to 0x00, 0xFF, and +1): the table is refused with a
+ * problem, never half-used, and nothing is read outside it (ASan). */
+static void test_fuzz_fadt_hpet(void **state)
+{
+    (void)state;
+    static struct blob fadt, hpet;
+    fadt_build(&fadt, &(struct fadt_spec){3, 244, 0x608, 4, 0, ACPI_GAS_SYSTEM_IO, 0x608});
+    struct acpi_hpet h;
+    struct acpi_problems pr;
+    hpet_build(&hpet, ACPI_GAS_SYSTEM_MEMORY, 0xFED00000, 56);
+    const struct blob *tables[] = {&fadt, &hpet};
+    u32 runs = 0;
+    for (u32 t = 0; t < ARRAY_SIZE(tables); t++) {
+        struct image im;
+        image_of(&im, tables[t]);
+        for (u32 i = 0; i < im.size; i++) {
+            const u8 old = im.buf[i], values[] = {0x00, 0xFF, (u8)(old + 1)};
+            for (u32 k = 0; k < ARRAY_SIZE(values); k++) {
+                if (values[k] == old)
+                    continue;
+                im.buf[i] = values[k];
+                struct acpi_fadt f;
+                memset(&pr, 0, sizeof(pr));
+                bool ok = t == 0 ? acpi_fadt_parse(&im.w, IMG_BASE, &f, &pr) : acpi_hpet_parse(&im.w, IMG_BASE, &h, &pr);
+                if (ok || pr.count == 0)
+                    fail_msg("table %u byte %u 0x%02x->0x%02x: %s", t, i, old, values[k],
+                             ok ? "accepted" : "refused without a problem");
+                runs++;
+                im.buf[i] = old;
+            }
+        }
+        image_free(&im);
+    }
+    print_message("# fuzz: %u FADT/HPET parses, every changed byte refused and reported\n", runs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fadt_qemu_pc),
+        cmocka_unit_test(test_fadt_x_pm_timer),
+        cmocka_unit_test(test_fadt_no_pm_timer),
+        cmocka_unit_test(test_fadt_bad_tables),
+        cmocka_unit_test(test_hpet_table),
+        cmocka_unit_test(test_fuzz_fadt_hpet),
         cmocka_unit_test(test_qemu_i440fx_rsdt),
         cmocka_unit_test(test_qemu_maxcpus),
         cmocka_unit_test(test_acpi2_xsdt_x2apic),
