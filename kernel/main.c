@@ -79,7 +79,8 @@ void kmain(u32 magic, u32 info_phys)
     options_default(&g_options);
     bool cmdline_ok = cmdline_parse(g_boot.cmdline, &g_options, g_cmdline_error, sizeof(g_cmdline_error)) &&
                       suites_validate(g_options.suites, g_options.exclude, g_cmdline_error, sizeof(g_cmdline_error));
-    acpi_discover(&g_acpi, &low4g, &g_boot); /* early: the SPCR may name the console */
+    /* Early: the SPCR may name the console; the clocks need the FADT and HPET tables, enumeration the MADT. */
+    acpi_discover(&g_acpi, &low4g, &g_boot);
     console_setup(&g_options, &g_acpi, &low4g);
     cpu_ident_decode(&g_ident, &cpuid_hw);
 
@@ -97,7 +98,6 @@ void kmain(u32 magic, u32 info_phys)
     }
     suites_run_one(&cmdline_suite);
 
-    acpi_discover(&g_acpi, &low4g, &g_boot); /* the clocks need the FADT and HPET tables, enumeration the MADT */
     timing_init(&g_acpi);
     apic_choose_mode((enum apic_request)g_options.apic, apic_mode_error, sizeof(apic_mode_error));
     suites_run_one(&apic_mode_suite);
