@@ -1,0 +1,141 @@
+/* tests/events_expect.c: the counts of the event workloads by construction. References: hand counts of the
+ * instructions listed in tests/events_workloads.asm for small n, the per-iteration body sizes read off the
+ * listing, and the LFSR's maximal period (a maximal 16-bit LFSR emits 2^15 ones per period of 2^16 - 1). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "tests/events_expect.h"
+#include "tests/events_workloads.h"
+
+static struct ew_counts get(enum ew_id w, u64 n)
+{
+    struct ew_counts c;
+    assert_true(ew_expect(w, n, &c));
+    return c;
+}
+
+/* Hand counts, n = 1 and n = 2, one row per workload: instructions, branches, conditional, taken, loads,
+ * stores, flushes. */
+static void hand_counts(void **state)
+{
+    (void)state;
+    static const struct {
+        enum ew_id w;
+        u64 n;
+        u64 f[EWC_FIELDS];
+    } rows[] = {
+        /* straight n=1: mov cmp cmova lea shl sub xor jmp add ret */
+        {EW_STRAIGHT, 1, {10, 2, 0, 2, 1, 0, 0}},
+        /* loop n=1: mov xor test jz | add xor dec jnz(not taken) | ret */
+        {EW_LOOP, 1, {9, 3, 2, 1, 1, 0, 0}},
+        {EW_LOOP, 2, {13, 4, 3, 2, 1, 0, 0}},
+        /* branches n=1: 4 | cmp je jne jmp inc dec jnz | ret; taken: jne jmp ret */
+        {EW_BRANCHES, 1, {12, 6, 4, 3, 1, 0, 0}},
+        /* mem n=1: 6 | 9 | ret; loads 2 + ret */
+        {EW_MEM, 1, {16, 3, 2, 1, 3, 1, 0}},
+        /* clflush n=1: 9 | clflush add dec nop jnz | mfence mov | add add dec nop jnz | ret */
+        {EW_CLFLUSH, 1, {22, 4, 3, 1, 2, 0, 1}},
+        /* lfsr n=1: first bit of 0xACE1 is 1: 5 | shr jnc(not taken) xor inc dec jnz | mov ret */
+        {EW_LFSR, 1, {13, 4, 3, 1, 1, 0, 0}},
+        /* lfsr n=2: second bit is 0: + shr jnc(taken) dec jnz(taken back to the loop top) */
+        {EW_LFSR, 2, {17, 6, 5, 3, 1, 0, 0}},
+        {EW_CYCLES, 1, {15, 3, 2, 1, 1, 0, 0}},
+        {EW_REP_STOS, 300, {9, 1, 0, 1, 1, 1, 0}},
+        /* n = 0: the JZ over the loop is taken */
+        {EW_LOOP, 0, {5, 2, 1, 2, 1, 0, 0}},
+        {EW_MEM, 0, {7, 2, 1, 2, 1, 0, 0}},
+        {EW_CLFLUSH, 0, {10, 2, 1, 2, 1, 0, 0}},
+        {EW_STRAIGHT, 0, {9, 2, 0, 2, 1, 0, 0}},
+    };
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        struct ew_counts c = get(rows[i].w, rows[i].n);
+        for (int f = 0; f < EWC_FIELDS; f++)
+            if (ew_field(&c, (enum ew_count_field)f) != rows[i].f[f])
+                fail_msg("%s n=%llu %s: %llu, hand count %llu", ew_name(rows[i].w), (unsigned long long)rows[i].n,
+                         ew_field_name((enum ew_count_field)f),
+                         (unsigned long long)ew_field(&c, (enum ew_count_field)f), (unsigned long long)rows[i].f[f]);
+    }
+}
+
+/* One more iteration adds exactly the loop body (read off the listing). */
+static void per_iteration(void **state)
+{
+    (void)state;
+    static const struct {
+        enum ew_id w;
+        u64 body, loads, stores;
+    } rows[] = {
+        {EW_STRAIGHT, 1, 0, 0}, {EW_LOOP, 4, 0, 0}, {EW_BRANCHES, 7, 0, 0}, {EW_MEM, 9, 2, 1},
+        {EW_CLFLUSH, 10, 1, 0}, {EW_CYCLES, 10, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+        for (u64 n = 1; n < 40; n++) {
+            struct ew_counts a = get(rows[i].w, n), b = get(rows[i].w, n + 1);
+            assert_int_equal(b.insns - a.insns, rows[i].body);
+            assert_int_equal(b.loads - a.loads, rows[i].loads);
+            assert_int_equal(b.stores - a.stores, rows[i].stores);
+        }
+}
+
+/* Whatever n: conditional and taken never exceed branches, and every unconditional branch is taken. */
+static void consistency(void **state)
+{
+    (void)state;
+    for (int w = 0; w < EW_COUNT; w++)
+        for (u64 n = 0; n <= 300; n++) {
+            struct ew_counts c;
+            if (!ew_expect((enum ew_id)w, n, &c)) {
+                assert_true(n > ew_max_n((enum ew_id)w));
+                continue;
+            }
+            assert_true(c.cond <= c.branches);
+            assert_true(c.taken <= c.branches);
+            assert_true(c.taken >= c.branches - c.cond);
+            assert_true(c.branches <= c.insns);
+            assert_true(c.loads >= 1); /* the RET */
+        }
+}
+
+static void lfsr(void **state)
+{
+    (void)state;
+    /* 0xACE1 shifted out LSB first, taps 0xB400 applied after each 1: 1 0 0 0 0 1 1 1 0 0 1 0 0 0 1 1 */
+    assert_int_equal(ew_lfsr_ones(0), 0);
+    assert_int_equal(ew_lfsr_ones(1), 1);
+    assert_int_equal(ew_lfsr_ones(5), 1);
+    assert_int_equal(ew_lfsr_ones(16), 7);
+    assert_int_equal(ew_lfsr_ones(65535), 32768);
+    assert_int_equal(ew_lfsr_ones(2 * 65535), 2 * 32768);
+    struct ew_counts c = get(EW_LFSR, 16);
+    assert_int_equal(c.ret, 7);
+    assert_int_equal(c.insns, 4 * 16 + 2 * 7 + 7);
+}
+
+static void bounds(void **state)
+{
+    (void)state;
+    struct ew_counts c;
+    assert_false(ew_expect(EW_STRAIGHT, EW_STRAIGHT_MAX + 1, &c));
+    assert_true(ew_expect(EW_STRAIGHT, EW_STRAIGHT_MAX, &c));
+    assert_false(ew_expect(EW_CLFLUSH, EW_LINES_MAX + 1, &c));
+    assert_false(ew_expect(EW_COUNT, 1, &c));
+    assert_false(ew_expect((enum ew_id)-1, 1, &c));
+    assert_false(ew_mem_exact(EW_REP_STOS));
+    assert_true(ew_mem_exact(EW_MEM));
+    assert_int_equal(ew_min_cycles(EW_CYCLES, 40), 320);
+    assert_int_equal(ew_min_cycles(EW_LOOP, 40), 0);
+    assert_string_equal(ew_name(EW_LFSR), "lfsr");
+    assert_string_equal(ew_name(EW_COUNT), "?");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(hand_counts), cmocka_unit_test(per_iteration), cmocka_unit_test(consistency),
+        cmocka_unit_test(lfsr),        cmocka_unit_test(bounds),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
