@@ -3,9 +3,9 @@
  * The oracle checks need no PMU and run everywhere, QEMU TCG included: construction = oracle, at CPL 3 and
  * CPL 0, for two lengths of each workload. */
 #include "tests/events_checks.h"
+#include "tests/events_pmu.h"
 
 #include "kernel/lib/format.h"
-#include "tests/framework.h"
 
 /* The two lengths of each workload: the difference of their counts cancels fixed overheads in the counting
  * pass (nanoBench); small, because single-stepping costs one #DB per instruction (about 5k traps per CPU). */
@@ -88,6 +88,13 @@ static const struct check_def events_checks[] = {
     {"oracle_lfsr", oracle_lfsr, SCOPE_PER_CPU, NO_FAULT},
     {"oracle_cycles", oracle_cycles, SCOPE_PER_CPU, NO_FAULT},
     {"oracle_rep_stos", oracle_rep_stos, SCOPE_PER_CPU, NO_FAULT},
+    {"exact_gp", events_exact_gp_check, SCOPE_PER_CPU, NO_FAULT},
+    {"exact_fixed", events_exact_fixed_check, SCOPE_PER_CPU, NO_FAULT},
+    {"cycles", events_cycles_check, SCOPE_PER_CPU, NO_FAULT},
+    {"ref_cycles", events_ref_cycles_check, SCOPE_PER_CPU, NO_FAULT},
+    {"llc_misses", events_llc_check, SCOPE_PER_CPU, NO_FAULT},
+    {"mispredicts", events_mispredict_check, SCOPE_PER_CPU, NO_FAULT},
+    {"cmask_inv_edge", events_cmask_check, SCOPE_PER_CPU, NO_FAULT},
 };
 
 const struct suite suite_events = {"events", "event workloads: construction = single-step oracle (= counters)",
