@@ -55,14 +55,7 @@ static void quiet_end(const struct quiet *q)
     irq_restore(q->flags);
 }
 
-struct meas {
-    u64 v[64];
-    u64 tsc;
-    int rc;
-};
-
-/* One counting pass of fn(n) at cpl on the (already programmed) counters. */
-static void measure(struct pmu *p, u64 counters, u8 cpl, ew_fn fn, u64 n, struct meas *m)
+void ew_measure(struct pmu *p, u64 counters, u8 cpl, ew_fn fn, u64 n, struct ew_meas *m)
 {
     m->rc = p->be->global_set(p, 0);
     for (u32 bit = 0; bit < 64 && !m->rc; bit++)
@@ -158,14 +151,14 @@ static void compare_counters(struct check *c, struct tally *t, struct pmu *p, u6
                              s64 want, const char *label)
 {
     ew_fn fn = ew_function(w);
-    struct meas m1, m2;
+    struct ew_meas m1, m2;
     char attempts[96] = "";
     struct strbuf sb;
     sb_init(&sb, attempts, sizeof(attempts));
     u64 bad = counters;
     for (int a = 0; a < ATTEMPTS && bad; a++) {
-        measure(p, counters, cpl, fn, ew_lengths[w].n1, &m1);
-        measure(p, counters, cpl, fn, ew_lengths[w].n2, &m2);
+        ew_measure(p, counters, cpl, fn, ew_lengths[w].n1, &m1);
+        ew_measure(p, counters, cpl, fn, ew_lengths[w].n2, &m2);
         if (m1.rc || m2.rc) {
             expect_eq(c, "measurement access", 0, (u64)(m1.rc ? m1.rc : m2.rc));
             return;
@@ -328,8 +321,8 @@ void events_cycles_check(struct check *c)
     }
     if (!expect_eq(c, "programming", 0, (u64)r))
         return;
-    struct meas m;
-    measure(p, ctrs, 0, ew_cycles, CYCLE_N, &m);
+    struct ew_meas m;
+    ew_measure(p, ctrs, 0, ew_cycles, CYCLE_N, &m);
     pmu_reset(p);
     if (!expect_eq(c, "measurement access", 0, (u64)m.rc))
         return;
@@ -374,9 +367,9 @@ void events_ref_cycles_check(struct check *c)
     }
     if (!expect_eq(c, "programming", 0, (u64)r))
         return;
-    struct meas m[3];
+    struct ew_meas m[3];
     for (int i = 0; i < 3; i++)
-        measure(p, ctrs, 0, ew_cycles, CYCLE_N * (u64)(i + 1), &m[i]);
+        ew_measure(p, ctrs, 0, ew_cycles, CYCLE_N * (u64)(i + 1), &m[i]);
     pmu_reset(p);
     if (!expect_eq(c, "measurement access", 0, (u64)(m[0].rc | m[1].rc | m[2].rc)))
         return;
@@ -430,8 +423,8 @@ void events_llc_check(struct check *c)
     u64 gps = gp_counters(p);
     if (!expect_eq(c, "programming", 0, (u64)program_gp(p, gps, ev, &base)))
         return;
-    struct meas m;
-    measure(p, gps, 0, ew_clflush, EW_LINES_MAX, &m);
+    struct ew_meas m;
+    ew_measure(p, gps, 0, ew_clflush, EW_LINES_MAX, &m);
     pmu_reset(p);
     if (!expect_eq(c, "measurement access", 0, (u64)m.rc))
         return;
@@ -466,9 +459,9 @@ void events_mispredict_check(struct check *c)
         r = program_gp(p, 2, bev, &base);
     if (!expect_eq(c, "programming", 0, (u64)r))
         return;
-    struct meas m;
+    struct ew_meas m;
     const u64 n = 4 * ew_lengths[EW_LFSR].n2;
-    measure(p, 3, 3, ew_lfsr, n, &m);
+    ew_measure(p, 3, 3, ew_lfsr, n, &m);
     pmu_reset(p);
     if (!expect_eq(c, "measurement access", 0, (u64)m.rc))
         return;
@@ -519,8 +512,8 @@ void events_cmask_check(struct check *c)
     r = r ? r : pmu_program_gp(p, 3, &e);
     if (!expect_eq(c, "programming", 0, (u64)r))
         return;
-    struct meas m;
-    measure(p, 0xF, 0, ew_cycles, CYCLE_N, &m);
+    struct ew_meas m;
+    ew_measure(p, 0xF, 0, ew_cycles, CYCLE_N, &m);
     pmu_reset(p);
     if (!expect_eq(c, "measurement access", 0, (u64)m.rc))
         return;

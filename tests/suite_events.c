@@ -95,6 +95,8 @@ static const struct check_def events_checks[] = {
     {"llc_misses", events_llc_check, SCOPE_PER_CPU, NO_FAULT},
     {"mispredicts", events_mispredict_check, SCOPE_PER_CPU, NO_FAULT},
     {"cmask_inv_edge", events_cmask_check, SCOPE_PER_CPU, NO_FAULT},
+    {"stability", events_stability_check, SCOPE_PER_CPU, NO_FAULT},
+    {"metrics", events_metrics_check, SCOPE_PER_CPU, NO_FAULT},
 };
 
 const struct suite suite_events = {"events", "event workloads: construction = single-step oracle (= counters)",
