@@ -123,7 +123,29 @@ static const struct filter filters[] = {{"USR", true, false}, {"OS", false, true
 /* Tally of one check's comparisons: every miss counted, the first few described. */
 struct tally {
     u64 compared, missed;
+    s64 ovh_min, ovh_max; /* counted minus construction at n1: what the difference cancelled */
+    bool ovh_seen;
 };
+
+static void note_overhead(struct tally *t, s64 o)
+{
+    if (!t->ovh_seen || o < t->ovh_min)
+        t->ovh_min = o;
+    if (!t->ovh_seen || o > t->ovh_max)
+        t->ovh_max = o;
+    t->ovh_seen = true;
+}
+
+/* The overhead the differences cancelled, for one event (then reset for the next). */
+static void report_overhead(struct check *c, struct tally *t, const char *event)
+{
+    char key[64];
+    k_snprintf(key, sizeof(key), "overhead %s", event);
+    if (t->ovh_seen)
+        check_note(c, key, "per run, counted minus construction at n1: %lld..%lld", (long long)t->ovh_min,
+                   (long long)t->ovh_max);
+    t->ovh_seen = false;
+}
 
 static void miss(struct check *c, struct tally *t, const char *what, s64 want, s64 got, const char *attempts)
 {
@@ -133,22 +155,25 @@ static void miss(struct check *c, struct tally *t, const char *what, s64 want, s
                     (long long)got, attempts);
 }
 
-/* The construction's difference between the two lengths, for what a counter with these filters sees of a run
- * at cpl; the oracle's difference must agree (it did in the oracle checks; here it is recomputed for the same
- * runs). */
-static s64 expected_delta(enum ew_id w, u32 fields, u8 cpl, const struct filter *f)
+/* What a counter with these filters sees of a run of w at cpl by construction, at n1 and n2 (0 when the filter
+ * excludes cpl). The oracle's counts agree (oracle_agrees). */
+struct want {
+    s64 n1, delta;
+};
+
+static struct want expected(enum ew_id w, u32 fields, u8 cpl, const struct filter *f)
 {
     struct ew_counts a, b;
     ew_expect(w, ew_lengths[w].n1, &a);
     ew_expect(w, ew_lengths[w].n2, &b);
     if (!ew_filter_counts(f->usr, f->os, cpl))
-        return 0;
-    return (s64)(ew_fields_sum(&b, fields) - ew_fields_sum(&a, fields));
+        return (struct want){0, 0};
+    return (struct want){(s64)ew_fields_sum(&a, fields), (s64)(ew_fields_sum(&b, fields) - ew_fields_sum(&a, fields))};
 }
 
 /* Run w at both lengths on `counters` until every counter's difference is `want` or ATTEMPTS are spent. */
 static void compare_counters(struct check *c, struct tally *t, struct pmu *p, u64 counters, enum ew_id w, u8 cpl,
-                             s64 want, const char *label)
+                             struct want wt, const char *label)
 {
     ew_fn fn = ew_function(w);
     struct ew_meas m1, m2;
@@ -165,7 +190,7 @@ static void compare_counters(struct check *c, struct tally *t, struct pmu *p, u6
         }
         bad = 0;
         for (u32 bit = 0; bit < 64; bit++)
-            if (counters >> bit & 1 && (s64)(m2.v[bit] - m1.v[bit]) != want)
+            if (counters >> bit & 1 && (s64)(m2.v[bit] - m1.v[bit]) != wt.delta)
                 bad |= 1ull << bit;
         sb_printf(&sb, "%s%u bad", a ? ", " : "", popcount64(bad));
     }
@@ -173,10 +198,11 @@ static void compare_counters(struct check *c, struct tally *t, struct pmu *p, u6
         if (!(counters >> bit & 1))
             continue;
         t->compared++;
+        note_overhead(t, (s64)m1.v[bit] - wt.n1);
         if (bad >> bit & 1) {
             char what[96], cn[12];
             k_snprintf(what, sizeof(what), "%s %s", label, ctr_name(bit, cn, sizeof(cn)));
-            miss(c, t, what, want, (s64)(m2.v[bit] - m1.v[bit]), attempts);
+            miss(c, t, what, wt.delta, (s64)(m2.v[bit] - m1.v[bit]), attempts);
         }
     }
 }
@@ -245,10 +271,11 @@ void events_exact_gp_check(struct check *c)
                 for (u8 cpl = 0; cpl <= 3; cpl += 3) {
                     char label[80];
                     k_snprintf(label, sizeof(label), "%s %s %s CPL %u", evs[i]->event, f->name, ew_name(w), cpl);
-                    compare_counters(c, &t, p, gps, w, cpl, expected_delta(w, evs[i]->fields, cpl, f), label);
+                    compare_counters(c, &t, p, gps, w, cpl, expected(w, evs[i]->fields, cpl, f), label);
                 }
             }
         }
+        report_overhead(c, &t, evs[i]->event);
     }
     pmu_reset(p);
     check_note(c, "compared", "%u exact events x %u GP counters x USR/OS/USR+OS x CPL 3/0 x workloads: %llu "
@@ -278,12 +305,13 @@ void events_exact_fixed_check(struct check *c)
             for (u8 cpl = 0; cpl <= 3; cpl += 3) {
                 char label[64];
                 k_snprintf(label, sizeof(label), "instructions %s %s CPL %u", f->name, ew_name(w), cpl);
-                compare_counters(c, &t, p, 1ull << bit, w, cpl, expected_delta(w, BIT(EWC_INSNS), cpl, f), label);
+                compare_counters(c, &t, p, 1ull << bit, w, cpl, expected(w, BIT(EWC_INSNS), cpl, f), label);
             }
         }
     }
     pmu_reset(p);
     check_note(c, "compared", "%llu differences n2-n1 on fixed0", (unsigned long long)t.compared);
+    report_overhead(c, &t, "fixed0 instructions");
     expect_eq_dec(c, "differences not exact", 0, t.missed);
 }
 
