@@ -116,6 +116,7 @@ check-built: $(HOST_TESTS) $(TOOLS) $(KERNEL_ELF)
 
 bench: $(KERNEL_ELF)
 	tools/bench.sh
+	tools/bench-events.sh
 	tools/bench-smp.sh
 	tools/bench-pmi.sh
 
