@@ -7,7 +7,10 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <string.h>
+
 #include "tests/events_expect.h"
+#include "tests/events_spec.h"
 #include "tests/events_workloads.h"
 
 static struct ew_counts get(enum ew_id w, u64 n)
@@ -131,11 +134,67 @@ static void bounds(void **state)
     assert_string_equal(ew_name(EW_COUNT), "?");
 }
 
+/* tests/events_spec.c: which events each kind compares, and the small arithmetic of the counter checks. */
+static void spec(void **state)
+{
+    (void)state;
+    const struct ew_event *e[16];
+    struct pmu_caps caps = {.kind = PMU_KIND_INTEL_ARCH, .arch_events = BIT(PMU_AE_INSTRUCTIONS)};
+    assert_int_equal(ew_events_for(&caps, e, 16), 1); /* only what CPUID marks available */
+    assert_string_equal(e[0]->event, "instructions");
+    assert_int_equal(e[0]->judge, EWJ_EXACT);
+    caps.arch_events = 0x7F;
+    assert_int_equal(ew_events_for(&caps, e, 16), 6);
+    assert_int_equal(ew_events_for(&caps, e, 2), 6); /* the count even when out is short */
+    caps.kind = PMU_KIND_NONE;
+    assert_int_equal(ew_events_for(&caps, e, 16), 0);
+    caps.kind = PMU_KIND_AMD_PERFMON_V2;
+    size_t n = ew_events_for(&caps, e, 16);
+    bool taken = false;
+    for (size_t i = 0; i < n; i++)
+        taken |= e[i]->judge == EWJ_EXACT && e[i]->fields == BIT(EWC_TAKEN);
+    assert_true(taken);
+    caps.kind = PMU_KIND_KNC;
+    n = ew_events_for(&caps, e, 16);
+    u32 rw = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(e[i]->event, "DATA_READ_OR_WRITE"))
+            rw = e[i]->fields;
+    assert_int_equal(rw, BIT(EWC_LOADS) | BIT(EWC_STORES));
+
+    struct ew_counts c = get(EW_MEM, 10);
+    assert_int_equal(ew_fields_sum(&c, BIT(EWC_LOADS) | BIT(EWC_STORES)), 21 + 10);
+    assert_true(ew_filter_counts(true, false, 3));
+    assert_false(ew_filter_counts(true, false, 0));
+    assert_true(ew_filter_counts(false, true, 0));
+    assert_false(ew_filter_counts(false, true, 3));
+    assert_false(ew_workload_for(EW_REP_STOS, BIT(EWC_STORES)));
+    assert_true(ew_workload_for(EW_REP_STOS, BIT(EWC_INSNS)));
+    assert_false(ew_workload_for(EW_MEM, 0));
+
+    s64 ppm = 0;
+    assert_true(ew_ratio_ppm(1000, 1000, 1, 1, &ppm));
+    assert_int_equal(ppm, 0);
+    assert_true(ew_ratio_ppm(1020, 1000, 1, 1, &ppm)); /* 2 % above */
+    assert_int_equal(ppm, 20000);
+    assert_true(ew_ratio_ppm(980, 1000, 1, 1, &ppm));
+    assert_int_equal(ppm, -20000);
+    assert_true(ew_ratio_ppm(2500, 100, 25, 1, &ppm)); /* crystal ratio 25 exactly */
+    assert_int_equal(ppm, 0);
+    /* 48-bit counts: the 128-bit products are scaled down, not wrapped */
+    assert_true(ew_ratio_ppm(0xFFFFFFFFFFFFull, 0xFFFFFFFFFFFFull, 0xFFFFFFFFFFFFull, 0xFFFFFFFFFFFFull, &ppm));
+    assert_int_equal(ppm, 0);
+    assert_true(ew_ratio_ppm(0x800000000000ull * 101 / 100, 0x800000000000ull, 1, 1, &ppm));
+    assert_true(ppm >= 9999 && ppm <= 10000);
+    assert_false(ew_ratio_ppm(1, 0, 1, 1, &ppm));
+    assert_false(ew_ratio_ppm(1, 1, 0, 1, &ppm));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(hand_counts), cmocka_unit_test(per_iteration), cmocka_unit_test(consistency),
-        cmocka_unit_test(lfsr),        cmocka_unit_test(bounds),
+        cmocka_unit_test(lfsr),        cmocka_unit_test(bounds),        cmocka_unit_test(spec),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
