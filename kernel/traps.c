@@ -4,6 +4,7 @@
 
 #include "kernel/console.h"
 #include "kernel/panic.h"
+#include "kernel/singlestep.h"
 #include "kernel/user.h"
 #include "kernel/x86.h"
 #include "tests/framework.h"
@@ -105,6 +106,10 @@ void trap_dispatch(struct trap_frame *f)
         return;
     }
 
+    if (f->vector == 1 && singlestep_trap(f)) { /* the single-step oracle's #DB: resume the stepped code */
+        c->trap_depth--;
+        return;
+    }
     user_return_trap(f); /* does not return when this is the end of a ring-3 call */
     record_fault(c, f);
     const struct ex_entry *e = extable_find(f->rip);
