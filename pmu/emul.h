@@ -1,0 +1,35 @@
+/* The emulated PMU kinds of pmu=emulated:KIND: for each, the capabilities the register model is built from
+ * (pmu/model/pmu_model_caps.c) and the CPUID answers that make pmu_discover() find exactly those capabilities,
+ * so discovery runs unchanged on an emulated PMU. docs/emulated-pmu.md says how vendor and family are
+ * presented. Portable: no hardware access; the kernel side is kernel/pmu_emul.c. */
+#pragma once
+#include "kernel/cpuid_source.h"
+#include "pmu/pmu_caps.h"
+
+struct pmu_emul_kind {
+    const char *name;       /* "intel-v4", "amd-v2", "knc", ... */
+    enum pmu_kind kind;
+    u32 version;            /* Intel architectural perfmon version; 0 otherwise */
+    u32 num_gp, gp_width, num_fixed, fixed_width;
+    bool fw_write;          /* Intel: PERF_CAPABILITIES.FW_WRITE (full-width counter writes) */
+    u32 signature;          /* CPUID.01H:EAX presented */
+};
+
+/* NULL when `name` is not a kind. */
+const struct pmu_emul_kind *pmu_emul_kind_find(const char *name);
+/* "intel-v1, intel-v2, ...": every kind, for error messages and docs. */
+const char *pmu_emul_kind_list(void);
+u32 pmu_emul_kind_count(void);
+const struct pmu_emul_kind *pmu_emul_kind_at(u32 i);
+
+/* The capabilities the model of this kind implements (as pmu_discover() fills them on its CPUID). */
+void pmu_emul_caps(const struct pmu_emul_kind *k, struct pmu_caps *out);
+
+/* A cpuid_source answering as the emulated kind: the vendor string, signature and PMU leaves (0AH, 23H,
+ * 80000001H ECX[23,24,28], 80000022H) are the kind's, the hypervisor bit reads 0 (the emulated PMU behaves as
+ * the manuals say for bare metal), everything else comes from `base`. */
+struct pmu_emul_cpuid {
+    const struct pmu_emul_kind *kind;
+    const struct cpuid_source *base;
+};
+bool pmu_emul_cpuid_query(void *ctx, u32 leaf, u32 subleaf, struct cpuid_regs *r);
