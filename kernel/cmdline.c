@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "kernel/lib/format.h"
+#include "pmu/emul.h"
+#include "pmu/model/pmu_model.h"
 #include "pmu/pmi.h"
 
 #define WORD_MAX 256
@@ -206,6 +208,34 @@ static const char *set_pmi_delivery(struct options *o, const char *v)
     return NULL;
 }
 
+/* pmu=hardware (default) or pmu=emulated:KIND (docs/emulated-pmu.md). */
+static const char *set_pmu(struct options *o, const char *v)
+{
+    static char why[200];
+    if (!strcmp(v, "hardware")) {
+        o->pmu_emulated[0] = '\0';
+        return NULL;
+    }
+    const char *kind = strncmp(v, "emulated:", 9) ? NULL : v + 9;
+    if (!kind || !pmu_emul_kind_find(kind)) {
+        k_snprintf(why, sizeof(why), "expects hardware or emulated:KIND with KIND one of %s", pmu_emul_kind_list());
+        return why;
+    }
+    k_snprintf(o->pmu_emulated, sizeof(o->pmu_emulated), "%s", kind);
+    return NULL;
+}
+
+static const char *set_pmu_fault(struct options *o, const char *v)
+{
+    static char why[240];
+    char bad[32];
+    if (!pmu_model_faults_parse(v, &o->pmu_faults, bad, sizeof(bad))) {
+        k_snprintf(why, sizeof(why), "has '%s', not one of %s", bad, pmu_model_fault_list());
+        return why;
+    }
+    return NULL;
+}
+
 static const struct opt_desc opt_table[] = {
     {"suite", "suite=LIST", "run only these suites (comma-separated); default: the default suites", set_suites},
     {"exclude", "exclude=LIST", "skip these suites", set_exclude},
@@ -228,6 +258,12 @@ static const struct opt_desc opt_table[] = {
      set_pmi},
     {"pmi_delivery", "pmi_delivery=fixed|nmi", "LVT performance-counter delivery: fixed vector 0xE8 (default) or NMI",
      set_pmi_delivery},
+    {"pmu", "pmu=hardware|emulated:KIND",
+     "the PMU under test: the CPU's own (default), or a software reference PMU of that KIND, every verdict marked "
+     "emulated (docs/emulated-pmu.md)",
+     set_pmu},
+    {"pmu_fault", "pmu_fault=NAME[,NAME]", "make the emulated PMU misbehave on purpose (needs pmu=emulated:KIND)",
+     set_pmu_fault},
 };
 
 void options_default(struct options *o)
@@ -252,6 +288,17 @@ static bool looks_like_image(const char *w)
     return !strchr(w, '=') && (strchr(w, '/') || strchr(w, '.'));
 }
 
+/* Rules between options, checked once every word is read (order does not matter). */
+static bool options_consistent(const struct options *o, char *err, size_t err_size)
+{
+    if (o->pmu_faults && !o->pmu_emulated[0]) {
+        k_snprintf(err, err_size, "pmu_fault= needs pmu=emulated:KIND (faults exist only in the emulated PMU; KIND one "
+                                  "of %s)", pmu_emul_kind_list());
+        return false;
+    }
+    return true;
+}
+
 bool cmdline_parse(const char *cmdline, struct options *o, char *err, size_t err_size)
 {
     const char *p = cmdline ? cmdline : "";
@@ -262,7 +309,7 @@ bool cmdline_parse(const char *cmdline, struct options *o, char *err, size_t err
         while (is_blank(*p))
             p++;
         if (!*p)
-            return true;
+            return options_consistent(o, err, err_size);
         char word[WORD_MAX];
         size_t n = 0;
         while (p[n] && !is_blank(p[n]))

@@ -4,6 +4,7 @@
 
 #include "kernel/console.h"
 #include "kernel/panic.h"
+#include "kernel/pmu_emul.h"
 #include "kernel/user.h"
 #include "kernel/x86.h"
 #include "tests/framework.h"
@@ -105,6 +106,11 @@ void trap_dispatch(struct trap_frame *f)
         return;
     }
 
+    /* pmu=emulated: an RDPMC's #UD is answered by the model, or becomes the #GP it raised. */
+    if (f->vector == 6 && pmu_emul_ud(f)) {
+        c->trap_depth--;
+        return;
+    }
     user_return_trap(f); /* does not return when this is the end of a ring-3 call */
     record_fault(c, f);
     const struct ex_entry *e = extable_find(f->rip);

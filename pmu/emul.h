@@ -33,3 +33,9 @@ struct pmu_emul_cpuid {
     const struct cpuid_source *base;
 };
 bool pmu_emul_cpuid_query(void *ctx, u32 leaf, u32 subleaf, struct cpuid_regs *r);
+
+/* Whether MSR `msr` belongs to the core PMU of some kind (any vendor's counter, select, global or capability
+ * register; DEBUGCTL only for Intel architectural kinds, whose freeze bits the model implements). Under
+ * pmu=emulated these accesses go to the model, which #GPs those its kind lacks, as such a CPU would; every
+ * other MSR (APIC base, x2APIC, TSC, ...) stays with the real CPU. */
+bool pmu_emul_msr_is_pmu(const struct pmu_emul_kind *k, u32 msr);

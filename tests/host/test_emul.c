@@ -74,6 +74,15 @@ static void every_kind_discovers_its_model(void **state)
         assert_null(m.config_error);
         pmu_model_access(&m, &hw);
         assert_int_equal(pmu_init(&p, &got, &hw), 0);
+        /* Every register of the kind is routed to the model; the APIC base, x2APIC and TSC MSRs are not. */
+        const u32 *r = (const u32 *)&want.msrs;
+        for (size_t j = 0; j < sizeof(want.msrs) / sizeof(u32); j++)
+            if (r[j] > 0x10) /* stride and v6_stride are small numbers, not addresses */
+                assert_true(pmu_emul_msr_is_pmu(k, r[j]));
+        assert_false(pmu_emul_msr_is_pmu(k, 0x10));
+        assert_false(pmu_emul_msr_is_pmu(k, 0x1b));
+        assert_false(pmu_emul_msr_is_pmu(k, 0x830));
+        assert_int_equal(pmu_emul_msr_is_pmu(k, MSR_IA32_DEBUGCTL), k->kind == PMU_KIND_INTEL_ARCH);
     }
     assert_null(pmu_emul_kind_find("intel-v7"));
 }
