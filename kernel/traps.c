@@ -5,6 +5,7 @@
 #include "kernel/console.h"
 #include "kernel/panic.h"
 #include "kernel/pmu_emul.h"
+#include "kernel/singlestep.h"
 #include "kernel/user.h"
 #include "kernel/x86.h"
 #include "tests/framework.h"
@@ -106,6 +107,10 @@ void trap_dispatch(struct trap_frame *f)
         return;
     }
 
+    if (f->vector == 1 && singlestep_trap(f)) { /* the single-step oracle's #DB: resume the stepped code */
+        c->trap_depth--;
+        return;
+    }
     /* pmu=emulated: an RDPMC's #UD is answered by the model, or becomes the #GP it raised. */
     if (f->vector == 6 && pmu_emul_ud(f)) {
         c->trap_depth--;

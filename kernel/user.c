@@ -19,12 +19,12 @@ bool user_return_trap(struct trap_frame *f)
     k_longjmp(user_return[me], 1);
 }
 
-static u64 run_ring3(u64 (*fn)(u64 arg), u64 arg, u64 rflags)
+u64 run_at_cpl3_rflags(u64 (*fn)(u64 arg), u64 arg, u64 rflags)
 {
     u32 me = this_cpu()->index;
     if (k_setjmp(user_return[me]) == 0) {
         u64 stack_top = (u64)cpu_stacks[me].user_top - 8; /* as after a call: ABI alignment */
-        /* IRET frame to CPL 3 (SDM Vol.3A 6.14.3): SS, RSP, RFLAGS (IF kept clear), CS, RIP. */
+        /* IRET frame to CPL 3 (SDM Vol.3A 6.14.3): SS, RSP, RFLAGS as given, CS, RIP. */
         asm volatile("pushq %[ss]\n pushq %[rsp]\n pushq %[fl]\n pushq %[cs]\n pushq %[rip]\n iretq"
                      :
                      : [ss] "i"(SEL_UDATA), [rsp] "r"(stack_top), [cs] "i"(SEL_UCODE), [fl] "r"(rflags),
@@ -37,13 +37,13 @@ static u64 run_ring3(u64 (*fn)(u64 arg), u64 arg, u64 rflags)
 
 u64 run_at_cpl3(u64 (*fn)(u64 arg), u64 arg)
 {
-    return run_ring3(fn, arg, 0x2);
+    return run_at_cpl3_rflags(fn, arg, 0x2);
 }
 
 u64 run_at_cpl3_irq(u64 (*fn)(u64 arg), u64 arg)
 {
     u64 flags = read_flags();
-    u64 r = run_ring3(fn, arg, 0x202); /* IF=1 */
+    u64 r = run_at_cpl3_rflags(fn, arg, 0x202); /* IF=1 */
     if (flags & RFLAGS_IF) /* the return trap came through an interrupt gate, which cleared IF */
         sti();
     return r;

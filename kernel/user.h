@@ -13,3 +13,6 @@ u64 run_at_cpl3(u64 (*fn)(u64 arg), u64 arg);
 /* The same with interrupts on at CPL 3 (IF=1, IOPL 0), so PMIs interrupt the workload as they would a
  * user program. */
 u64 run_at_cpl3_irq(u64 (*fn)(u64 arg), u64 arg);
+/* The same with the given RFLAGS at CPL 3 (IOPL 0): e.g. TF for the single-step oracle (kernel/singlestep.c).
+ * The caller restores IF afterwards if it set it: the return trap comes through an interrupt gate. */
+u64 run_at_cpl3_rflags(u64 (*fn)(u64 arg), u64 arg, u64 rflags);

@@ -1,0 +1,42 @@
+/* The single-step oracle: run a function with EFLAGS.TF set and see every instruction it retires, one #DB
+ * (vector 1, DR6.BS) after each (SDM Vol.3B 18.3.1.4 "Single-Step Exception Condition"). Kernel only.
+ *
+ * What is counted: every instruction of fn from its first to its final RET, as retired instructions in
+ * order. Not counted: the stepping machinery (the CALL that enters fn, the IRET/POPF that set TF).
+ * REP string instructions: the CPU traps after each iteration with RIP still on the instruction; the PMU
+ * retires the instruction once (SDM Vol.2B REP: "the instruction is counted as a single instruction").
+ * The oracle follows the PMU: same-RIP traps of a REP string are iterations (step_stats.rep_iterations), and
+ * the instruction is reported once, when RIP moves on. A CPU that traps only once per REP gives the same. */
+#pragma once
+#include "kernel/insn_class.h"
+#include "kernel/types.h"
+
+struct step_record {
+    u64 rip;        /* the retired instruction */
+    u64 next_rip;   /* where execution went on */
+    u8 cpl;
+    struct insn_class cls;
+    bool classified; /* false: opcode unknown to insn_classify (cls is zero) */
+    bool taken;      /* branch: next_rip != rip + len */
+};
+
+typedef void (*step_observer_fn)(const struct step_record *r, void *arg);
+
+struct step_stats {
+    u64 limit;          /* in: stop stepping after this many retired instructions (0: no limit) */
+    u64 traps;          /* #DB single-step traps taken while stepping fn */
+    u64 retired;        /* instructions reported to the observer */
+    u64 unknown;        /* of those, not classified */
+    u64 rep_iterations; /* same-RIP traps of REP strings (not retirements) */
+    u64 foreign;        /* #DB without DR6.BS while stepping (left to the usual path) */
+    bool truncated;     /* the limit was reached: the rest of fn ran without TF */
+    bool ended;         /* fn's final RET was seen */
+};
+
+/* Run fn(arg) single-stepped at CPL 3 (cpl=3, through kernel/user.c, IF=0) or CPL 0 (cpl=0, IF=0); obs (may be
+ * NULL) is called once per retired instruction of fn, in order. Returns fn's return value. st may be NULL. */
+u64 step_run(u8 cpl, u64 (*fn)(u64), u64 arg, step_observer_fn obs, void *obs_arg, struct step_stats *st);
+
+/* Called by trap_dispatch for #DB: true when the trap was this engine's (handled, return to the frame). */
+struct trap_frame;
+bool singlestep_trap(struct trap_frame *f);
