@@ -118,6 +118,7 @@ bench: $(KERNEL_ELF)
 	tools/bench.sh
 	tools/bench-smp.sh
 	tools/bench-pmi.sh
+	tools/bench-emul.sh
 
 clean:
 	rm -rf $(BUILD)

@@ -155,6 +155,15 @@ void report_finish(void)
 {
     if (rep.todo)
         kprintf("# %u expected failure(s) or known deviation(s) marked TODO above\n", rep.todo);
+    for (u32 i = 0; g_pmu_emulated && i < MAX_CPUS; i++) {
+        const struct pmu_emul_stats *st = pmu_emul_stats(i);
+        if (st->msr_routed || st->retired || st->rdpmc_emulated)
+            kprintf("# emulated PMU cpu%u: %llu instructions stepped into it, %llu PMIs sent through the local APIC "
+                    "(%llu duplicated by a fault), %llu edges lost to a masked LVT, %llu MSR and %llu RDPMC accesses\n",
+                    i, (unsigned long long)st->retired, (unsigned long long)st->pmis_sent,
+                    (unsigned long long)st->duplicates, (unsigned long long)st->dropped_masked,
+                    (unsigned long long)st->msr_routed, (unsigned long long)st->rdpmc_emulated);
+    }
     if (g_pmu_emulated)
         kprintf("# emulated-PMU verdicts (pmu=emulated:%s, not hardware): %u passed, %u failed, %u skipped; "
                 "hardware verdicts: %u passed, %u failed, %u skipped\n",
