@@ -138,3 +138,17 @@ u64 step_run_irq(u8 cpl, u64 (*fn)(u64), u64 arg, step_observer_fn obs, void *ob
 {
     return run_stepped(cpl, true, fn, arg, obs, obs_arg, st);
 }
+
+/* An instruction emulated by a trap handler (pmu=emulated's RDPMC from its #UD) completes without the
+ * single-step trap the CPU raises after an instruction with TF set (SDM Vol.3B 18.3.1.4): report it here, as
+ * that #DB would, so the stepped workload sees it retire with RIP already past it. */
+void singlestep_after_emulation(struct trap_frame *f)
+{
+    if (!(f->rflags & RFLAGS_TF) || !states[this_cpu()->index].active)
+        return;
+    u64 vector = f->vector;
+    write_dr6(DR6_CLEAN | DR6_BS);
+    f->vector = 1;
+    singlestep_trap(f);
+    f->vector = vector;
+}

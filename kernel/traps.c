@@ -113,6 +113,7 @@ void trap_dispatch(struct trap_frame *f)
     }
     /* pmu=emulated: an RDPMC's #UD is answered by the model, or becomes the #GP it raised. */
     if (f->vector == 6 && pmu_emul_ud(f)) {
+        singlestep_after_emulation(f); /* the #DB the emulated RDPMC would have raised with TF set */
         c->trap_depth--;
         return;
     }
