@@ -173,7 +173,8 @@ static u8 current_cpl(void)
     return read_cs() & 3;
 }
 
-int pmu_emul_rdmsr(u32 msr, u64 *val)
+/* One routed MSR access: at the CPL of the caller, after the cycles since the last one, PMIs sent after. */
+static int msr_access(u32 msr, u64 *val, bool write)
 {
     u64 f = irq_save();
     struct emul_cpu *e = me();
@@ -181,24 +182,20 @@ int pmu_emul_rdmsr(u32 msr, u64 *val)
     e->st.msr_routed++;
     e->m.cpl = current_cpl();
     feed_cycles(e);
-    int r = hw_rdmsr(&e->hw, msr, val);
+    int r = write ? hw_wrmsr(&e->hw, msr, *val) : hw_rdmsr(&e->hw, msr, val);
     flush(e);
     irq_restore(f);
     return r;
 }
 
+int pmu_emul_rdmsr(u32 msr, u64 *val)
+{
+    return msr_access(msr, val, false);
+}
+
 int pmu_emul_wrmsr(u32 msr, u64 val)
 {
-    u64 f = irq_save();
-    struct emul_cpu *e = me();
-    e->uses++;
-    e->st.msr_routed++;
-    e->m.cpl = current_cpl();
-    feed_cycles(e);
-    int r = hw_wrmsr(&e->hw, msr, val);
-    flush(e);
-    irq_restore(f);
-    return r;
+    return msr_access(msr, &val, true);
 }
 
 bool pmu_emul_ud(struct trap_frame *f)
