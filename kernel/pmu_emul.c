@@ -69,6 +69,7 @@ void pmu_emul_cpu_init(void)
      * the real LVT decides (model_deliver, send()). */
     pmu_model_init(&e->m, &caps, MODEL_APIC_STRICT_EDGE);
     pmu_model_set_faults(&e->m, g_options.pmu_faults);
+    pmu_model_reset(&e->m); /* power-up, with the faults already in place (global-ctrl-reset-zero) */
     e->m.apic.deliver = model_deliver;
     e->m.apic.deliver_ctx = e;
     pmu_model_access(&e->m, &e->hw);
