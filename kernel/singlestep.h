@@ -3,10 +3,13 @@
  *
  * What is counted: every instruction of fn from its first to its final RET, as retired instructions in
  * order. Not counted: the stepping machinery (the CALL that enters fn, the IRET/POPF that set TF).
- * REP string instructions: the CPU traps after each iteration with RIP still on the instruction; the PMU
- * retires the instruction once (SDM Vol.2B REP: "the instruction is counted as a single instruction").
- * The oracle follows the PMU: same-RIP traps of a REP string are iterations (step_stats.rep_iterations), and
- * the instruction is reported once, when RIP moves on. A CPU that traps only once per REP gives the same. */
+ * REP string instructions: the CPU traps after each iteration with RIP still on the instruction (SDM Vol.3B
+ * 18.3.1.4: "if the instruction is a REP string instruction, a single-step exception is generated after each
+ * iteration"), while "Instructions Retired" counts an instruction once, at the retirement of its last micro-op
+ * (SDM Vol.3B Table 21-1). The oracle follows the PMU: same-RIP traps of a REP string are iterations
+ * (step_stats.rep_iterations) and the instruction is reported once, when RIP moves on; a CPU or emulator that
+ * traps only once per REP gives the same count. (A REP string interrupted by an interrupt or exception
+ * retires partially and restarts: not done by the workloads, which run with their LVT entries masked.) */
 #pragma once
 #include "kernel/insn_class.h"
 #include "kernel/types.h"

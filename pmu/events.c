@@ -49,6 +49,8 @@ const struct pmu_event pmu_amd_events[] = {
     {"retired_instructions", 0x0c0, 0x00, 0, 0, 0, LNX_AMD " INSTRUCTIONS; BKDG/PPR PMCx0C0 Retired Instructions"},
     {"retired_branch_instructions", 0x0c2, 0x00, 0, 0, 0,
      LNX_AMD " BRANCH_INSTRUCTIONS; BKDG/PPR PMCx0C2 Retired Branch Instructions"},
+    {"retired_taken_branch_instructions", 0x0c4, 0x00, 0, 0, 0,
+     "BKDG/PPR PMCx0C4 Retired Taken Branch Instructions (not in Linux's generic map; suite events)"},
     {"retired_mispredicted_branch_instructions", 0x0c3, 0x00, 0, 0, 0,
      LNX_AMD " BRANCH_MISSES; BKDG/PPR PMCx0C3 Retired Mispredicted Branch Instructions"},
     {"l2_requests", 0x07d, 0x07, 0, 0, 0x16, LNX_AMD " CACHE_REFERENCES (0x077d); BKDG PMCx07D Requests to L2"},

@@ -3,9 +3,11 @@
  * The oracle checks need no PMU and run everywhere, QEMU TCG included: construction = oracle, at CPL 3 and
  * CPL 0, for two lengths of each workload. */
 #include "tests/events_checks.h"
+#include "tests/events_pmu.h"
 
 #include "kernel/lib/format.h"
-#include "tests/framework.h"
+#include "kernel/timing.h"
+#include "kernel/x86.h"
 
 /* The two lengths of each workload: the difference of their counts cancels fixed overheads in the counting
  * pass (nanoBench); small, because single-stepping costs one #DB per instruction (about 5k traps per CPU). */
@@ -32,11 +34,13 @@ static bool counts_equal(const struct ew_counts *want, const struct ew_counts *g
 
 /* One workload, one CPL, one length: the oracle's counts must equal the construction's, with every stepped
  * instruction classified and fn's final RET seen. */
-static void oracle_one(struct check *c, enum ew_id w, u8 cpl, u64 n)
+static u64 oracle_one(struct check *c, enum ew_id w, u8 cpl, u64 n)
 {
     struct ew_counts want;
-    if (!ew_expect(w, n, &want))
-        return check_fail(c, "no construction for %s with n %llu", ew_name(w), (unsigned long long)n);
+    if (!ew_expect(w, n, &want)) {
+        check_fail(c, "no construction for %s with n %llu", ew_name(w), (unsigned long long)n);
+        return 0;
+    }
     struct ew_oracle o;
     ew_oracle_run(cpl, ew_function(w), n, &o);
     if (!want.ret_checked)
@@ -56,16 +60,21 @@ static void oracle_one(struct check *c, enum ew_id w, u8 cpl, u64 n)
     if (o.stats.rep_iterations)
         check_note(c, "rep_iterations", "CPL %u n %llu: %llu same-RIP traps of REP STOSB merged into one instruction",
                    cpl, (unsigned long long)n, (unsigned long long)o.stats.rep_iterations);
+    return o.stats.traps;
 }
 
 static void oracle_check(struct check *c, enum ew_id w)
 {
     check_note(c, "workload", "%s, n %llu and %llu, counts derived in tests/events_workloads.asm", ew_name(w),
                (unsigned long long)ew_lengths[w].n1, (unsigned long long)ew_lengths[w].n2);
+    u64 traps = 0, t0 = rdtsc();
     for (u8 cpl = 0; cpl <= 3; cpl += 3) {
-        oracle_one(c, w, (u8)(3 - cpl), ew_lengths[w].n1);
-        oracle_one(c, w, (u8)(3 - cpl), ew_lengths[w].n2);
+        traps += oracle_one(c, w, (u8)(3 - cpl), ew_lengths[w].n1);
+        traps += oracle_one(c, w, (u8)(3 - cpl), ew_lengths[w].n2);
     }
+    u64 us = tsc_to_us(rdtsc() - t0);
+    check_note(c, "stepping_time", "%llu #DB traps in %llu us (%llu ns each)", (unsigned long long)traps,
+               (unsigned long long)us, (unsigned long long)(traps ? us * 1000 / traps : 0));
 }
 
 #define ORACLE_CHECK(id, nm)                                                                                 \
@@ -88,6 +97,15 @@ static const struct check_def events_checks[] = {
     {"oracle_lfsr", oracle_lfsr, SCOPE_PER_CPU, NO_FAULT},
     {"oracle_cycles", oracle_cycles, SCOPE_PER_CPU, NO_FAULT},
     {"oracle_rep_stos", oracle_rep_stos, SCOPE_PER_CPU, NO_FAULT},
+    {"exact_gp", events_exact_gp_check, SCOPE_PER_CPU, NO_FAULT},
+    {"exact_fixed", events_exact_fixed_check, SCOPE_PER_CPU, NO_FAULT},
+    {"cycles", events_cycles_check, SCOPE_PER_CPU, NO_FAULT},
+    {"ref_cycles", events_ref_cycles_check, SCOPE_PER_CPU, NO_FAULT},
+    {"llc_misses", events_llc_check, SCOPE_PER_CPU, NO_FAULT},
+    {"mispredicts", events_mispredict_check, SCOPE_PER_CPU, NO_FAULT},
+    {"cmask_inv_edge", events_cmask_check, SCOPE_PER_CPU, NO_FAULT},
+    {"stability", events_stability_check, SCOPE_PER_CPU, NO_FAULT},
+    {"metrics", events_metrics_check, SCOPE_PER_CPU, NO_FAULT},
 };
 
 const struct suite suite_events = {"events", "event workloads: construction = single-step oracle (= counters)",

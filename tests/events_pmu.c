@@ -1,0 +1,552 @@
+/* The events suite with a PMU: the workloads counted by every counter and compared with their construction
+ * and the oracle (tests/events_spec.c says which events, and how each is judged). Without a PMU every check
+ * here SKIPs with the CPUID evidence.
+ *
+ * How a count is taken (kvm-unit-tests x86/pmu.c and nanoBench, learnt from, not copied): the counters are
+ * programmed and zeroed while stopped, the LVT timer and PMC entries are masked (not CLI: an interrupt held
+ * pending slows retirement) and the one global enable is written right before the workload runs and cleared
+ * right after, the TSC read with LFENCE on both sides; then the counters are read while stopped. Whatever the
+ * measuring path itself adds is the same for every length, so the difference of two lengths n1 < n2 cancels
+ * it: construction(n2) - construction(n1) = oracle(n2) - oracle(n1) = counter(n2) - counter(n1). */
+#include "tests/events_pmu.h"
+
+#include "apic/apic.h"
+#include "kernel/lib/format.h"
+#include "kernel/pmu_cpu.h"
+#include "kernel/x86.h"
+#include "pmu/events.h"
+#include "tests/events_spec.h"
+#include "tests/events_workloads.h"
+
+#define ATTEMPTS 3      /* a comparison is retried when it misses: a stray counted interrupt only adds */
+#define MAX_DETAIL 6    /* YAML lines for individual misses; the total is always reported */
+#define CYCLE_N 2000    /* ew_cycles lengths for the cycle and reference-cycle windows */
+#define REF_TOL_PPM 20000 /* 2 %: two windows of one fixed-rate clock against the TSC */
+
+static inline u64 rdtsc_fenced(void)
+{
+    asm volatile("lfence" ::: "memory");
+    u64 t = rdtsc();
+    asm volatile("lfence" ::: "memory");
+    return t;
+}
+
+/* Mask what could interrupt the measurement; interrupts stay enabled (nanoBench). */
+struct quiet {
+    u64 flags;
+    u32 timer, pmc;
+};
+
+static void quiet_begin(struct quiet *q)
+{
+    q->flags = irq_save();
+    q->timer = apic_read(APIC_LVT_TIMER);
+    q->pmc = apic_read(APIC_LVT_PMC);
+    apic_write(APIC_LVT_TIMER, q->timer | LVT_MASKED);
+    apic_write(APIC_LVT_PMC, q->pmc | LVT_MASKED);
+    sti();
+}
+
+static void quiet_end(const struct quiet *q)
+{
+    cli();
+    apic_write(APIC_LVT_TIMER, q->timer);
+    apic_write(APIC_LVT_PMC, q->pmc);
+    irq_restore(q->flags);
+}
+
+void ew_measure(struct pmu *p, u64 counters, u8 cpl, ew_fn fn, u64 n, struct ew_meas *m)
+{
+    m->rc = p->be->global_set(p, 0);
+    for (u32 bit = 0; bit < 64 && !m->rc; bit++)
+        if (counters >> bit & 1)
+            m->rc = p->be->counter_write(p, bit, 0);
+    if (m->rc)
+        return;
+    struct quiet q;
+    quiet_begin(&q);
+    u64 t0 = rdtsc_fenced();
+    p->be->global_set(p, counters);
+    ew_count_run(cpl, fn, n);
+    p->be->global_set(p, 0);
+    u64 t1 = rdtsc_fenced();
+    quiet_end(&q);
+    m->tsc = t1 - t0;
+    for (u32 bit = 0; bit < 64 && !m->rc; bit++)
+        if (counters >> bit & 1)
+            m->rc = p->be->counter_read(p, bit, &m->v[bit]);
+}
+
+static u64 gp_counters(const struct pmu *p)
+{
+    return p->counters & 0xFFFFFFFFull;
+}
+
+static const char *ctr_name(u32 bit, char *buf, size_t n)
+{
+    k_snprintf(buf, n, "%s%u", PMU_IS_FIXED(bit) ? "fixed" : "gp", PMU_IS_FIXED(bit) ? bit - PMU_FIXED_BIT : bit);
+    return buf;
+}
+
+/* Program `ev` with the given filters on every GP counter in `gps`. */
+static int program_gp(struct pmu *p, u64 gps, const struct pmu_event *ev, const struct pmu_evsel *base)
+{
+    struct pmu_evsel e;
+    pmu_event_to_evsel(ev, base, &e);
+    for (u32 gp = 0; gp < 32; gp++)
+        if (gps >> gp & 1) {
+            int r = pmu_program_gp(p, gp, &e);
+            if (r)
+                return r;
+        }
+    return 0;
+}
+
+static const struct pmu_event *find_event(struct check *c, const struct pmu *p, const char *name)
+{
+    const struct pmu_event *ev = pmu_event_find(p->caps, name);
+    if (!ev)
+        check_note(c, "missing_event", "%s not in pmu/events.c for this kind/family", name);
+    return ev;
+}
+
+/* --- exact events ------------------------------------------------------------------------------------- */
+
+static const enum ew_id exact_workloads[] = {EW_STRAIGHT, EW_BRANCHES, EW_LFSR, EW_MEM, EW_REP_STOS};
+
+struct filter {
+    const char *name;
+    bool usr, os;
+};
+static const struct filter filters[] = {{"USR", true, false}, {"OS", false, true}, {"USR+OS", true, true}};
+
+/* Tally of one check's comparisons: every miss counted, the first few described. */
+struct tally {
+    u64 compared, missed;
+    s64 ovh_min, ovh_max; /* counted minus construction at n1: what the difference cancelled */
+    bool ovh_seen;
+};
+
+static void note_overhead(struct tally *t, s64 o)
+{
+    if (!t->ovh_seen || o < t->ovh_min)
+        t->ovh_min = o;
+    if (!t->ovh_seen || o > t->ovh_max)
+        t->ovh_max = o;
+    t->ovh_seen = true;
+}
+
+/* The overhead the differences cancelled, for one event (then reset for the next). */
+static void report_overhead(struct check *c, struct tally *t, const char *event)
+{
+    char key[64];
+    k_snprintf(key, sizeof(key), "overhead %s", event);
+    if (t->ovh_seen)
+        check_note(c, key, "per run, counted minus construction at n1: %lld..%lld", (long long)t->ovh_min,
+                   (long long)t->ovh_max);
+    t->ovh_seen = false;
+}
+
+static void miss(struct check *c, struct tally *t, const char *what, s64 want, s64 got, const char *attempts)
+{
+    t->missed++;
+    if (t->missed <= MAX_DETAIL)
+        expect_true(c, what, false, "exact", "expected %lld, counted %lld (attempts: %s)", (long long)want,
+                    (long long)got, attempts);
+}
+
+/* What a counter with these filters sees of a run of w at cpl by construction, at n1 and n2 (0 when the filter
+ * excludes cpl). The oracle's counts agree (oracle_agrees). */
+struct want {
+    s64 n1, delta;
+};
+
+static struct want expected(enum ew_id w, u32 fields, u8 cpl, const struct filter *f)
+{
+    struct ew_counts a, b;
+    ew_expect(w, ew_lengths[w].n1, &a);
+    ew_expect(w, ew_lengths[w].n2, &b);
+    if (!ew_filter_counts(f->usr, f->os, cpl))
+        return (struct want){0, 0};
+    return (struct want){(s64)ew_fields_sum(&a, fields), (s64)(ew_fields_sum(&b, fields) - ew_fields_sum(&a, fields))};
+}
+
+/* Run w at both lengths on `counters` until every counter's difference is `want` or ATTEMPTS are spent. */
+static void compare_counters(struct check *c, struct tally *t, struct pmu *p, u64 counters, enum ew_id w, u8 cpl,
+                             struct want wt, const char *label)
+{
+    ew_fn fn = ew_function(w);
+    struct ew_meas m1, m2;
+    char attempts[96] = "";
+    struct strbuf sb;
+    sb_init(&sb, attempts, sizeof(attempts));
+    u64 bad = counters;
+    for (int a = 0; a < ATTEMPTS && bad; a++) {
+        ew_measure(p, counters, cpl, fn, ew_lengths[w].n1, &m1);
+        ew_measure(p, counters, cpl, fn, ew_lengths[w].n2, &m2);
+        if (m1.rc || m2.rc) {
+            expect_eq(c, "measurement access", 0, (u64)(m1.rc ? m1.rc : m2.rc));
+            return;
+        }
+        bad = 0;
+        for (u32 bit = 0; bit < 64; bit++)
+            if (counters >> bit & 1 && (s64)(m2.v[bit] - m1.v[bit]) != wt.delta)
+                bad |= 1ull << bit;
+        sb_printf(&sb, "%s%u bad", a ? ", " : "", popcount64(bad));
+    }
+    for (u32 bit = 0; bit < 64; bit++) {
+        if (!(counters >> bit & 1))
+            continue;
+        t->compared++;
+        note_overhead(t, (s64)m1.v[bit] - wt.n1);
+        if (bad >> bit & 1) {
+            char what[96], cn[12];
+            k_snprintf(what, sizeof(what), "%s %s", label, ctr_name(bit, cn, sizeof(cn)));
+            miss(c, t, what, wt.delta, (s64)(m2.v[bit] - m1.v[bit]), attempts);
+        }
+    }
+}
+
+/* Oracle differences for the workloads compared: construction = oracle before any counter is believed. */
+static bool oracle_agrees(struct check *c)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(exact_workloads); i++) {
+        enum ew_id w = exact_workloads[i];
+        for (u8 cpl = 0; cpl <= 3; cpl += 3) {
+            struct ew_oracle o1, o2;
+            struct ew_counts e1, e2;
+            ew_oracle_run(cpl, ew_function(w), ew_lengths[w].n1, &o1);
+            ew_oracle_run(cpl, ew_function(w), ew_lengths[w].n2, &o2);
+            ew_expect(w, ew_lengths[w].n1, &e1);
+            ew_expect(w, ew_lengths[w].n2, &e2);
+            for (int f = 0; f < EWC_FIELDS; f++) {
+                u32 bit = BIT(f);
+                s64 od = (s64)(ew_fields_sum(&o2.counts, bit) - ew_fields_sum(&o1.counts, bit));
+                s64 ed = (s64)(ew_fields_sum(&e2, bit) - ew_fields_sum(&e1, bit));
+                if (od != ed) {
+                    char what[64];
+                    k_snprintf(what, sizeof(what), "oracle %s CPL %u %s difference", ew_name(w), cpl,
+                               ew_field_name((enum ew_count_field)f));
+                    expect_eq_dec(c, what, (u64)ed, (u64)od);
+                    return false;
+                }
+            }
+        }
+    }
+    return true;
+}
+
+void events_exact_gp_check(struct check *c)
+{
+    struct pmu_cpu *pmc = this_pmu_cpu();
+    SKIP_WITHOUT_PMU(c, pmc);
+    struct pmu *p = &pmc->pmu;
+    if (!oracle_agrees(c))
+        return;
+    const struct ew_event *evs[16];
+    size_t nev = MIN(ew_events_for(p->caps, evs, ARRAY_SIZE(evs)), ARRAY_SIZE(evs));
+    u64 gps = gp_counters(p);
+    struct tally t = {0};
+    u32 events_done = 0;
+    for (size_t i = 0; i < nev; i++) {
+        if (evs[i]->judge != EWJ_EXACT)
+            continue;
+        const struct pmu_event *ev = find_event(c, p, evs[i]->event);
+        if (!ev)
+            continue;
+        events_done++;
+        for (size_t fi = 0; fi < ARRAY_SIZE(filters); fi++) {
+            const struct filter *f = &filters[fi];
+            pmu_reset(p);
+            struct pmu_evsel base = {.usr = f->usr, .os = f->os, .enable = true};
+            int r = program_gp(p, gps, ev, &base);
+            if (!expect_eq(c, "programming", 0, (u64)r)) {
+                check_note(c, "programming_failed", "%s %s: %s", evs[i]->event, f->name, pmu_strerror(r));
+                continue;
+            }
+            for (size_t wi = 0; wi < ARRAY_SIZE(exact_workloads); wi++) {
+                enum ew_id w = exact_workloads[wi];
+                if (!ew_workload_for(w, evs[i]->fields))
+                    continue;
+                for (u8 cpl = 0; cpl <= 3; cpl += 3) {
+                    char label[80];
+                    k_snprintf(label, sizeof(label), "%s %s %s CPL %u", evs[i]->event, f->name, ew_name(w), cpl);
+                    compare_counters(c, &t, p, gps, w, cpl, expected(w, evs[i]->fields, cpl, f), label);
+                }
+            }
+        }
+        report_overhead(c, &t, evs[i]->event);
+    }
+    pmu_reset(p);
+    check_note(c, "compared", "%u exact events x %u GP counters x USR/OS/USR+OS x CPL 3/0 x workloads: %llu "
+               "differences n2-n1", events_done, popcount64(gps), (unsigned long long)t.compared);
+    expect_true(c, "exact events compared", events_done > 0, "at least one", "%u", events_done);
+    expect_eq_dec(c, "differences not exact", 0, t.missed);
+}
+
+/* Intel fixed counter 0 (instructions retired, SDM Vol.3B Table 21-2) at USR, OS and USR+OS. */
+void events_exact_fixed_check(struct check *c)
+{
+    struct pmu_cpu *pmc = this_pmu_cpu();
+    SKIP_WITHOUT_PMU(c, pmc);
+    struct pmu *p = &pmc->pmu;
+    u32 bit = PMU_FIXED(0);
+    if (!pmu_counter_exists(p, bit))
+        return check_skip(c, "no fixed counter 0 (%s PMU, %u fixed counters)", p->be->name, p->caps->num_fixed);
+    struct tally t = {0};
+    for (size_t fi = 0; fi < ARRAY_SIZE(filters); fi++) {
+        const struct filter *f = &filters[fi];
+        pmu_reset(p);
+        int r = pmu_program_fixed(p, 0, (f->usr ? PMU_FIXED_USR : 0) | (f->os ? PMU_FIXED_OS : 0));
+        if (!expect_eq(c, "programming fixed0", 0, (u64)r))
+            continue;
+        for (size_t wi = 0; wi < ARRAY_SIZE(exact_workloads); wi++) {
+            enum ew_id w = exact_workloads[wi];
+            for (u8 cpl = 0; cpl <= 3; cpl += 3) {
+                char label[64];
+                k_snprintf(label, sizeof(label), "instructions %s %s CPL %u", f->name, ew_name(w), cpl);
+                compare_counters(c, &t, p, 1ull << bit, w, cpl, expected(w, BIT(EWC_INSNS), cpl, f), label);
+            }
+        }
+    }
+    pmu_reset(p);
+    check_note(c, "compared", "%llu differences n2-n1 on fixed0", (unsigned long long)t.compared);
+    report_overhead(c, &t, "fixed0 instructions");
+    expect_eq_dec(c, "differences not exact", 0, t.missed);
+}
+
+/* --- bounded events ------------------------------------------------------------------------------------ */
+
+/* The first event of this PMU judged `j`, or NULL. */
+static const struct ew_event *event_judged(const struct pmu *p, enum ew_judge j)
+{
+    const struct ew_event *evs[16];
+    size_t n = MIN(ew_events_for(p->caps, evs, ARRAY_SIZE(evs)), ARRAY_SIZE(evs));
+    for (size_t i = 0; i < n; i++)
+        if (evs[i]->judge == j)
+            return evs[i];
+    return NULL;
+}
+
+/* Core cycles of ew_cycles (8 dependent ADDs per iteration: at least 8n cycles) on every GP counter and on
+ * Intel's fixed counter 1, counted at OS+USR for a CPL-0 run. */
+void events_cycles_check(struct check *c)
+{
+    struct pmu_cpu *pmc = this_pmu_cpu();
+    SKIP_WITHOUT_PMU(c, pmc);
+    struct pmu *p = &pmc->pmu;
+    const struct ew_event *ce = event_judged(p, EWJ_CYCLES);
+    const struct pmu_event *ev = ce ? find_event(c, p, ce->event) : NULL;
+    if (!ev)
+        return check_skip(c, "no core-cycles event on this PMU (%s)", p->be->name);
+    pmu_reset(p);
+    struct pmu_evsel base = {.usr = true, .os = true, .enable = true};
+    u64 ctrs = gp_counters(p);
+    int r = program_gp(p, ctrs, ev, &base);
+    if (pmu_counter_exists(p, PMU_FIXED(1)) && !r) {
+        r = pmu_program_fixed(p, 1, PMU_FIXED_USR | PMU_FIXED_OS);
+        ctrs |= 1ull << PMU_FIXED(1);
+    }
+    if (!expect_eq(c, "programming", 0, (u64)r))
+        return;
+    struct ew_meas m;
+    ew_measure(p, ctrs, 0, ew_cycles, CYCLE_N, &m);
+    pmu_reset(p);
+    if (!expect_eq(c, "measurement access", 0, (u64)m.rc))
+        return;
+    u64 floor = ew_min_cycles(EW_CYCLES, CYCLE_N);
+    for (u32 bit = 0; bit < 64; bit++) {
+        if (!(ctrs >> bit & 1))
+            continue;
+        char what[48], cn[12];
+        k_snprintf(what, sizeof(what), "%s core cycles >= 8n", ctr_name(bit, cn, sizeof(cn)));
+        expect_true(c, what, m.v[bit] >= floor, ">= dependency-chain bound", "%llu (bound %llu, TSC window %llu)",
+                    (unsigned long long)m.v[bit], (unsigned long long)floor, (unsigned long long)m.tsc);
+    }
+    check_note(c, "event", "%s: %s", ce->event, ce->claim);
+}
+
+/* Reference cycles against the TSC. A fixed-rate clock keeps its ratio to the TSC: two windows (ew_cycles with
+ * n, 2n and 3n, differences taken so the measuring path cancels) must give the same ratio within 2 %. Intel's
+ * fixed counter 2 counts at the TSC rate (SDM Vol.3B Table 21-2, CPU_CLK_UNHALTED.REF_TSC): ratio 1 within 2 %.
+ * Table 21-1's event 3CH/01H may use the crystal, TSC or bus clock ("software should calibrate it"): its ratio is
+ * reported, and only its constancy is checked. */
+void events_ref_cycles_check(struct check *c)
+{
+    struct pmu_cpu *pmc = this_pmu_cpu();
+    SKIP_WITHOUT_PMU(c, pmc);
+    struct pmu *p = &pmc->pmu;
+    const struct ew_event *re = event_judged(p, EWJ_REF_CYCLES);
+    const struct pmu_event *ev = re ? find_event(c, p, re->event) : NULL;
+    bool fixed2 = pmu_counter_exists(p, PMU_FIXED(2));
+    if (!ev && !fixed2)
+        return check_skip(c, "no reference-cycles event on this PMU (%s)", p->be->name);
+    pmu_reset(p);
+    u64 ctrs = 0;
+    int r = 0;
+    if (ev) {
+        struct pmu_evsel base = {.usr = true, .os = true, .enable = true};
+        r = program_gp(p, 1, ev, &base);
+        ctrs |= 1;
+    }
+    if (fixed2 && !r) {
+        r = pmu_program_fixed(p, 2, PMU_FIXED_USR | PMU_FIXED_OS);
+        ctrs |= 1ull << PMU_FIXED(2);
+    }
+    if (!expect_eq(c, "programming", 0, (u64)r))
+        return;
+    struct ew_meas m[3];
+    for (int i = 0; i < 3; i++)
+        ew_measure(p, ctrs, 0, ew_cycles, CYCLE_N * (u64)(i + 1), &m[i]);
+    pmu_reset(p);
+    if (!expect_eq(c, "measurement access", 0, (u64)(m[0].rc | m[1].rc | m[2].rc)))
+        return;
+    bool hv = p->caps->hypervisor;
+    for (u32 bit = 0; bit < 64; bit++) {
+        if (!(ctrs >> bit & 1))
+            continue;
+        char what[64], cn[12];
+        ctr_name(bit, cn, sizeof(cn));
+        u64 ref_a = m[1].v[bit] - m[0].v[bit], ref_b = m[2].v[bit] - m[1].v[bit];
+        u64 tsc_a = m[1].tsc - m[0].tsc, tsc_b = m[2].tsc - m[1].tsc;
+        s64 drift = 0, vs_tsc = 0;
+        bool ok_drift = ew_ratio_ppm(tsc_a, ref_a, tsc_b, ref_b ? ref_b : 1, &drift);
+        k_snprintf(what, sizeof(what), "%s rate constant over two windows", cn);
+        bool held = ok_drift && drift <= REF_TOL_PPM && drift >= -REF_TOL_PPM;
+        if (!held && hv)
+            check_todo(c, "%s: TSC/reference ratio moved %lld ppm between windows under a hypervisor (host "
+                       "scheduling)", cn, (long long)drift);
+        else
+            expect_true(c, what, held, "within 2 %", "%lld ppm (TSC %llu/%llu, ref %llu/%llu)", (long long)drift,
+                        (unsigned long long)tsc_a, (unsigned long long)tsc_b, (unsigned long long)ref_a,
+                        (unsigned long long)ref_b);
+        if (PMU_IS_FIXED(bit)) {
+            bool ok = ew_ratio_ppm(ref_a + ref_b, tsc_a + tsc_b, 1, 1, &vs_tsc);
+            bool in = ok && vs_tsc <= REF_TOL_PPM && vs_tsc >= -REF_TOL_PPM;
+            if (!in && hv)
+                check_todo(c, "fixed2 off the TSC rate by %lld ppm under a hypervisor", (long long)vs_tsc);
+            else
+                expect_true(c, "fixed2 at the TSC rate", in, "within 2 %", "%lld ppm", (long long)vs_tsc);
+        } else {
+            check_note(c, "gp_ref_ratio", "TSC ticks per reference cycle: %llu.%03llu",
+                       (unsigned long long)((tsc_a + tsc_b) / (ref_a + ref_b ? ref_a + ref_b : 1)),
+                       (unsigned long long)(((tsc_a + tsc_b) * 1000 / (ref_a + ref_b ? ref_a + ref_b : 1)) % 1000));
+        }
+    }
+}
+
+/* CLFLUSHed lines loaded once each: at least one miss per line (SDM Vol.2A CLFLUSH), on every GP counter. */
+void events_llc_check(struct check *c)
+{
+    struct pmu_cpu *pmc = this_pmu_cpu();
+    SKIP_WITHOUT_PMU(c, pmc);
+    struct pmu *p = &pmc->pmu;
+    const struct ew_event *le = event_judged(p, EWJ_LLC_MISSES);
+    const struct pmu_event *ev = le ? find_event(c, p, le->event) : NULL;
+    if (!ev)
+        return check_skip(c, "no cache-miss event listed for this PMU (%s; AMD's L2/L3 events are family-"
+                          "specific and not in tests/events_spec.c)", p->be->name);
+    pmu_reset(p);
+    struct pmu_evsel base = {.usr = true, .os = true, .enable = true};
+    u64 gps = gp_counters(p);
+    if (!expect_eq(c, "programming", 0, (u64)program_gp(p, gps, ev, &base)))
+        return;
+    struct ew_meas m;
+    ew_measure(p, gps, 0, ew_clflush, EW_LINES_MAX, &m);
+    pmu_reset(p);
+    if (!expect_eq(c, "measurement access", 0, (u64)m.rc))
+        return;
+    for (u32 bit = 0; bit < 32; bit++) {
+        if (!(gps >> bit & 1))
+            continue;
+        char what[48], cn[12];
+        k_snprintf(what, sizeof(what), "%s misses >= lines", ctr_name(bit, cn, sizeof(cn)));
+        expect_true(c, what, m.v[bit] >= EW_LINES_MAX, ">= 64", "%llu", (unsigned long long)m.v[bit]);
+    }
+    check_note(c, "event", "%s: %s", le->event, le->claim);
+}
+
+/* LFSR-driven branches: mispredicted branches retired lie in [1, branches retired] of the same run, counted on
+ * two GP counters at once (USR, CPL-3 run). The rate is reported. */
+void events_mispredict_check(struct check *c)
+{
+    struct pmu_cpu *pmc = this_pmu_cpu();
+    SKIP_WITHOUT_PMU(c, pmc);
+    struct pmu *p = &pmc->pmu;
+    const struct ew_event *me = event_judged(p, EWJ_MISPREDICTS);
+    const struct pmu_event *mev = me ? find_event(c, p, me->event) : NULL;
+    const struct pmu_event *bev = pmu_event_generic(p->caps, PMU_EV_BRANCHES, NULL);
+    if (!mev || !bev)
+        return check_skip(c, "no mispredict or branch event on this PMU (%s)", p->be->name);
+    if (!pmu_counter_exists(p, PMU_GP(1)))
+        return check_skip(c, "one GP counter: the bound needs two counting the same run");
+    pmu_reset(p);
+    struct pmu_evsel base = {.usr = true, .enable = true};
+    int r = program_gp(p, 1, mev, &base);
+    if (!r)
+        r = program_gp(p, 2, bev, &base);
+    if (!expect_eq(c, "programming", 0, (u64)r))
+        return;
+    struct ew_meas m;
+    const u64 n = 4 * ew_lengths[EW_LFSR].n2;
+    ew_measure(p, 3, 3, ew_lfsr, n, &m);
+    pmu_reset(p);
+    if (!expect_eq(c, "measurement access", 0, (u64)m.rc))
+        return;
+    expect_true(c, "mispredicted >= 1", m.v[0] >= 1, ">= 1", "%llu", (unsigned long long)m.v[0]);
+    expect_true(c, "mispredicted <= branches", m.v[0] <= m.v[1], "<= branches of the run", "%llu of %llu",
+                (unsigned long long)m.v[0], (unsigned long long)m.v[1]);
+    struct ew_counts e;
+    ew_expect(EW_LFSR, n, &e);
+    check_note(c, "rate", "%llu mispredicted per 1000 conditional branches of the workload (n %llu)",
+               (unsigned long long)(m.v[0] * 1000 / (e.cond ? e.cond : 1)), (unsigned long long)n);
+}
+
+/* CMASK, INV and EDGE on instructions retired, where the select defines them (SDM Vol.3B 21.2.1.1; AMD APM
+ * Vol.2 13.2.1 CntMask/Inv/Edge; KNC Table 1-5): with CMASK=1 the counter counts cycles with at least one
+ * instruction retired, with INV too the cycles with none; together they are the core cycles of the same
+ * window (three counters under one global enable; tolerance 1 % + 64 for the start and stop edges). EDGE with
+ * CMASK=1 counts the starts of retiring stretches: at least 1, at most the cycles that retired. */
+void events_cmask_check(struct check *c)
+{
+    struct pmu_cpu *pmc = this_pmu_cpu();
+    SKIP_WITHOUT_PMU(c, pmc);
+    struct pmu *p = &pmc->pmu;
+    if (!pmu_has_global_ctrl(p))
+        return check_skip(c, "no global enable: the counters cannot start in the same cycle");
+    if (!pmu_counter_exists(p, PMU_GP(3)))
+        return check_skip(c, "fewer than 4 GP counters (%u)", p->caps->num_gp);
+    const struct pmu_event *ins = pmu_event_generic(p->caps, PMU_EV_INSTRUCTIONS, NULL);
+    const struct pmu_event *cyc = pmu_event_generic(p->caps, PMU_EV_CYCLES, NULL);
+    if (!ins || !cyc)
+        return check_skip(c, "no instructions or cycles event");
+    pmu_reset(p);
+    struct pmu_evsel any = {.usr = true, .os = true, .enable = true, .cmask = 1};
+    struct pmu_evsel none = any, edge = any, plain = {.usr = true, .os = true, .enable = true};
+    none.inv = true;
+    edge.edge = true;
+    struct pmu_evsel e;
+    int r = 0;
+    pmu_event_to_evsel(ins, &any, &e);
+    e.cmask = 1;
+    r = r ? r : pmu_program_gp(p, 0, &e);
+    pmu_event_to_evsel(ins, &none, &e);
+    e.cmask = 1;
+    r = r ? r : pmu_program_gp(p, 1, &e);
+    pmu_event_to_evsel(cyc, &plain, &e);
+    r = r ? r : pmu_program_gp(p, 2, &e);
+    pmu_event_to_evsel(ins, &edge, &e);
+    e.cmask = 1;
+    r = r ? r : pmu_program_gp(p, 3, &e);
+    if (!expect_eq(c, "programming", 0, (u64)r))
+        return;
+    struct ew_meas m;
+    ew_measure(p, 0xF, 0, ew_cycles, CYCLE_N, &m);
+    pmu_reset(p);
+    if (!expect_eq(c, "measurement access", 0, (u64)m.rc))
+        return;
+    u64 sum = m.v[0] + m.v[1];
+    expect_within(c, "CMASK=1 + CMASK=1 INV = cycles", (s64)m.v[2], (s64)sum, m.v[2] / 100 + 64, "cycles");
+    expect_true(c, "EDGE starts", m.v[3] >= 1 && m.v[3] <= m.v[0], "1 <= edges <= retiring cycles",
+                "%llu edges, %llu retiring cycles", (unsigned long long)m.v[3], (unsigned long long)m.v[0]);
+}

@@ -1,0 +1,200 @@
+/* tests/events_expect.c: the counts of the event workloads by construction. References: hand counts of the
+ * instructions listed in tests/events_workloads.asm for small n, the per-iteration body sizes read off the
+ * listing, and the LFSR's maximal period (a maximal 16-bit LFSR emits 2^15 ones per period of 2^16 - 1). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "tests/events_expect.h"
+#include "tests/events_spec.h"
+#include "tests/events_workloads.h"
+
+static struct ew_counts get(enum ew_id w, u64 n)
+{
+    struct ew_counts c;
+    assert_true(ew_expect(w, n, &c));
+    return c;
+}
+
+/* Hand counts, n = 1 and n = 2, one row per workload: instructions, branches, conditional, taken, loads,
+ * stores, flushes. */
+static void hand_counts(void **state)
+{
+    (void)state;
+    static const struct {
+        enum ew_id w;
+        u64 n;
+        u64 f[EWC_FIELDS];
+    } rows[] = {
+        /* straight n=1: mov cmp cmova lea shl sub xor jmp add ret */
+        {EW_STRAIGHT, 1, {10, 2, 0, 2, 1, 0, 0}},
+        /* loop n=1: mov xor test jz | add xor dec jnz(not taken) | ret */
+        {EW_LOOP, 1, {9, 3, 2, 1, 1, 0, 0}},
+        {EW_LOOP, 2, {13, 4, 3, 2, 1, 0, 0}},
+        /* branches n=1: 4 | cmp je jne jmp inc dec jnz | ret; taken: jne jmp ret */
+        {EW_BRANCHES, 1, {12, 6, 4, 3, 1, 0, 0}},
+        /* mem n=1: 6 | 9 | ret; loads 2 + ret */
+        {EW_MEM, 1, {16, 3, 2, 1, 3, 1, 0}},
+        /* clflush n=1: 9 | clflush add dec nop jnz | mfence mov | add add dec nop jnz | ret */
+        {EW_CLFLUSH, 1, {22, 4, 3, 1, 2, 0, 1}},
+        /* lfsr n=1: first bit of 0xACE1 is 1: 5 | shr jnc(not taken) xor inc dec jnz | mov ret */
+        {EW_LFSR, 1, {13, 4, 3, 1, 1, 0, 0}},
+        /* lfsr n=2: second bit is 0: + shr jnc(taken) dec jnz(taken back to the loop top) */
+        {EW_LFSR, 2, {17, 6, 5, 3, 1, 0, 0}},
+        {EW_CYCLES, 1, {15, 3, 2, 1, 1, 0, 0}},
+        {EW_REP_STOS, 300, {9, 1, 0, 1, 1, 1, 0}},
+        /* n = 0: the JZ over the loop is taken */
+        {EW_LOOP, 0, {5, 2, 1, 2, 1, 0, 0}},
+        {EW_MEM, 0, {7, 2, 1, 2, 1, 0, 0}},
+        {EW_CLFLUSH, 0, {10, 2, 1, 2, 1, 0, 0}},
+        {EW_STRAIGHT, 0, {9, 2, 0, 2, 1, 0, 0}},
+    };
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        struct ew_counts c = get(rows[i].w, rows[i].n);
+        for (int f = 0; f < EWC_FIELDS; f++)
+            if (ew_field(&c, (enum ew_count_field)f) != rows[i].f[f])
+                fail_msg("%s n=%llu %s: %llu, hand count %llu", ew_name(rows[i].w), (unsigned long long)rows[i].n,
+                         ew_field_name((enum ew_count_field)f),
+                         (unsigned long long)ew_field(&c, (enum ew_count_field)f), (unsigned long long)rows[i].f[f]);
+    }
+}
+
+/* One more iteration adds exactly the loop body (read off the listing). */
+static void per_iteration(void **state)
+{
+    (void)state;
+    static const struct {
+        enum ew_id w;
+        u64 body, loads, stores;
+    } rows[] = {
+        {EW_STRAIGHT, 1, 0, 0}, {EW_LOOP, 4, 0, 0}, {EW_BRANCHES, 7, 0, 0}, {EW_MEM, 9, 2, 1},
+        {EW_CLFLUSH, 10, 1, 0}, {EW_CYCLES, 10, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+        for (u64 n = 1; n < 40; n++) {
+            struct ew_counts a = get(rows[i].w, n), b = get(rows[i].w, n + 1);
+            assert_int_equal(b.insns - a.insns, rows[i].body);
+            assert_int_equal(b.loads - a.loads, rows[i].loads);
+            assert_int_equal(b.stores - a.stores, rows[i].stores);
+        }
+}
+
+/* Whatever n: conditional and taken never exceed branches, and every unconditional branch is taken. */
+static void consistency(void **state)
+{
+    (void)state;
+    for (int w = 0; w < EW_COUNT; w++)
+        for (u64 n = 0; n <= 300; n++) {
+            struct ew_counts c;
+            if (!ew_expect((enum ew_id)w, n, &c)) {
+                assert_true(n > ew_max_n((enum ew_id)w));
+                continue;
+            }
+            assert_true(c.cond <= c.branches);
+            assert_true(c.taken <= c.branches);
+            assert_true(c.taken >= c.branches - c.cond);
+            assert_true(c.branches <= c.insns);
+            assert_true(c.loads >= 1); /* the RET */
+        }
+}
+
+static void lfsr(void **state)
+{
+    (void)state;
+    /* 0xACE1 shifted out LSB first, taps 0xB400 applied after each 1: 1 0 0 0 0 1 1 1 0 0 1 0 0 0 1 1 */
+    assert_int_equal(ew_lfsr_ones(0), 0);
+    assert_int_equal(ew_lfsr_ones(1), 1);
+    assert_int_equal(ew_lfsr_ones(5), 1);
+    assert_int_equal(ew_lfsr_ones(16), 7);
+    assert_int_equal(ew_lfsr_ones(65535), 32768);
+    assert_int_equal(ew_lfsr_ones(2 * 65535), 2 * 32768);
+    struct ew_counts c = get(EW_LFSR, 16);
+    assert_int_equal(c.ret, 7);
+    assert_int_equal(c.insns, 4 * 16 + 2 * 7 + 7);
+}
+
+static void bounds(void **state)
+{
+    (void)state;
+    struct ew_counts c;
+    assert_false(ew_expect(EW_STRAIGHT, EW_STRAIGHT_MAX + 1, &c));
+    assert_true(ew_expect(EW_STRAIGHT, EW_STRAIGHT_MAX, &c));
+    assert_false(ew_expect(EW_CLFLUSH, EW_LINES_MAX + 1, &c));
+    assert_false(ew_expect(EW_COUNT, 1, &c));
+    assert_false(ew_expect((enum ew_id)-1, 1, &c));
+    assert_false(ew_mem_exact(EW_REP_STOS));
+    assert_true(ew_mem_exact(EW_MEM));
+    assert_int_equal(ew_min_cycles(EW_CYCLES, 40), 320);
+    assert_int_equal(ew_min_cycles(EW_LOOP, 40), 0);
+    assert_string_equal(ew_name(EW_LFSR), "lfsr");
+    assert_string_equal(ew_name(EW_COUNT), "?");
+}
+
+/* tests/events_spec.c: which events each kind compares, and the small arithmetic of the counter checks. */
+static void spec(void **state)
+{
+    (void)state;
+    const struct ew_event *e[16];
+    struct pmu_caps caps = {.kind = PMU_KIND_INTEL_ARCH, .arch_events = BIT(PMU_AE_INSTRUCTIONS)};
+    assert_int_equal(ew_events_for(&caps, e, 16), 1); /* only what CPUID marks available */
+    assert_string_equal(e[0]->event, "instructions");
+    assert_int_equal(e[0]->judge, EWJ_EXACT);
+    caps.arch_events = 0x7F;
+    assert_int_equal(ew_events_for(&caps, e, 16), 6);
+    assert_int_equal(ew_events_for(&caps, e, 2), 6); /* the count even when out is short */
+    caps.kind = PMU_KIND_NONE;
+    assert_int_equal(ew_events_for(&caps, e, 16), 0);
+    caps.kind = PMU_KIND_AMD_PERFMON_V2;
+    size_t n = ew_events_for(&caps, e, 16);
+    bool taken = false;
+    for (size_t i = 0; i < n; i++)
+        taken |= e[i]->judge == EWJ_EXACT && e[i]->fields == BIT(EWC_TAKEN);
+    assert_true(taken);
+    caps.kind = PMU_KIND_KNC;
+    n = ew_events_for(&caps, e, 16);
+    u32 rw = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(e[i]->event, "DATA_READ_OR_WRITE"))
+            rw = e[i]->fields;
+    assert_int_equal(rw, BIT(EWC_LOADS) | BIT(EWC_STORES));
+
+    struct ew_counts c = get(EW_MEM, 10);
+    assert_int_equal(ew_fields_sum(&c, BIT(EWC_LOADS) | BIT(EWC_STORES)), 21 + 10);
+    assert_true(ew_filter_counts(true, false, 3));
+    assert_false(ew_filter_counts(true, false, 0));
+    assert_true(ew_filter_counts(false, true, 0));
+    assert_false(ew_filter_counts(false, true, 3));
+    assert_false(ew_workload_for(EW_REP_STOS, BIT(EWC_STORES)));
+    assert_true(ew_workload_for(EW_REP_STOS, BIT(EWC_INSNS)));
+    assert_false(ew_workload_for(EW_MEM, 0));
+
+    s64 ppm = 0;
+    assert_true(ew_ratio_ppm(1000, 1000, 1, 1, &ppm));
+    assert_int_equal(ppm, 0);
+    assert_true(ew_ratio_ppm(1020, 1000, 1, 1, &ppm)); /* 2 % above */
+    assert_int_equal(ppm, 20000);
+    assert_true(ew_ratio_ppm(980, 1000, 1, 1, &ppm));
+    assert_int_equal(ppm, -20000);
+    assert_true(ew_ratio_ppm(2500, 100, 25, 1, &ppm)); /* crystal ratio 25 exactly */
+    assert_int_equal(ppm, 0);
+    /* 48-bit counts: the 128-bit products are scaled down, not wrapped */
+    assert_true(ew_ratio_ppm(0xFFFFFFFFFFFFull, 0xFFFFFFFFFFFFull, 0xFFFFFFFFFFFFull, 0xFFFFFFFFFFFFull, &ppm));
+    assert_int_equal(ppm, 0);
+    assert_true(ew_ratio_ppm(0x800000000000ull * 101 / 100, 0x800000000000ull, 1, 1, &ppm));
+    assert_true(ppm >= 9999 && ppm <= 10000);
+    assert_false(ew_ratio_ppm(1, 0, 1, 1, &ppm));
+    assert_false(ew_ratio_ppm(1, 1, 0, 1, &ppm));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(hand_counts), cmocka_unit_test(per_iteration), cmocka_unit_test(consistency),
+        cmocka_unit_test(lfsr),        cmocka_unit_test(bounds),        cmocka_unit_test(spec),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# tools/bench-events.sh (`make bench`): the events suite's cost per hardware thread, one "name: value unit" line
+# each, from QEMU TCG runs at -smp 1:
+#   events_suite_ms_per_thread    exit time of suite=events minus that of suite=boot (the boot cost), median
+#   events_oracle_ms_per_thread   the single-step oracle's own time, summed from cpu0's stepping_time notes,
+#                                 and its #DB traps
+#   events_overhead_<event>       per-run overhead the n2-n1 difference cancelled (from exact_gp), when the
+#                                 run had a PMU; without one a single line says so
+# Environment: BENCH_RUNS (default 5), BENCH_EVENTS_ARGS (extra kernel arguments, e.g. a PMU option).
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$repo"
+runs=${BENCH_RUNS:-5}
+[[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "bench-events: BENCH_RUNS must be a positive number, not '$runs'" >&2; exit 2; }
+out=build/bench
+mkdir -p "$out"
+
+run_ms() {  # run_ms SUITE LOG: wall time of one run in ms; the serial log in LOG
+    local t0 t1
+    t0=$(date +%s%N)
+    ./run-qemu.sh --no-build --smp 1 --append "suite=$1 ${BENCH_EVENTS_ARGS:-}" --log "$2" --timeout 120 \
+        >/dev/null 2>>"$out/bench-events.err" || echo "bench-events: suite=$1 run did not pass (see $2)" >&2
+    t1=$(date +%s%N)
+    echo $(((t1 - t0) / 1000000))
+}
+
+median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+
+: >"$out/bench-events.err"
+diffs=()
+for ((i = 0; i < runs; i++)); do
+    b=$(run_ms boot "$out/bench-boot.log")
+    e=$(run_ms events "$out/bench-events.log")
+    diffs+=($((e - b)))
+done
+echo "events_suite_ms_per_thread: $(printf '%s\n' "${diffs[@]}" | median) ms"
+
+log=$out/bench-events.log
+awk '/^(not )?ok .* - cpu0\/events\// { on = 1; next } /^(not )?ok / { on = 0 }
+     on && /"stepping_time"/ { match($0, /[0-9]+ #DB traps in [0-9]+ us/); split(substr($0, RSTART, RLENGTH), f, " ");
+                               traps += f[1]; us += f[5] }
+     END { printf "events_oracle_ms_per_thread: %.1f ms (%d #DB traps)\n", us / 1000, traps }' "$log"
+if grep -q '"overhead ' "$log"; then
+    sed -n 's/^ *"overhead \([^"]*\)": "per run, counted minus construction at n1: \(.*\)"$/\1 \2/p' "$log" |
+        awk '!seen[$0]++ { ev = $1; for (i = 2; i < NF; i++) ev = ev "_" $i; print "events_overhead_" ev ": " $NF " events" }'
+else
+    echo "events_overhead: none measured (exact_gp skipped: no PMU in this run)"
+fi
