@@ -21,9 +21,13 @@ struct emul_cpu {
     struct hw_access hw;
     struct pmu_emul_cpuid cpuid_ctx;
     struct cpuid_source cpuid;
-    u16 ev_inst, ev_branch, ev_cycles;
-    u8 um_inst, um_branch, um_cycles;
-    bool have_branch;
+    /* The kind's emulated events resolved to encodings (pmu/emul_events.c, pmu/events.c). */
+    struct {
+        u16 event;
+        u8 umask;
+        u32 classes;
+    } ev[8];
+    u32 nev;
     u64 last_tsc;
     u32 owed;       /* PMIs accepted by the model during the current operation */
     bool dup_owed;  /* PMU_FAULT_DUPLICATE_PMI: the second copy of the last PMI */
@@ -50,13 +54,15 @@ static void model_deliver(void *ctx)
     ((struct emul_cpu *)ctx)->owed++;
 }
 
-static void lookup(const struct pmu_caps *caps, enum pmu_generic_event ev, u16 *event, u8 *umask, bool *have)
+/* Resolve the kind's emulated events to (event, umask) once per CPU. */
+static void resolve_events(struct emul_cpu *e, const struct pmu_caps *caps)
 {
-    const char *why;
-    const struct pmu_event *e = pmu_event_generic(caps, ev, &why);
-    *have = e != NULL;
-    *event = e ? e->event : 0;
-    *umask = e ? e->umask : 0;
+    for (const struct pmu_emul_event *x = pmu_emul_events(g_pmu_emul_kind); x->name && e->nev < ARRAY_SIZE(e->ev);
+         x++) {
+        const struct pmu_event *pe = pmu_event_find(caps, x->name);
+        if (pe)
+            e->ev[e->nev++] = (typeof(e->ev[0])){pe->event, pe->umask, x->classes};
+    }
 }
 
 void pmu_emul_cpu_init(void)
@@ -75,10 +81,7 @@ void pmu_emul_cpu_init(void)
     pmu_model_access(&e->m, &e->hw);
     e->cpuid_ctx = (struct pmu_emul_cpuid){g_pmu_emul_kind, &cpuid_hw};
     e->cpuid = (struct cpuid_source){pmu_emul_cpuid_query, &e->cpuid_ctx};
-    bool have;
-    lookup(&caps, PMU_EV_INSTRUCTIONS, &e->ev_inst, &e->um_inst, &have);
-    lookup(&caps, PMU_EV_CYCLES, &e->ev_cycles, &e->um_cycles, &have);
-    lookup(&caps, PMU_EV_BRANCHES, &e->ev_branch, &e->um_branch, &e->have_branch);
+    resolve_events(e, &caps);
     e->last_tsc = rdtsc();
 }
 
@@ -100,9 +103,9 @@ static void feed_cycles(struct emul_cpu *e)
     e->last_tsc = now;
     if (!n)
         return;
-    pmu_model_count(&e->m, e->ev_cycles, e->um_cycles, n);
-    if (g_pmu_emul_kind->kind == PMU_KIND_INTEL_ARCH)
-        pmu_model_count(&e->m, PMU_MODEL_EV_REF_CYCLES, n);
+    for (u32 i = 0; i < e->nev; i++)
+        if (e->ev[i].classes & (1u << PMU_EMUL_CYCLES))
+            pmu_model_count(&e->m, e->ev[i].event, e->ev[i].umask, n);
 }
 
 static bool vector_pending(u8 v)
@@ -224,7 +227,7 @@ bool pmu_emul_ud(struct trap_frame *f)
     return true;
 }
 
-void pmu_emul_retired(u8 cpl, bool branch)
+void pmu_emul_retired(u8 cpl, const struct pmu_emul_step *step)
 {
     u64 f = irq_save();
     struct emul_cpu *e = me();
@@ -232,11 +235,29 @@ void pmu_emul_retired(u8 cpl, bool branch)
     e->st.retired++;
     e->m.cpl = cpl;
     feed_cycles(e);
-    pmu_model_count(&e->m, e->ev_inst, e->um_inst, 1);
-    if (branch && e->have_branch)
-        pmu_model_count(&e->m, e->ev_branch, e->um_branch, 1);
+    for (u32 i = 0; i < e->nev; i++) {
+        u32 n = pmu_emul_event_count(e->ev[i].classes, step);
+        if (n)
+            pmu_model_count(&e->m, e->ev[i].event, e->ev[i].umask, n);
+    }
     flush(e);
     irq_restore(f);
+}
+
+const char *pmu_emul_gap(enum pmu_emul_gap g)
+{
+    static const char *const why[] = {
+        [PMU_EMUL_GAP_CACHE] = "the emulated PMU models no cache (single-stepping sees instructions, not addresses): "
+                               "cache events count nothing (docs/emulated-pmu.md)",
+        [PMU_EMUL_GAP_CMASK] = "the emulated PMU does not model counter mask, invert or edge: every event counts "
+                               "once (docs/model.md)",
+        [PMU_EMUL_GAP_CYCLE_NOISE] = "emulated cycles are the TSC time of single-stepped execution (one #DB per "
+                                     "instruction on a shared host), not a property of the code",
+    };
+    if (!g_pmu_emulated || (unsigned)g >= ARRAY_SIZE(why))
+        return NULL;
+    me()->uses++; /* the check's verdict now depends on the emulated PMU: marked as such */
+    return why[g];
 }
 
 u64 pmu_emul_uses(u32 index)

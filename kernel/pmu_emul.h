@@ -24,9 +24,9 @@ int pmu_emul_wrmsr(u32 msr, u64 val);
  * into the #GP(0) the model raised when it did (CPL/CR4.PCE or an invalid counter). */
 bool pmu_emul_ud(struct trap_frame *f);
 
-/* One instruction retired at `cpl` (a branch when `branch`): instructions, branches and the cycles since the
- * last event are fed to this CPU's model; PMIs it raises are sent. */
-void pmu_emul_retired(u8 cpl, bool branch);
+/* One instruction retired at `cpl`, as the oracle classified it: every emulated event it makes (pmu/emul_events.c)
+ * and the cycles since the last event are fed to this CPU's model; PMIs it raises are sent. */
+void pmu_emul_retired(u8 cpl, const struct pmu_emul_step *step);
 /* Send PMIs still owed (a duplicate held back while the first was pending). */
 void pmu_emul_flush(void);
 /* Model accesses and events on CPU `index` so far: a check that changed it used the emulated PMU. */
@@ -34,6 +34,15 @@ u64 pmu_emul_uses(u32 index);
 /* Re-arm the model as after a reset / INIT of this CPU (for the INIT/reset suites). */
 void pmu_emul_reset(void);
 void pmu_emul_init_signal(void);
+
+/* What the emulated PMU cannot produce, for checks that need it (docs/emulated-pmu.md): the reason, or NULL
+ * when pmu=emulated is off or the feature is emulated. */
+enum pmu_emul_gap {
+    PMU_EMUL_GAP_CACHE,       /* cache events: no cache is modelled (the oracle sees no addresses) */
+    PMU_EMUL_GAP_CMASK,       /* counter mask, invert, edge: every event counts once (docs/model.md) */
+    PMU_EMUL_GAP_CYCLE_NOISE, /* cycles are the TSC time of single-stepped execution on a shared host */
+};
+const char *pmu_emul_gap(enum pmu_emul_gap g);
 
 struct pmu_emul_stats {
     u64 pmis_sent, dropped_masked, duplicates, other_mode, rdpmc_emulated, msr_routed, retired;

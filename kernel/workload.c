@@ -8,12 +8,21 @@
 
 static struct step_stats last[MAX_CPUS];
 
-/* Every retired instruction of the workload: one instruction (a branch when the classifier says so) for the
- * emulated PMU. An unclassified instruction still retires; it is just not a branch. */
+/* Every retired instruction of the workload, as the classifier sees it (a mispredicted branch when the
+ * emulated predictor guessed its direction wrong, pmu/emul_predict.c), for the emulated PMU. An unclassified
+ * instruction still retires; it is just nothing else. */
 static void retired(const struct step_record *r, void *arg)
 {
     (void)arg;
-    pmu_emul_retired(r->cpl, r->classified && r->cls.branch);
+    bool ok = r->classified;
+    struct pmu_emul_step s = {
+        .branch = ok && r->cls.branch,
+        .taken = ok && r->cls.branch && (!r->cls.cond || r->taken),
+        .load = ok && r->cls.load,
+        .store = ok && r->cls.store,
+    };
+    s.mispredicted = s.branch && r->cls.cond && pmu_emul_mispredicted((const u8 *)r->rip, r->cls.len, r->taken);
+    pmu_emul_retired(r->cpl, &s);
 }
 
 u64 workload_run(u8 cpl, bool irq, u64 (*fn)(u64), u64 arg)

@@ -39,3 +39,23 @@ bool pmu_emul_cpuid_query(void *ctx, u32 leaf, u32 subleaf, struct cpuid_regs *r
  * pmu=emulated these accesses go to the model, which #GPs those its kind lacks, as such a CPU would; every
  * other MSR (APIC base, x2APIC, TSC, ...) stays with the real CPU. */
 bool pmu_emul_msr_is_pmu(const struct pmu_emul_kind *k, u32 msr);
+
+/* The emulated PMU's branch predictor (pmu/emul_predict.c): static backward taken, forward not taken. `insn`
+ * is a conditional branch of `len` bytes (Jcc rel8/rel32, LOOPcc, JrCXZ); true when it went the other way. */
+bool pmu_emul_mispredicted(const u8 *insn, u8 len, bool taken);
+
+/* The events the emulated PMU produces (pmu/emul_events.c): a list per kind, ended by a NULL name, each named
+ * as in pmu/events.c and counting the instruction classes in `classes`. */
+enum pmu_emul_class { PMU_EMUL_INSNS, PMU_EMUL_BRANCHES, PMU_EMUL_TAKEN, PMU_EMUL_MISPREDICTS, PMU_EMUL_LOADS,
+                      PMU_EMUL_STORES, PMU_EMUL_CYCLES };
+struct pmu_emul_event {
+    const char *name;
+    u32 classes; /* bits of enum pmu_emul_class; CYCLES: fed from the TSC, not per instruction */
+};
+const struct pmu_emul_event *pmu_emul_events(const struct pmu_emul_kind *k);
+/* One retired instruction as the oracle classified it. */
+struct pmu_emul_step {
+    bool branch, taken, mispredicted, load, store;
+};
+/* How many events of `classes` the instruction makes (a load-and-store counts 2 for LOADS|STORES). */
+u32 pmu_emul_event_count(u32 classes, const struct pmu_emul_step *s);

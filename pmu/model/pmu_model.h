@@ -70,7 +70,7 @@ enum pmu_model_fault {
     PMU_FAULT_OVERCOUNT = 1u << 9,          /* instructions retired: one more per PMU_MODEL_OVERCOUNT_N */
 };
 #define PMU_MODEL_FAULT_COUNT 10
-#define PMU_MODEL_OVERCOUNT_N 1000
+#define PMU_MODEL_OVERCOUNT_N 100
 /* "lvtpc-no-mask" etc.; NULL for a bit that names no fault. */
 const char *pmu_model_fault_name(u32 fault_bit);
 /* Parse "NAME[,NAME...]" into a mask; false (and *bad = the first unknown item, copied) on an unknown name. */

@@ -11,6 +11,7 @@
 
 #include "kernel/cpu_ident.h"
 #include "pmu/emul.h"
+#include "pmu/events.h"
 #include "pmu/model/pmu_model.h"
 #include "pmu/pmu.h"
 #include "pmu/pmu_msr.h"
@@ -233,6 +234,47 @@ static void external_delivery(void **state)
     assert_true(pmu_model_pmi_line(&m));
 }
 
+/* Backward taken, forward not taken: mispredicted exactly when a branch goes against its displacement's sign. */
+static void btfn_predictor(void **state)
+{
+    (void)state;
+    const u8 jnz_back8[] = {0x75, 0xfc}, jnz_fwd8[] = {0x75, 0x10};
+    const u8 jz_back32[] = {0x0f, 0x84, 0x00, 0xff, 0xff, 0xff}, jz_fwd32[] = {0x0f, 0x84, 0x00, 0x01, 0x00, 0x00};
+    const u8 hinted_back[] = {0x3e, 0x75, 0xf0}, loop_back[] = {0xe2, 0xfe};
+    assert_false(pmu_emul_mispredicted(jnz_back8, 2, true));
+    assert_true(pmu_emul_mispredicted(jnz_back8, 2, false));
+    assert_false(pmu_emul_mispredicted(jnz_fwd8, 2, false));
+    assert_true(pmu_emul_mispredicted(jnz_fwd8, 2, true));
+    assert_false(pmu_emul_mispredicted(jz_back32, 6, true));
+    assert_true(pmu_emul_mispredicted(jz_fwd32, 6, true));
+    assert_false(pmu_emul_mispredicted(jz_fwd32, 6, false));
+    assert_true(pmu_emul_mispredicted(hinted_back, 3, false));
+    assert_false(pmu_emul_mispredicted(loop_back, 2, true));
+}
+
+/* Every event the emulation produces exists in pmu/events.c for its kind; counts per instruction class. */
+static void emulated_events(void **state)
+{
+    (void)state;
+    for (u32 i = 0; i < pmu_emul_kind_count(); i++) {
+        const struct pmu_emul_kind *k = pmu_emul_kind_at(i);
+        struct pmu_caps caps;
+        pmu_emul_caps(k, &caps);
+        int n = 0;
+        for (const struct pmu_emul_event *e = pmu_emul_events(k); e->name; e++, n++)
+            if (!pmu_event_find(&caps, e->name))
+                fail_msg("%s: emulated event %s not in pmu/events.c", k->name, e->name);
+        assert_true(n >= 4);
+    }
+    struct pmu_emul_step jcc = {.branch = true, .taken = true, .mispredicted = true};
+    struct pmu_emul_step rmw = {.load = true, .store = true};
+    assert_int_equal(pmu_emul_event_count(1u << PMU_EMUL_INSNS, &jcc), 1);
+    assert_int_equal(pmu_emul_event_count(1u << PMU_EMUL_TAKEN, &jcc), 1);
+    assert_int_equal(pmu_emul_event_count(1u << PMU_EMUL_LOADS, &jcc), 0);
+    assert_int_equal(pmu_emul_event_count(1u << PMU_EMUL_LOADS | 1u << PMU_EMUL_STORES, &rmw), 2);
+    assert_int_equal(pmu_emul_event_count(1u << PMU_EMUL_CYCLES, &rmw), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -240,6 +282,8 @@ int main(void)
         cmocka_unit_test(fault_names_parse),
         cmocka_unit_test(faults_change_their_rule),
         cmocka_unit_test(external_delivery),
+        cmocka_unit_test(btfn_predictor),
+        cmocka_unit_test(emulated_events),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
