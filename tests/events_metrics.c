@@ -140,9 +140,9 @@ void events_stability_check(struct check *c)
     expect_true(c, "instructions stable", si.defined && si.stable, "spread <= 100 ppm",
                 "%llu..%llu, %llu ppm", (unsigned long long)si.min, (unsigned long long)si.max,
                 (unsigned long long)si.spread_ppm);
-    if (pmu_emul_gap(PMU_EMUL_GAP_CYCLE_NOISE) && !(sc.defined && sc.stable))
-        check_todo(c, "cycles %llu..%llu, %llu ppm apart: %s", (unsigned long long)sc.min, (unsigned long long)sc.max,
-                   (unsigned long long)sc.spread_ppm, pmu_emul_gap(PMU_EMUL_GAP_CYCLE_NOISE));
+    if (pmu_emul_gap(PMU_EMUL_GAP_CYCLE_NOISE)) /* noted, not judged: the instruction spread still is */
+        check_note(c, "cycles not judged", "%llu..%llu, %llu ppm: %s", (unsigned long long)sc.min,
+                   (unsigned long long)sc.max, (unsigned long long)sc.spread_ppm, pmu_emul_gap(PMU_EMUL_GAP_CYCLE_NOISE));
     else
         expect_true(c, "cycles stable", sc.defined && sc.stable, "spread <= 5 %", "%llu..%llu, %llu ppm",
                     (unsigned long long)sc.min, (unsigned long long)sc.max, (unsigned long long)sc.spread_ppm);

@@ -23,11 +23,11 @@ tap() {  # tap yes|no|skip TEXT [REASON]
     esac
 }
 jobs_max=${EMUL_JOBS:-2}
-launch() {  # launch NAME ARGS: start one run in the background; its status goes to OUTDIR/NAME.status
+launch() {  # launch NAME ARGS [SUITES]: start one run in the background; its status goes to OUTDIR/NAME.status
     while [[ $(jobs -rp | wc -l) -ge $jobs_max ]]; do wait -n || true; done
     ( s=$(date +%s.%N)
       ./run-qemu.sh --no-build ${EMUL_KERNEL:+--kernel "$EMUL_KERNEL"} --smp $smp --timeout 120 \
-          --append "$2 suite=$suites verbose=0" --log "$out/$1.log" >/dev/null 2>"$out/$1.err" </dev/null
+          --append "$2 suite=${3:-$suites} verbose=0" --log "$out/$1.log" >/dev/null 2>"$out/$1.err" </dev/null
       echo $? >"$out/$1.status"; echo "$(date +%s.%N) - $s" | bc >"$out/$1.secs" ) &
 }
 status_of() { cat "$out/$1.status" 2>/dev/null || echo 99; }
@@ -35,8 +35,8 @@ rows() { grep -v '^\s*\(#\|$\)' tools/fault-expect.txt; }
 
 for k in $kinds; do launch "kind-$k" "pmu=emulated:$k"; done
 if [[ ${EMUL_FAULTS:-1} != 0 ]]; then
-    while read -r fault kind expected; do
-        [[ $expected == pending:* ]] || launch "fault-$fault-$kind" "pmu=emulated:$kind pmu_fault=$fault"
+    while read -r fault kind fsuites expected; do
+        [[ $expected == pending:* ]] || launch "fault-$fault-$kind" "pmu=emulated:$kind pmu_fault=$fault" "$fsuites"
     done < <(rows)
 fi
 wait
@@ -66,8 +66,8 @@ for k in $kinds; do
     echo "$k $secs" >>"$out/times.txt"
 done
 if [[ ${EMUL_FAULTS:-1} != 0 ]]; then
-    while read -r fault kind expected; do
-        name="fault/$fault on $kind"
+    while read -r fault kind fsuites expected; do
+        name="fault/$fault on $kind ($fsuites)"
         if [[ $expected == pending:* ]]; then
             tap skip "$name" "${expected#pending: }"
             continue

@@ -553,6 +553,7 @@ static int msr_read(struct pmu_model *m, u32 msr, u64 *val)
 static int write_counter(struct pmu_model *m, u32 bit, u64 val, bool full_width)
 {
     u64 mask = value_mask(m, bit);
+    m->overcount_acc = 0; /* PMU_FAULT_OVERCOUNT: one more per N counted since the last counter write */
     if (is_amd(m)) {
         /* KVM pmu.c: "AMD ignores writes to reserved bits and read-only PMU MSRs, whereas Intel generates #GP";
          * svm/pmu.c pmc_write_counter keeps the 48 counter bits. */

@@ -67,7 +67,8 @@ enum pmu_model_fault {
     PMU_FAULT_COUNTERS_SURVIVE_RESET = 1u << 6, /* reset keeps counters and selects (QEMU 4c7f05232cd1) */
     PMU_FAULT_RESET_ON_INIT = 1u << 7,      /* INIT clears the PMU (KNC PMU 1.4.4 says it must not) */
     PMU_FAULT_NO_FREEZE = 1u << 8,          /* DEBUGCTL.Freeze_PerfMon_On_PMI ignored */
-    PMU_FAULT_OVERCOUNT = 1u << 9,          /* instructions retired: one more per PMU_MODEL_OVERCOUNT_N */
+    PMU_FAULT_OVERCOUNT = 1u << 9,          /* instructions retired: one more per PMU_MODEL_OVERCOUNT_N
+                                             * since the last counter write (so every run alike) */
 };
 #define PMU_MODEL_FAULT_COUNT 10
 #define PMU_MODEL_OVERCOUNT_N 100
