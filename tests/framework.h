@@ -78,3 +78,6 @@ bool suites_validate(const char *suites, const char *exclude, char *err, size_t 
 void suites_run(const char *suites, const char *exclude);
 void suites_run_one(const struct suite *s); /* regardless of selection */
 void suites_list(void); /* as TAP comments */
+/* What a suite leaves for after the last check, before the plan line: suite reset's machine reset
+ * (tests/suite_reset.c). Returns when there is nothing (more) to do. */
+void suites_after_run(void);
