@@ -8,7 +8,6 @@
 #      multiboot2 entry on pc and multiboot entry on q35; UEFI (OVMF) once if OVMF and GRUB EFI are
 #      installed; and the bad-input path: "nonsense=1" must fail fast and name the word. With QEMU 10 from
 #      bookworm-backports (tools/qemu10.sh; a SKIP line names the runs and the reason when it cannot be had):
-#      x2APIC mode under TCG (-cpu max -smp 4, q35) and 288 CPUs (q35 + intel-iommu, suite=smp,x2apic)
 #      x2APIC mode under TCG (-cpu max -smp 4, q35) and 288 CPUs (q35 + intel-iommu, suite=smp,x2apic).
 #      Suite reset (reset=all: 0xCF9, 8042 0xFE, triple fault) through -kernel on pc and q35, the GRUB ISO's
 #      multiboot2 entry on q35 and multiboot entry on pc, and UEFI on pc: QEMU must exit by itself with a PASS
