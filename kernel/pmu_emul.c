@@ -9,6 +9,7 @@
 #include "kernel/cpuid_hw.h"
 #include "kernel/globals.h"
 #include "kernel/percpu.h"
+#include "kernel/pmu_emul_persist.h"
 #include "kernel/x86.h"
 #include "pmu/events.h"
 #include "pmu/model/pmu_model.h"
@@ -33,6 +34,7 @@ struct emul_cpu {
     bool dup_owed;  /* PMU_FAULT_DUPLICATE_PMI: the second copy of the last PMI */
     u32 dup_lvt;
     u64 uses;
+    bool restored; /* counters-survive-reset: registers came back from the last boot */
     struct pmu_emul_stats st;
 };
 static struct emul_cpu emul[MAX_CPUS];
@@ -46,6 +48,8 @@ void pmu_emul_boot(void)
 {
     g_pmu_emul_kind = g_options.pmu_emulated[0] ? pmu_emul_kind_find(g_options.pmu_emulated) : NULL;
     g_pmu_emulated = g_pmu_emul_kind != NULL;
+    if (g_pmu_emulated && (g_options.pmu_faults & PMU_FAULT_COUNTERS_SURVIVE_RESET))
+        pmu_emul_persist_boot();
 }
 
 /* The model accepted a PMI (a 0->1 edge of its line): sent at the end of the operation. */
@@ -76,6 +80,8 @@ void pmu_emul_cpu_init(void)
     pmu_model_init(&e->m, &caps, MODEL_APIC_STRICT_EDGE);
     pmu_model_set_faults(&e->m, g_options.pmu_faults);
     pmu_model_reset(&e->m); /* power-up, with the faults already in place (global-ctrl-reset-zero) */
+    if (g_options.pmu_faults & PMU_FAULT_COUNTERS_SURVIVE_RESET)
+        e->restored = pmu_emul_persist_restore(this_cpu()->index, &e->m, g_pmu_emul_kind->name);
     e->m.apic.deliver = model_deliver;
     e->m.apic.deliver_ctx = e;
     pmu_model_access(&e->m, &e->hw);
@@ -187,6 +193,8 @@ static int msr_access(u32 msr, u64 *val, bool write)
     e->m.cpl = current_cpl();
     feed_cycles(e);
     int r = write ? hw_wrmsr(&e->hw, msr, *val) : hw_rdmsr(&e->hw, msr, val);
+    if (write && (e->m.faults & PMU_FAULT_COUNTERS_SURVIVE_RESET))
+        pmu_emul_persist_save(this_cpu()->index, &e->m, g_pmu_emul_kind->name);
     flush(e);
     irq_restore(f);
     return r;

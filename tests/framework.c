@@ -177,10 +177,11 @@ static void describe_fault(struct check *c)
 
 void cpu_unblock_nmi(void);
 
-/* Suites whose every verdict concerns the PMU (or its interrupt); other checks are marked when they touch it. */
+/* Suites whose every verdict concerns the PMU (or its interrupt); in other suites the checks named pmu_* (init,
+ * reset) and those that touch the emulated PMU are marked. */
 static bool pmu_suite(const char *name)
 {
-    return !strncmp(name, "pmu", 3) || !strcmp(name, "pmi") || !strcmp(name, "initreset");
+    return !strncmp(name, "pmu", 3) || !strcmp(name, "pmi");
 }
 
 static void run_one(const struct suite *s, const struct check_def *d, struct cpu *cpu)
@@ -233,7 +234,8 @@ static void run_one(const struct suite *s, const struct check_def *d, struct cpu
     }
     /* pmu=emulated: a verdict of a PMU suite, or of any check that touched the emulated PMU, is evidence about
      * the emulated PMU only, and says so (docs/emulated-pmu.md). */
-    c->emulated_pmu = g_pmu_emulated && (pmu_emul_uses(cpu->index) != emul_uses || pmu_suite(s->name));
+    c->emulated_pmu = g_pmu_emulated && (pmu_emul_uses(cpu->index) != emul_uses || pmu_suite(s->name) ||
+                                         !strncmp(d->name, "pmu", 3));
     report_check(c);
 }
 
