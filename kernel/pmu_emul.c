@@ -278,13 +278,6 @@ const struct pmu_emul_stats *pmu_emul_stats(u32 index)
     return &emul[index].st;
 }
 
-void pmu_emul_reset(void)
-{
-    u64 f = irq_save();
-    pmu_model_reset(&me()->m);
-    irq_restore(f);
-}
-
 void pmu_emul_init_signal(void)
 {
     u64 f = irq_save();

@@ -31,8 +31,7 @@ void pmu_emul_retired(u8 cpl, const struct pmu_emul_step *step);
 void pmu_emul_flush(void);
 /* Model accesses and events on CPU `index` so far: a check that changed it used the emulated PMU. */
 u64 pmu_emul_uses(u32 index);
-/* Re-arm the model as after a reset / INIT of this CPU (for the INIT/reset suites). */
-void pmu_emul_reset(void);
+/* This CPU took an INIT (kernel/smp.c smp_init_roundtrip's re-entry): the model takes it too. */
 void pmu_emul_init_signal(void);
 
 /* What the emulated PMU cannot produce, for checks that need it (docs/emulated-pmu.md): the reason, or NULL
