@@ -101,17 +101,20 @@ bool pmu_emul_msr_routed(u32 msr)
     return pmu_emul_msr_is_pmu(g_pmu_emul_kind, msr);
 }
 
-/* Core and reference cycles since the last event, from the TSC (one rate for both, docs/model.md), at the
- * CPL of the code being measured. */
+/* Core and reference cycles since the last event, from the TSC (one rate for both, docs/model.md), and
+ * topdown slots at PMU_EMUL_SLOTS_PER_CYCLE per cycle, at the CPL of the code being measured. */
 static void feed_cycles(struct emul_cpu *e)
 {
     u64 now = rdtsc(), n = now - e->last_tsc;
     e->last_tsc = now;
     if (!n)
         return;
-    for (u32 i = 0; i < e->nev; i++)
+    for (u32 i = 0; i < e->nev; i++) {
         if (e->ev[i].classes & (1u << PMU_EMUL_CYCLES))
             pmu_model_count(&e->m, e->ev[i].event, e->ev[i].umask, n);
+        if (e->ev[i].classes & (1u << PMU_EMUL_SLOTS))
+            pmu_model_count(&e->m, e->ev[i].event, e->ev[i].umask, n * PMU_EMUL_SLOTS_PER_CYCLE);
+    }
 }
 
 static bool vector_pending(u8 v)

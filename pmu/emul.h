@@ -47,10 +47,14 @@ bool pmu_emul_mispredicted(const u8 *insn, u8 len, bool taken);
 /* The events the emulated PMU produces (pmu/emul_events.c): a list per kind, ended by a NULL name, each named
  * as in pmu/events.c and counting the instruction classes in `classes`. */
 enum pmu_emul_class { PMU_EMUL_INSNS, PMU_EMUL_BRANCHES, PMU_EMUL_TAKEN, PMU_EMUL_MISPREDICTS, PMU_EMUL_LOADS,
-                      PMU_EMUL_STORES, PMU_EMUL_CYCLES };
+                      PMU_EMUL_STORES, PMU_EMUL_CYCLES, PMU_EMUL_SLOTS };
+/* Topdown slots per cycle of the modelled core: the issue width 4 of Ice Lake, whose fixed counter 3 counts
+ * TOPDOWN.SLOTS (Linux events/intel/core.c: "the number of available slots for an unhalted logical processor",
+ * 4 per cycle on Ice Lake). */
+#define PMU_EMUL_SLOTS_PER_CYCLE 4
 struct pmu_emul_event {
     const char *name;
-    u32 classes; /* bits of enum pmu_emul_class; CYCLES: fed from the TSC, not per instruction */
+    u32 classes; /* bits of enum pmu_emul_class; CYCLES and SLOTS: fed from the TSC, not per instruction */
 };
 const struct pmu_emul_event *pmu_emul_events(const struct pmu_emul_kind *k);
 /* One retired instruction as the oracle classified it. */

@@ -8,10 +8,11 @@
 
 #define C(x) (1u << PMU_EMUL_##x)
 
-/* SDM Vol.3B Table 21-1 architectural events (fixed counters 0-2 count the same encodings). */
+/* SDM Vol.3B Table 21-1 architectural events (fixed counters 0-3 count the same encodings). */
 static const struct pmu_emul_event intel_events[] = {
     {"instructions", C(INSNS)},   {"branches", C(BRANCHES)}, {"branch_misses", C(MISPREDICTS)},
-    {"core_cycles", C(CYCLES)},   {"ref_cycles", C(CYCLES)}, {NULL, 0},
+    {"core_cycles", C(CYCLES)},   {"ref_cycles", C(CYCLES)}, {"topdown_slots", C(SLOTS)},
+    {NULL, 0},
 };
 /* AMD PPR PMCx0C0, 0C2, 0C3, 0C4, 076 (Linux events/amd/core.c). */
 static const struct pmu_emul_event amd_events[] = {
