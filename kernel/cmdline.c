@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "kernel/lib/format.h"
+#include "pmu/emul.h"
+#include "pmu/model/pmu_model.h"
 #include "pmu/pmi.h"
 
 #define WORD_MAX 256
@@ -222,6 +224,34 @@ static const char *set_pmi_delivery(struct options *o, const char *v)
     return NULL;
 }
 
+/* pmu=hardware (default) or pmu=emulated:KIND (docs/emulated-pmu.md). */
+static const char *set_pmu(struct options *o, const char *v)
+{
+    static char why[200];
+    if (!strcmp(v, "hardware")) {
+        o->pmu_emulated[0] = '\0';
+        return NULL;
+    }
+    const char *kind = strncmp(v, "emulated:", 9) ? NULL : v + 9;
+    if (!kind || !pmu_emul_kind_find(kind)) {
+        k_snprintf(why, sizeof(why), "expects hardware or emulated:KIND with KIND one of %s", pmu_emul_kind_list());
+        return why;
+    }
+    k_snprintf(o->pmu_emulated, sizeof(o->pmu_emulated), "%s", kind);
+    return NULL;
+}
+
+static const char *set_pmu_fault(struct options *o, const char *v)
+{
+    static char why[240];
+    char bad[32];
+    if (!pmu_model_faults_parse(v, &o->pmu_faults, bad, sizeof(bad))) {
+        k_snprintf(why, sizeof(why), "has '%s', not one of %s", bad, pmu_model_fault_list());
+        return why;
+    }
+    return NULL;
+}
+
 /* Bits as enum reset_type (kernel/reset_plan.h): cf9 0, kbc 1, triple 2. */
 static const char *set_reset(struct options *o, const char *v)
 {
@@ -260,6 +290,12 @@ static const struct opt_desc opt_table[] = {
      set_pmi},
     {"pmi_delivery", "pmi_delivery=fixed|nmi", "LVT performance-counter delivery: fixed vector 0xE8 (default) or NMI",
      set_pmi_delivery},
+    {"pmu", "pmu=hardware|emulated:KIND",
+     "the PMU under test: the CPU's own (default), or a software reference PMU of that KIND, every verdict marked "
+     "emulated (docs/emulated-pmu.md)",
+     set_pmu},
+    {"pmu_fault", "pmu_fault=NAME[,NAME]", "make the emulated PMU misbehave on purpose (needs pmu=emulated:KIND)",
+     set_pmu_fault},
     {"reset", "reset=cf9|kbc|triple|all",
      "suite reset: which machine resets to go through (default all); needs suite=reset", set_reset},
 };
@@ -286,6 +322,17 @@ static bool is_blank(char c)
 static bool looks_like_image(const char *w)
 {
     return !strchr(w, '=') && (strchr(w, '/') || strchr(w, '.'));
+}
+
+/* Rules between options, checked once every word is read (order does not matter). */
+static bool options_consistent(const struct options *o, char *err, size_t err_size)
+{
+    if (o->pmu_faults && !o->pmu_emulated[0]) {
+        k_snprintf(err, err_size, "pmu_fault= needs pmu=emulated:KIND (faults exist only in the emulated PMU; KIND one "
+                                  "of %s)", pmu_emul_kind_list());
+        return false;
+    }
+    return true;
 }
 
 bool cmdline_parse(const char *cmdline, struct options *o, char *err, size_t err_size)
@@ -340,6 +387,8 @@ bool cmdline_parse(const char *cmdline, struct options *o, char *err, size_t err
             return false;
         }
     }
+    if (!options_consistent(o, err, err_size))
+        return false;
     if (o->reset_types && !list_contains(o->suites, "reset")) {
         k_snprintf(err, err_size, "reset= selects the resets of suite reset, which is not selected (add suite=reset)");
         return false;

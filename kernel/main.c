@@ -12,6 +12,7 @@
 #include "kernel/percpu.h"
 #include "kernel/pmi_kernel.h"
 #include "kernel/pmu_cpu.h"
+#include "kernel/pmu_emul.h"
 #include "kernel/report.h"
 #include "kernel/traps.h"
 #include "kernel/x86.h"
@@ -21,7 +22,7 @@ struct boot_info g_boot;
 struct options g_options;
 struct cpu_ident g_ident;
 char apic_mode_error[160];
-char g_cmdline_error[200];
+char g_cmdline_error[400];
 
 /* Legacy 8259 PICs: mask every line before interrupts are ever enabled. SeaBIOS leaves IRQ0 unmasked on
  * vector 8, which would look like a double fault (shared/FACTS.md 3; Intel 8259A datasheet OCW1). */
@@ -83,6 +84,8 @@ void kmain(u32 magic, u32 info_phys)
     acpi_discover(&g_acpi, &low4g, &g_boot);
     console_setup(&g_options, &g_acpi, &low4g);
     cpu_ident_decode(&g_ident, &cpuid_hw);
+    if (cmdline_ok)
+        pmu_emul_boot();
 
     report_begin(&g_options);
     report_header(&g_boot, &g_options, &g_ident);

@@ -4,6 +4,7 @@
 
 #include "kernel/cpuid_hw.h"
 #include "kernel/hw_access_kernel.h"
+#include "kernel/pmu_emul.h"
 #include "kernel/safe.h"
 
 struct pmu_cpu pmu_cpus[MAX_CPUS];
@@ -13,8 +14,15 @@ void pmu_cpu_discover(void *unused)
     (void)unused;
     struct pmu_cpu *pc = this_pmu_cpu();
     memset(pc, 0, sizeof(*pc));
-    cpu_ident_decode(&pc->id, &cpuid_hw);
-    pmu_discover(&pc->caps, &pc->id, &cpuid_hw);
+    /* pmu=emulated:KIND: this CPU's register model stands in for the PMU and CPUID answers as the kind, so
+     * discovery and everything after it run unchanged (kernel/pmu_emul.h). */
+    const struct cpuid_source *src = &cpuid_hw;
+    if (g_pmu_emulated) {
+        pmu_emul_cpu_init();
+        src = pmu_emul_cpuid();
+    }
+    cpu_ident_decode(&pc->id, src);
+    pmu_discover(&pc->caps, &pc->id, src);
     hw_access_kernel_init(&pc->hw);
     /* AMD guest without PerfCtrExtCore: probe the K7 counters before concluding "no PMU" (KVM backs them; QEMU
      * TCG reads 0 from every MSR, so the probe finds nothing there). */

@@ -10,8 +10,16 @@
 
 static inline int fault_vector(int r) { return r & 0xff; }
 
+/* pmu=emulated:KIND (kernel/pmu_emul.h): PMU MSRs go to this CPU's register model instead of the CPU. */
+extern bool g_pmu_emulated;
+bool pmu_emul_msr_routed(u32 msr);
+int pmu_emul_rdmsr(u32 msr, u64 *val);
+int pmu_emul_wrmsr(u32 msr, u64 val);
+
 static inline int rdmsr_safe(u32 msr, u64 *val)
 {
+    if (__builtin_expect(g_pmu_emulated, 0) && pmu_emul_msr_routed(msr))
+        return pmu_emul_rdmsr(msr, val);
     u32 lo = 0, hi = 0;
     u64 fault = 0;
     asm volatile("1: rdmsr\n2:\n" EX_TABLE_ENTRY(1b, 2b)
@@ -24,6 +32,8 @@ static inline int rdmsr_safe(u32 msr, u64 *val)
 
 static inline int wrmsr_safe(u32 msr, u64 val)
 {
+    if (__builtin_expect(g_pmu_emulated, 0) && pmu_emul_msr_routed(msr))
+        return pmu_emul_wrmsr(msr, val);
     u64 fault = 0;
     asm volatile("1: wrmsr\n2:\n" EX_TABLE_ENTRY(1b, 2b)
                  : "+D"(fault)
@@ -32,6 +42,7 @@ static inline int wrmsr_safe(u32 msr, u64 val)
     return (int)fault;
 }
 
+/* Under pmu=emulated the RDPMC raises #UD on QEMU TCG and the trap handler emulates it (pmu_emul_ud). */
 static inline int rdpmc_safe(u32 index, u64 *val)
 {
     u32 lo = 0, hi = 0;

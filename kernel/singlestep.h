@@ -40,6 +40,15 @@ struct step_stats {
  * NULL) is called once per retired instruction of fn, in order. Returns fn's return value. st may be NULL. */
 u64 step_run(u8 cpl, u64 (*fn)(u64), u64 arg, step_observer_fn obs, void *obs_arg, struct step_stats *st);
 
+/* The same with interrupts enabled inside fn (IF=1 at its CPL), so a PMI can arrive mid-workload: interrupt
+ * handlers run unstepped (their gate clears TF, their IRET restores it) and are not reported. */
+u64 step_run_irq(u8 cpl, u64 (*fn)(u64), u64 arg, step_observer_fn obs, void *obs_arg, struct step_stats *st);
+
+/* A trap handler emulated the faulting instruction at f and moved RIP past it: with TF set, report the
+ * single-step trap the CPU would have raised after it. */
+struct trap_frame;
+void singlestep_after_emulation(struct trap_frame *f);
+
 /* Called by trap_dispatch for #DB: true when the trap was this engine's (handled, return to the frame). */
 struct trap_frame;
 bool singlestep_trap(struct trap_frame *f);

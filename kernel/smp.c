@@ -9,6 +9,7 @@
 #include "kernel/cpuid_hw.h"
 #include "kernel/globals.h"
 #include "kernel/memory.h"
+#include "kernel/pmu_emul.h"
 #include "kernel/setjmp.h"
 #include "kernel/timing.h"
 #include "kernel/traps.h"
@@ -249,6 +250,8 @@ void ap_main(u32 idx, u32 apic_id_seen)
     if (__atomic_load_n(&r->armed, __ATOMIC_ACQUIRE)) { /* back from smp_init_roundtrip's INIT */
         r->armed = false;
         __atomic_add_fetch(&smp.cpu[idx].arrivals, 1, __ATOMIC_RELEASE);
+        if (g_pmu_emulated)
+            pmu_emul_init_signal(); /* the emulated PMU takes this CPU's INIT too (kernel/pmu_emul.h) */
         r->capture(r->arg); /* before anything below touches the APIC */
         apic_cpu_init();
         struct cpu *self = this_cpu();

@@ -4,6 +4,7 @@
 
 #include "kernel/console.h"
 #include "kernel/panic.h"
+#include "kernel/pmu_emul.h"
 #include "kernel/singlestep.h"
 #include "kernel/user.h"
 #include "kernel/x86.h"
@@ -107,6 +108,12 @@ void trap_dispatch(struct trap_frame *f)
     }
 
     if (f->vector == 1 && singlestep_trap(f)) { /* the single-step oracle's #DB: resume the stepped code */
+        c->trap_depth--;
+        return;
+    }
+    /* pmu=emulated: an RDPMC's #UD is answered by the model, or becomes the #GP it raised. */
+    if (f->vector == 6 && pmu_emul_ud(f)) {
+        singlestep_after_emulation(f); /* the #DB the emulated RDPMC would have raised with TF set */
         c->trap_depth--;
         return;
     }

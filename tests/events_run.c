@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "kernel/user.h"
+#include "kernel/workload.h"
 #include "kernel/x86.h"
 #include "tests/events_workloads.h"
 
@@ -53,5 +54,5 @@ void ew_oracle_run(u8 cpl, ew_fn fn, u64 n, struct ew_oracle *o)
 
 u64 ew_count_run(u8 cpl, ew_fn fn, u64 n)
 {
-    return cpl == 3 ? run_at_cpl3_irq(fn, n) : fn(n);
+    return workload_run(cpl, cpl == 3, fn, n);
 }

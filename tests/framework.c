@@ -6,6 +6,7 @@
 
 #include "kernel/cmdline.h"
 #include "kernel/console.h"
+#include "kernel/pmu_emul.h"
 #include "kernel/report.h"
 #include "kernel/smp.h"
 #include "kernel/traps.h"
@@ -176,6 +177,13 @@ static void describe_fault(struct check *c)
 
 void cpu_unblock_nmi(void);
 
+/* Suites whose every verdict concerns the PMU (or its interrupt); in other suites the checks named pmu_* (init,
+ * reset) and those that touch the emulated PMU are marked. */
+static bool pmu_suite(const char *name)
+{
+    return !strncmp(name, "pmu", 3) || !strcmp(name, "pmi");
+}
+
 static void run_one(const struct suite *s, const struct check_def *d, struct cpu *cpu)
 {
     static struct check checks[MAX_CPUS]; /* too big for the stack; one per CPU */
@@ -190,6 +198,7 @@ static void run_one(const struct suite *s, const struct check_def *d, struct cpu
         k_snprintf(c->name, sizeof(c->name), "%s/%s", s->name, d->name);
 
     u64 flags = read_flags();
+    u64 emul_uses = pmu_emul_uses(cpu->index);
     cpu->current_check = c;
     if (k_setjmp(cpu->check_jmp) == 0) {
         d->run(c);
@@ -223,6 +232,10 @@ static void run_one(const struct suite *s, const struct check_def *d, struct cpu
         c->no_verdict = true;
         sb_printf(&c->diag, "failure: \"check recorded no expectation and no skip reason\"\n");
     }
+    /* pmu=emulated: a verdict of a PMU suite, or of any check that touched the emulated PMU, is evidence about
+     * the emulated PMU only, and says so (docs/emulated-pmu.md). */
+    c->emulated_pmu = g_pmu_emulated && (pmu_emul_uses(cpu->index) != emul_uses || pmu_suite(s->name) ||
+                                         !strncmp(d->name, "pmu", 3));
     report_check(c);
 }
 

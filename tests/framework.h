@@ -35,6 +35,7 @@ struct check {
     struct cpu *cpu;
     u32 expectations, failures;
     bool skipped, todo, faulted, no_verdict;
+    bool emulated_pmu; /* pmu=emulated: the verdict came from the emulated PMU, not hardware (TAP line marked) */
     char reason[200]; /* SKIP/TODO reason, printed on the TAP line */
     struct fault_record fault;
     struct strbuf diag;

@@ -10,9 +10,11 @@
 #include "kernel/globals.h"
 #include "kernel/pmi_kernel.h"
 #include "kernel/pmu_cpu.h"
+#include "kernel/pmu_emul.h"
 #include "kernel/safe.h"
 #include "kernel/timing.h"
 #include "kernel/user.h"
+#include "kernel/workload.h"
 #include "kernel/x86.h"
 #include "pmu/events.h"
 #include "pmu/pmi_checks.h"
@@ -136,7 +138,7 @@ static struct pmi_cpu *armed_run(struct pmu *p, u64 counters, u64 armed, const u
     u64 flags = irq_save();
     sti();
     p->be->global_set(p, counters);
-    run_at_cpl3_irq(user_loop, iterations);
+    workload_run(3, true, user_loop, iterations);
     p->be->global_set(p, 0);
     u64 end = rdtsc() + us_to_tsc(1000);
     while (rdtsc() < end)
@@ -269,9 +271,13 @@ static void sampling_check(struct check *c)
     SKIP_WITHOUT_PMU(c, pmc);
     struct pmu *p = &pmc->pmu;
     u64 ctrs = instruction_counters(p);
-    struct run plain = {.counters = ctrs, .period = 0, .iterations = 200000};
+    /* Under pmu=emulated every instruction is a #DB (kernel/workload.c): a tenth of the work and of the period
+     * keeps the number of PMIs (about 40) and the run under a second per CPU. */
+    u64 iterations = g_pmu_emulated ? 20000 : 200000, period = g_pmu_emulated ? 1009 : 10007;
+    check_note(c, "size", "%llu iterations, period %llu", (unsigned long long)iterations, (unsigned long long)period);
+    struct run plain = {.counters = ctrs, .period = 0, .iterations = iterations};
     do_run(c, p, &plain);
-    struct run s = {.counters = ctrs, .period = 10007, .iterations = 200000, .exact = true};
+    struct run s = {.counters = ctrs, .period = period, .iterations = iterations, .exact = true};
     do_run(c, p, &s);
     if (!expect_eq(c, "setup", 0, (u64)(plain.rc | s.rc)))
         return;
@@ -396,7 +402,7 @@ static void pending_at_unmask_check(struct check *c)
     u64 flags = irq_save();
     sti();
     p->be->global_set(p, gp0);
-    run_at_cpl3_irq(user_loop, 200); /* overflows while masked */
+    workload_run(3, true, user_loop, 200); /* overflows while masked */
     p->be->global_set(p, 0);
     u64 before = pc->entries;
     apic_write(APIC_LVT_PMC, pmi_lvt_value(pc->st.nmi_mode)); /* unmask with the line high */
@@ -437,7 +443,7 @@ static void freeze_on_pmi_check(struct check *c)
     apic_write(APIC_LVT_PMC, pmi_lvt_value(pc->st.nmi_mode) | LVT_MASKED); /* observe, do not handle */
     u64 flags = irq_save();
     p->be->global_set(p, gp0);
-    run_at_cpl3(user_loop, 200);
+    workload_run(3, false, user_loop, 200);
     u64 gctl = 0, st = 0;
     p->be->global_get(p, &gctl);
     p->be->status_read(p, &st);

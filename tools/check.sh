@@ -17,6 +17,8 @@
 #      Suite reset (reset=all: 0xCF9, 8042 0xFE, triple fault) through -kernel on pc and q35, the GRUB ISO's
 #      multiboot2 entry on q35 and multiboot entry on pc, and UEFI on pc: QEMU must exit by itself with a PASS
 #      after four boots; the last boot's stream is the run's (build/check/qemu/reset-*.last.log)
+#   3c. the emulated PMU (tools/emul-check.sh): every pmu=emulated:KIND at -smp 2 with the PMU suites, 0 FAILs
+#      and every PMU verdict marked; every row of tools/fault-expect.txt makes exactly its checks FAIL
 #   3b. tools/pmuboot-report's reports of every QEMU run (run-qemu.sh --report), validated: JUnit against
 #      tests/report/junit.xsd, JSON against docs/report-json.schema.json, HTML parsed and self-contained, and the
 #      report's verdict agreeing with run-qemu's (build/check/reports.tap)
@@ -30,7 +32,7 @@
 # Environment: CHECK_JOBS (QEMU runs at once, default 1: the kernel's APIC timer checks measure time, and on a
 # small host parallel runs of 4-CPU guests starve each other's vCPUs), CHECK_QEMU=0 (skip the QEMU runs),
 # CHECK_KERNEL=FILE (boot this image instead of build/pmuboot.elf: for testing this script), CHECK_QEMU10=0
-# (skip the QEMU 10 runs, recorded as SKIP).
+# (skip the QEMU 10 runs, recorded as SKIP), CHECK_EMUL=0 (skip the emulated-PMU runs, recorded as SKIP).
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -238,6 +240,25 @@ else
         run_check yes "qemu/$name: console=auto followed the ACPI SPCR to COM2 (header line on COM2, no checklist on COM1)"
     else
         run_check no "qemu/$name: no '# console: ttyS1 ... (ACPI SPCR' line on COM2, or the checklist on COM1 (see $out/qemu/$name.log and .log.com1)"
+    fi
+
+    # --- 3c. the emulated PMU: every KIND, every pmu_fault= row (tools/emul-check.sh, docs/emulated-pmu.md) ---
+    if [[ ${CHECK_EMUL:-1} == 0 ]]; then
+        run_check yes "emulated # SKIP CHECK_EMUL=0"
+    else
+        emul_start=$(date +%s)
+        set +e
+        EMUL_KERNEL=${CHECK_KERNEL:-} tools/emul-check.sh "$out/emulated" >"$out/emulated.tap" 2>"$out/emulated.err" </dev/null
+        emul_status=$?
+        set -e
+        streams+=("emulated=$out/emulated.tap")
+        echo "check: emulated PMU: $(grep -c '^ok' "$out/emulated.tap") of $(grep -c '^\(not \)\{0,1\}ok' "$out/emulated.tap") runs ok in $(($(date +%s) - emul_start)) s (logs in $out/emulated/)"
+        if tools/tapsum --quiet "$out/emulated.tap" >/dev/null 2>&1; then t=0; else t=1; fi
+        if [[ $emul_status -eq 0 && $t -eq 0 ]] || [[ $emul_status -ne 0 && $t -ne 0 ]]; then
+            run_check yes "emulated: tools/emul-check.sh exit status $emul_status agrees with its TAP"
+        else
+            run_check no "emulated: tools/emul-check.sh exit status $emul_status disagrees with its TAP (see $out/emulated.err)"
+        fi
     fi
 
     # --- 3b. the reports of every QEMU run, validated ---------------------------------------------------

@@ -11,9 +11,11 @@
 #include <string.h>
 
 #include "kernel/cmdline.h"
+#include "pmu/model/pmu_model.h"
 
 /* Every option cmdline.h documents; each must be accepted and appear in the help table. */
-static const char *const option_names[] = {"suite", "exclude", "verbose", "exit", "console", "reset"};
+static const char *const option_names[] = {"suite", "exclude", "verbose", "exit", "console", "reset", "pmu",
+                                           "pmu_fault"};
 
 static bool parse(const char *line, struct options *o, char *err, size_t err_size)
 {
@@ -411,6 +413,30 @@ static void collect(const char *syntax, const char *help, void *ctx)
     h->count++;
 }
 
+/* pmu=emulated:KIND and pmu_fault= (docs/emulated-pmu.md): kinds and faults by name, faults only with an
+ * emulated PMU, whatever the order of the words. */
+static void test_pmu_emulated(void **state)
+{
+    (void)state;
+    struct options o;
+    expect_ok("", &o);
+    assert_string_equal(o.pmu_emulated, "");
+    expect_ok("pmu=emulated:intel-v4", &o);
+    assert_string_equal(o.pmu_emulated, "intel-v4");
+    assert_int_equal(o.pmu_faults, 0);
+    expect_ok("pmu_fault=lost-pmi,width pmu=emulated:knc", &o);
+    assert_string_equal(o.pmu_emulated, "knc");
+    assert_int_equal(o.pmu_faults, PMU_FAULT_LOST_PMI | PMU_FAULT_WIDTH);
+    expect_ok("pmu=emulated:amd-v2 pmu=hardware", &o);
+    assert_string_equal(o.pmu_emulated, "");
+    expect_error("pmu=emulated:intel-v9", "pmu=emulated:intel-v9", "amd-core-ext");
+    expect_error("pmu=emulated", "pmu=emulated", "intel-v1");
+    expect_error("pmu=on", "pmu=on", "emulated:KIND");
+    expect_error("pmu=emulated:knc pmu_fault=lost-pmi,nope", "nope", "lvtpc-no-mask");
+    expect_error("pmu=emulated:knc pmu_fault=", "pmu_fault", NULL);
+    expect_error("pmu_fault=lost-pmi", "pmu_fault", "pmu=emulated:KIND");
+}
+
 /* reset=: one reset type or all, as a bit mask in enum reset_type order; only with suite reset selected. */
 static void test_reset_values(void **state)
 {
@@ -483,6 +509,7 @@ int main(void)
         cmocka_unit_test(test_list_contains),
         cmocka_unit_test(test_reset_values),
         cmocka_unit_test(test_help_one_row_per_option),
+        cmocka_unit_test(test_pmu_emulated),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,6 @@
 /* The local-APIC side of a PMI: LVT performance-counter entry, PMI line edges, IRR/ISR for the PMI vector,
  * NMI latch, EOI. See apic_model.h and docs/model.md. */
-#include "tests/host/support/apic_model.h"
+#include "pmu/model/apic_model.h"
 
 #include "pmu/access.h"
 
@@ -19,6 +19,7 @@ void apic_model_reset(struct apic_model *a)
     a->lvt_pc = APIC_MODEL_LVT_RESET;
     a->irr = a->isr = false;
     a->nmi_latched = a->in_nmi = false;
+    a->dup_owed = false;
 }
 
 static bool lvt_masked(const struct apic_model *a)
@@ -72,6 +73,19 @@ static void accept(struct apic_model *a)
         return;
     }
     a->st.delivered++;
+    if (a->duplicate && !a->dup_owed)
+        a->dup_owed = true; /* PMU_FAULT_DUPLICATE_PMI: accepted again once this one was taken */
+}
+
+/* PMU_FAULT_DUPLICATE_PMI: the owed second copy, once the first has left the queue. */
+static void pay_duplicate(struct apic_model *a)
+{
+    if (!a->dup_owed)
+        return;
+    a->dup_owed = false;
+    a->duplicate = false; /* the copy itself is not duplicated again */
+    accept(a);
+    a->duplicate = true;
 }
 
 void apic_model_set_line(struct apic_model *a, bool level)
@@ -81,6 +95,10 @@ void apic_model_set_line(struct apic_model *a, bool level)
     if (!rise)
         return;
     a->st.line_rises++;
+    if (a->deliver) {
+        a->deliver(a->deliver_ctx);
+        return;
+    }
     /* KNC PMU 1.4.3.9: the PMU signals the APIC by a 0->1 transition of a 1-bit line. An edge that finds the
      * entry masked is not delivered (SDM Vol.3A "Local Vector Table": mask 1 "inhibits reception of the
      * interrupt"). */
@@ -159,6 +177,7 @@ bool apic_model_take(struct apic_model *a, struct apic_model_irq *out)
         return false;
     }
     a->st.taken++;
+    pay_duplicate(a);
     return true;
 }
 

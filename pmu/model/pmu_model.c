@@ -7,7 +7,7 @@
  *   APM     AMD64 APM Vol.2 13.2 "Performance Monitoring Counters", Vol.3 RDPMC.
  *   KNC     Intel Xeon Phi Coprocessor (Knights Corner) PMU, doc 327357-001 (shared/SEEDS.md part 1).
  *   KVM     Linux arch/x86/kvm/pmu.c, vmx/pmu_intel.c, svm/pmu.c, which emulate the same rules for guests. */
-#include "tests/host/support/pmu_model.h"
+#include "pmu/model/pmu_model.h"
 
 #include "pmu/pmu_msr.h"
 
@@ -133,6 +133,8 @@ static bool pmi_enabled(const struct pmu_model *m, u32 bit)
 
 static void clear_status(struct pmu_model *m, u64 bits)
 {
+    if (m->faults & PMU_FAULT_STATUS_STICKY)
+        bits = 0; /* the write is accepted and clears nothing */
     m->global_status &= ~bits;
     m->pmi_req &= m->global_status;
     update_line(m);
@@ -147,7 +149,8 @@ static void overflow(struct pmu_model *m, u64 bits)
             continue;
         m->st.overflows[bit]++;
         m->st.overflows_total++;
-        bool pmi = pmi_enabled(m, bit);
+        /* PMU_FAULT_LOST_PMI: the overflow is recorded but no PMI is requested. */
+        bool pmi = pmi_enabled(m, bit) && !(m->faults & PMU_FAULT_LOST_PMI);
         any_pmi |= pmi;
         if (pmi)
             m->st.pmi_requests++;
@@ -167,7 +170,7 @@ static void overflow(struct pmu_model *m, u64 bits)
     /* Freeze on PMI (SDM Vol.3B 18.4.7 / 21.2.4.1 "Legacy freeze" vs "Streamlined freeze"): with
      * DEBUGCTL.FREEZE_PERFMON_ON_PMI a PMI clears IA32_PERF_GLOBAL_CTRL (v2, v3) or sets GLOBAL_STATUS.CTR_Frz,
      * which stops counting until software clears it (v4+); FREEZE_LBRS_ON_PMI sets LBR_Frz (v4+). */
-    if (any_pmi && is_intel(m) && m->caps.version >= 2) {
+    if (any_pmi && is_intel(m) && m->caps.version >= 2 && !(m->faults & PMU_FAULT_NO_FREEZE)) {
         if (m->debugctl & DBG_FREEZE_PERFMON_ON_PMI) {
             if (m->caps.version >= 4)
                 m->global_status |= ST_CTR_FRZ;
@@ -297,9 +300,21 @@ static u64 advance(struct pmu_model *m, const struct event_match *e, u64 only, u
     return done;
 }
 
+/* The instructions-retired encodings of the kinds (SDM arch event C0H/00H; APM "Retired Instructions" C0H;
+ * KNC INSTRUCTIONS_EXECUTED 16H, pmu/events.c): PMU_FAULT_OVERCOUNT adds to these only. */
+static bool is_instructions(const struct pmu_model *m, const struct event_match *e)
+{
+    return e->umask == 0 && e->event == (is_knc(m) ? 0x16 : 0xc0);
+}
+
 void pmu_model_count(struct pmu_model *m, u16 event, u8 umask, u64 n)
 {
     struct event_match e = {event, umask};
+    if ((m->faults & PMU_FAULT_OVERCOUNT) && is_instructions(m, &e)) {
+        m->overcount_acc += n;
+        n += m->overcount_acc / PMU_MODEL_OVERCOUNT_N;
+        m->overcount_acc %= PMU_MODEL_OVERCOUNT_N;
+    }
     advance(m, &e, 0, n);
 }
 
@@ -538,6 +553,7 @@ static int msr_read(struct pmu_model *m, u32 msr, u64 *val)
 static int write_counter(struct pmu_model *m, u32 bit, u64 val, bool full_width)
 {
     u64 mask = value_mask(m, bit);
+    m->overcount_acc = 0; /* PMU_FAULT_OVERCOUNT: one more per N counted since the last counter write */
     if (is_amd(m)) {
         /* KVM pmu.c: "AMD ignores writes to reserved bits and read-only PMU MSRs, whereas Intel generates #GP";
          * svm/pmu.c pmc_write_counter keeps the 48 counter bits. */
@@ -547,7 +563,8 @@ static int write_counter(struct pmu_model *m, u32 bit, u64 val, bool full_width)
     if (is_intel(m) && bit < PMU_MODEL_FIXED_BIT && !full_width) {
         /* SDM 21.2.6 "Full-Width Writes to Performance Counter Registers": the value written to IA32_PMCx "is
          * the signed extended 64-bit value of the EAX[31:0] input of WRMSR" (EDX ignored). */
-        *counter_slot(m, bit) = (u64)(s64)(s32)(u32)val & mask;
+        u64 v = (m->faults & PMU_FAULT_WIDTH) ? (u32)val : (u64)(s64)(s32)(u32)val;
+        *counter_slot(m, bit) = v & mask;
         return 0;
     }
     /* Full width: IA32_A_PMCx (SDM 21.2.6; KVM pmu_intel.c faults "data & ~counter_bitmask"), fixed counters
@@ -814,10 +831,13 @@ void pmu_model_init(struct pmu_model *m, const struct pmu_caps *caps, enum model
 
 void pmu_model_reset(struct pmu_model *m)
 {
-    memset(m->gp_ctr, 0, sizeof(m->gp_ctr));
-    memset(m->gp_sel, 0, sizeof(m->gp_sel));
-    memset(m->fx_ctr, 0, sizeof(m->fx_ctr));
-    m->fixed_ctrl = 0;
+    /* PMU_FAULT_COUNTERS_SURVIVE_RESET: counters, selects and fixed control keep their values. */
+    if (!(m->faults & PMU_FAULT_COUNTERS_SURVIVE_RESET)) {
+        memset(m->gp_ctr, 0, sizeof(m->gp_ctr));
+        memset(m->gp_sel, 0, sizeof(m->gp_sel));
+        memset(m->fx_ctr, 0, sizeof(m->fx_ctr));
+        m->fixed_ctrl = 0;
+    }
     m->global_status = 0;
     m->pmi_req = 0;
     m->ovf_seen = 0;
@@ -827,7 +847,7 @@ void pmu_model_reset(struct pmu_model *m)
     /* "At RESET, both Intel and AMD CPUs set all enable bits for general purpose counters in
      * IA32_PERF_GLOBAL_CTRL" (KVM pmu.c kvm_pmu_refresh; FACTS 6), so v1-style software counts. KNC: every
      * control register resets to 0 (KNC Table 1-2, 1.4.4). */
-    if (has_global_ctrl(m) && !is_knc(m))
+    if (has_global_ctrl(m) && !is_knc(m) && !(m->faults & PMU_FAULT_GLOBAL_CTRL_RESET_ZERO))
         m->global_ctrl = m->gp_bits;
     /* FACTS 6: CondChgd may read 1 after reset on some Intel parts (an erratum); opt-in. */
     if (is_intel(m) && has_status(m) && m->reset_condchgd)
@@ -838,7 +858,32 @@ void pmu_model_reset(struct pmu_model *m)
 
 void pmu_model_init_signal(struct pmu_model *m)
 {
+    /* PMU_FAULT_RESET_ON_INIT: INIT treated as a reset of the PMU, against KNC PMU 1.4.4 and the SDM. */
+    if (m->faults & PMU_FAULT_RESET_ON_INIT) {
+        u32 keep = m->faults;
+        m->faults &= ~PMU_FAULT_COUNTERS_SURVIVE_RESET;
+        pmu_model_reset(m);
+        m->faults = keep;
+        return;
+    }
     apic_model_reset(&m->apic);
+}
+
+void pmu_model_set_faults(struct pmu_model *m, u32 faults)
+{
+    m->faults = faults;
+    m->apic.mask_on_delivery = !is_amd(m) && !(faults & PMU_FAULT_LVTPC_NO_MASK);
+    m->apic.duplicate = (faults & PMU_FAULT_DUPLICATE_PMI) != 0;
+    if (m->config_error)
+        return;
+    /* PMU_FAULT_WIDTH: the counters hold one bit less than CPUID enumerates. */
+    u32 less = (faults & PMU_FAULT_WIDTH) ? 1 : 0;
+    m->gp_val_mask = low_mask(m->caps.gp_width - less);
+    m->fx_val_mask = m->caps.fixed_width ? low_mask(m->caps.fixed_width - less) : 0;
+    for (u32 i = 0; i < PMU_MODEL_MAX_GP; i++)
+        m->gp_ctr[i] &= m->gp_val_mask;
+    for (u32 i = 0; i < PMU_MODEL_MAX_FIXED; i++)
+        m->fx_ctr[i] &= m->fx_val_mask;
 }
 
 /* ---- PMIs, hooks, inspection ------------------------------------------------------------------------- */

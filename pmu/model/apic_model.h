@@ -1,4 +1,4 @@
-/* Host-test model of the part of one local APIC that a PMI touches: the LVT performance-counter entry
+/* Model of the part of one local APIC that a PMI touches: the LVT performance-counter entry
  * (xAPIC offset 0x340), the 1-bit PMI line from the PMU, and the EOI register. One instance per logical CPU,
  * owned by a struct pmu_model (pmu_model.h), which drives the line. docs/model.md says what is modelled.
  *
@@ -63,6 +63,13 @@ struct apic_model {
     struct apic_model_irq nmi_irq;
     u64 seq;
     struct apic_model_stats st;
+    /* Set by the kernel's emulated PMU: a 0->1 edge of the line is handed to deliver() instead of the modelled
+     * LVT/IRR/ISR, which then sit unused (the kernel delivers through the real local APIC, kernel/pmu_emul.c). */
+    void (*deliver)(void *ctx);
+    void *deliver_ctx;
+    /* PMU_FAULT_DUPLICATE_PMI: each accepted PMI is accepted again once the first was taken. */
+    bool duplicate;
+    bool dup_owed;
 };
 
 void apic_model_init(struct apic_model *a, enum model_apic_behaviour b, bool mask_on_delivery);

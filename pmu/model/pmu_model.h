@@ -1,5 +1,5 @@
 /* Register-level model of one logical CPU's core PMU and the PMI path to its local APIC, for host tests of
- * pmu/ (no machine here has a PMU: shared/FACTS.md 2). It implements the struct hw_ops contract of
+ * pmu/ and the kernel's emulated PMU (no machine here has a PMU: shared/FACTS.md 2). It implements the struct hw_ops contract of
  * pmu/access.h, configured from a struct pmu_caps, so pmu/ code runs unchanged against it. Every rule it
  * encodes cites its source in pmu_model.c / apic_model.c; docs/model.md lists what is and is not modelled.
  *
@@ -12,16 +12,21 @@
  *     while (pmu_model_take_pmi(&m, &irq)) { run the handler on hw; pmu_model_pmi_done(&m); }
  *
  * Counters are named by their unified status bit (pmu/pmu.h): GP i = bit i, fixed i = bit 32 + i.
- * Host-test code (tests/host/support/): not part of the kernel. */
+ * Freestanding: the host tests use it as the PMU under test, and the kernel's pmu=emulated:KIND uses one
+ * instance per CPU (kernel/pmu_emul.c), with the APIC part delivering through the real local APIC. */
 #pragma once
 #include "pmu/access.h"
 #include "pmu/pmu_caps.h"
-#include "tests/host/support/apic_model.h"
+#include "pmu/model/apic_model.h"
 
 #define PMU_MODEL_MAX_GP 32     /* unified bits 0..31 */
 #define PMU_MODEL_MAX_FIXED 16  /* unified bits 32..47 */
 #define PMU_MODEL_FIXED_BIT 32
+#ifdef PMUBOOT_KERNEL
+#define PMU_MODEL_LOG_LEN 8     /* one instance per CPU in the kernel: keep it small */
+#else
 #define PMU_MODEL_LOG_LEN 256   /* register accesses remembered (a ring: older ones are dropped) */
+#endif
 
 /* The events the Intel fixed counters count, as (event, umask) of the matching architectural event (SDM Vol.3B
  * "Pre-defined Architectural Performance Events" and the fixed-counter table): feeding one of these through
@@ -47,6 +52,32 @@ struct pmu_model_access {
     u64 value;            /* written value; for reads the value returned (valid in the "after" call) */
     int result;           /* 0 or HW_FAULT | vector (valid in the "after" call) */
 };
+
+/* Deliberate misbehaviours (pmu_fault=NAME in the kernel; host tests set m.faults), each one a bug that shipped
+ * in a real virtual PMU or that a manual forbids, so the checks can be seen to catch it (docs/emulated-pmu.md).
+ * Names and parsing: pmu_model_faults.c. */
+enum pmu_model_fault {
+    PMU_FAULT_LVTPC_NO_MASK = 1u << 0,      /* Intel/KNC: the LVT PC mask is not set on delivery (KVM < a16eb25b09c0) */
+    PMU_FAULT_DUPLICATE_PMI = 1u << 1,      /* every accepted PMI is delivered twice (KVM 73554b29bd70) */
+    PMU_FAULT_LOST_PMI = 1u << 2,           /* the overflow sets the status but raises no PMI */
+    PMU_FAULT_STATUS_STICKY = 1u << 3,      /* OVF_CTRL / STATUS_RESET / STATUS_CLR clears nothing */
+    PMU_FAULT_WIDTH = 1u << 4,              /* counters one bit narrower than CPUID says; Intel legacy writes
+                                             * zero-extended (KVM b29a2acd36dd) */
+    PMU_FAULT_GLOBAL_CTRL_RESET_ZERO = 1u << 5, /* GLOBAL_CTRL resets to 0 (KVM de120e1d692d) */
+    PMU_FAULT_COUNTERS_SURVIVE_RESET = 1u << 6, /* reset keeps counters and selects (QEMU 4c7f05232cd1) */
+    PMU_FAULT_RESET_ON_INIT = 1u << 7,      /* INIT clears the PMU (KNC PMU 1.4.4 says it must not) */
+    PMU_FAULT_NO_FREEZE = 1u << 8,          /* DEBUGCTL.Freeze_PerfMon_On_PMI ignored */
+    PMU_FAULT_OVERCOUNT = 1u << 9,          /* instructions retired: one more per PMU_MODEL_OVERCOUNT_N
+                                             * since the last counter write (so every run alike) */
+};
+#define PMU_MODEL_FAULT_COUNT 10
+#define PMU_MODEL_OVERCOUNT_N 100
+/* "lvtpc-no-mask" etc.; NULL for a bit that names no fault. */
+const char *pmu_model_fault_name(u32 fault_bit);
+/* Parse "NAME[,NAME...]" into a mask; false (and *bad = the first unknown item, copied) on an unknown name. */
+bool pmu_model_faults_parse(const char *list, u32 *mask, char *bad, size_t bad_size);
+/* "lvtpc-no-mask, duplicate-pmi, ...": every name, for error messages. */
+const char *pmu_model_fault_list(void);
 
 struct pmu_model;
 /* Called before (after = false) and after (after = true) every access through the hw_ops. It may change the
@@ -89,6 +120,8 @@ struct pmu_model {
     u64 pmi_req;
     /* Overflows seen on PMUs that have no status register (not architecturally visible). */
     u64 ovf_seen;
+    u32 faults;                    /* enum pmu_model_fault bits */
+    u64 overcount_acc;             /* instructions fed since the last extra one (PMU_FAULT_OVERCOUNT) */
 
     /* Derived from caps at init. */
     u64 gp_val_mask, fx_val_mask;  /* value bits of one counter */
@@ -111,6 +144,8 @@ struct pmu_model {
 /* Configure from `caps` (copied), apply the reset state, and start the APIC with behaviour `b`. The LVT mask
  * is set on PMI delivery except on AMD PMU kinds (m->apic.mask_on_delivery may be changed afterwards). */
 void pmu_model_init(struct pmu_model *m, const struct pmu_caps *caps, enum model_apic_behaviour b);
+/* Switch deliberate misbehaviours on (enum pmu_model_fault bits; 0: none), after pmu_model_init. */
+void pmu_model_set_faults(struct pmu_model *m, u32 faults);
 /* Fill `out` with the model's hw_ops (counts zeroed). */
 void pmu_model_access(struct pmu_model *m, struct hw_access *out);
 

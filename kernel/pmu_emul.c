@@ -1,0 +1,289 @@
+/* The emulated PMU's kernel side (see pmu_emul.h). Model operations run with interrupts off, so a PMI never
+ * re-enters the model; PMIs the model accepts during an operation are sent after it (flush), which is the
+ * point where hardware would take them: right after the instruction that overflowed. */
+#include "kernel/pmu_emul.h"
+
+#include <string.h>
+
+#include "apic/apic.h"
+#include "kernel/cpuid_hw.h"
+#include "kernel/globals.h"
+#include "kernel/percpu.h"
+#include "kernel/pmu_emul_persist.h"
+#include "kernel/x86.h"
+#include "pmu/events.h"
+#include "pmu/model/pmu_model.h"
+
+bool g_pmu_emulated;
+const struct pmu_emul_kind *g_pmu_emul_kind;
+
+struct emul_cpu {
+    struct pmu_model m;
+    struct hw_access hw;
+    struct pmu_emul_cpuid cpuid_ctx;
+    struct cpuid_source cpuid;
+    /* The kind's emulated events resolved to encodings (pmu/emul_events.c, pmu/events.c). */
+    struct {
+        u16 event;
+        u8 umask;
+        u32 classes;
+    } ev[8];
+    u32 nev;
+    u64 last_tsc;
+    u32 owed;       /* PMIs accepted by the model during the current operation */
+    bool dup_owed;  /* PMU_FAULT_DUPLICATE_PMI: the second copy of the last PMI */
+    u32 dup_lvt;
+    u64 uses;
+    bool restored; /* counters-survive-reset: registers came back from the last boot */
+    struct pmu_emul_stats st;
+};
+static struct emul_cpu emul[MAX_CPUS];
+
+static struct emul_cpu *me(void)
+{
+    return &emul[this_cpu()->index];
+}
+
+void pmu_emul_boot(void)
+{
+    g_pmu_emul_kind = g_options.pmu_emulated[0] ? pmu_emul_kind_find(g_options.pmu_emulated) : NULL;
+    g_pmu_emulated = g_pmu_emul_kind != NULL;
+    if (g_pmu_emulated && (g_options.pmu_faults & PMU_FAULT_COUNTERS_SURVIVE_RESET))
+        pmu_emul_persist_boot();
+}
+
+/* The model accepted a PMI (a 0->1 edge of its line): sent at the end of the operation. */
+static void model_deliver(void *ctx)
+{
+    ((struct emul_cpu *)ctx)->owed++;
+}
+
+/* Resolve the kind's emulated events to (event, umask) once per CPU. */
+static void resolve_events(struct emul_cpu *e, const struct pmu_caps *caps)
+{
+    for (const struct pmu_emul_event *x = pmu_emul_events(g_pmu_emul_kind); x->name && e->nev < ARRAY_SIZE(e->ev);
+         x++) {
+        const struct pmu_event *pe = pmu_event_find(caps, x->name);
+        if (pe)
+            e->ev[e->nev++] = (typeof(e->ev[0])){pe->event, pe->umask, x->classes};
+    }
+}
+
+void pmu_emul_cpu_init(void)
+{
+    struct emul_cpu *e = me();
+    struct pmu_caps caps;
+    memset(e, 0, sizeof(*e));
+    pmu_emul_caps(g_pmu_emul_kind, &caps);
+    /* One-bit line, strict edge: an overflow while the LVT is masked is lost, as KNC PMU 1.4.3.9 describes;
+     * the real LVT decides (model_deliver, send()). */
+    pmu_model_init(&e->m, &caps, MODEL_APIC_STRICT_EDGE);
+    pmu_model_set_faults(&e->m, g_options.pmu_faults);
+    pmu_model_reset(&e->m); /* power-up, with the faults already in place (global-ctrl-reset-zero) */
+    if (g_options.pmu_faults & PMU_FAULT_COUNTERS_SURVIVE_RESET)
+        e->restored = pmu_emul_persist_restore(this_cpu()->index, &e->m, g_pmu_emul_kind->name);
+    e->m.apic.deliver = model_deliver;
+    e->m.apic.deliver_ctx = e;
+    pmu_model_access(&e->m, &e->hw);
+    e->cpuid_ctx = (struct pmu_emul_cpuid){g_pmu_emul_kind, &cpuid_hw};
+    e->cpuid = (struct cpuid_source){pmu_emul_cpuid_query, &e->cpuid_ctx};
+    resolve_events(e, &caps);
+    e->last_tsc = rdtsc();
+}
+
+const struct cpuid_source *pmu_emul_cpuid(void)
+{
+    return &me()->cpuid;
+}
+
+bool pmu_emul_msr_routed(u32 msr)
+{
+    return pmu_emul_msr_is_pmu(g_pmu_emul_kind, msr);
+}
+
+/* Core and reference cycles since the last event, from the TSC (one rate for both, docs/model.md), and
+ * topdown slots at PMU_EMUL_SLOTS_PER_CYCLE per cycle, at the CPL of the code being measured. */
+static void feed_cycles(struct emul_cpu *e)
+{
+    u64 now = rdtsc(), n = now - e->last_tsc;
+    e->last_tsc = now;
+    if (!n)
+        return;
+    for (u32 i = 0; i < e->nev; i++) {
+        if (e->ev[i].classes & (1u << PMU_EMUL_CYCLES))
+            pmu_model_count(&e->m, e->ev[i].event, e->ev[i].umask, n);
+        if (e->ev[i].classes & (1u << PMU_EMUL_SLOTS))
+            pmu_model_count(&e->m, e->ev[i].event, e->ev[i].umask, n * PMU_EMUL_SLOTS_PER_CYCLE);
+    }
+}
+
+static bool vector_pending(u8 v)
+{
+    u32 bit = 1u << (v % 32), off = (v / 32) * 0x10;
+    return (apic_read(APIC_IRR0 + off) & bit) || (apic_read(APIC_ISR0 + off) & bit);
+}
+
+/* Send one PMI as the real LVT performance-counter entry says: masked -> lost (strict edge); Intel and KNC set
+ * the mask at delivery ("the local APIC ... automatically sets the mask flag", SDM Vol.3B 21.x / Vol.3A LVT,
+ * quoted by KNC PMU 1.4.3.9), AMD does not (Linux "KVM: x86/pmu: Do not mask LVTPC when handling a PMI on AMD
+ * platforms"). */
+static void send(struct emul_cpu *e, u32 lvt, bool duplicate)
+{
+    if (!duplicate) {
+        if (lvt & LVT_MASKED) {
+            e->st.dropped_masked++;
+            e->m.apic.st.edges_masked++;
+            return;
+        }
+        if (e->m.apic.mask_on_delivery)
+            apic_write(APIC_LVT_PMC, lvt | LVT_MASKED);
+    }
+    switch (lvt & 0x700) {
+    case LVT_DM_NMI:
+        apic_send_ipi(apic_id(), ICR_DM_NMI); /* "self" shorthand is fixed-only */
+        break;
+    case LVT_DM_FIXED:
+        apic_self_ipi((u8)(lvt & 0xff));
+        break;
+    default:
+        e->st.other_mode++;
+        return;
+    }
+    e->st.pmis_sent++;
+    e->m.apic.st.delivered++;
+    if (duplicate) {
+        e->st.duplicates++;
+    } else if (e->m.apic.duplicate) {
+        e->dup_owed = true;
+        e->dup_lvt = lvt;
+    }
+}
+
+static void flush(struct emul_cpu *e)
+{
+    /* The duplicate goes once the first copy has left IRR and ISR, so the two are not merged. */
+    if (e->dup_owed && ((e->dup_lvt & 0x700) == LVT_DM_NMI || !vector_pending((u8)(e->dup_lvt & 0xff)))) {
+        e->dup_owed = false;
+        send(e, e->dup_lvt, true);
+    }
+    while (e->owed) {
+        e->owed--;
+        send(e, apic_read(APIC_LVT_PMC), false);
+    }
+}
+
+void pmu_emul_flush(void)
+{
+    if (!g_pmu_emulated)
+        return;
+    u64 f = irq_save();
+    flush(me());
+    irq_restore(f);
+}
+
+static u8 current_cpl(void)
+{
+    return read_cs() & 3;
+}
+
+/* One routed MSR access: at the CPL of the caller, after the cycles since the last one, PMIs sent after. */
+static int msr_access(u32 msr, u64 *val, bool write)
+{
+    u64 f = irq_save();
+    struct emul_cpu *e = me();
+    e->uses++;
+    e->st.msr_routed++;
+    e->m.cpl = current_cpl();
+    feed_cycles(e);
+    int r = write ? hw_wrmsr(&e->hw, msr, *val) : hw_rdmsr(&e->hw, msr, val);
+    if (write && (e->m.faults & PMU_FAULT_COUNTERS_SURVIVE_RESET))
+        pmu_emul_persist_save(this_cpu()->index, &e->m, g_pmu_emul_kind->name);
+    flush(e);
+    irq_restore(f);
+    return r;
+}
+
+int pmu_emul_rdmsr(u32 msr, u64 *val)
+{
+    return msr_access(msr, val, false);
+}
+
+int pmu_emul_wrmsr(u32 msr, u64 val)
+{
+    return msr_access(msr, &val, true);
+}
+
+bool pmu_emul_ud(struct trap_frame *f)
+{
+    const u8 *ip = (const u8 *)f->rip;
+    if (!g_pmu_emulated || ip[0] != 0x0f || ip[1] != 0x33) /* SDM Vol.2B RDPMC: 0F 33 */
+        return false;
+    struct emul_cpu *e = me();
+    e->uses++;
+    e->st.rdpmc_emulated++;
+    e->m.cpl = (u8)(f->cs & 3);
+    e->m.cr4_pce = (read_cr4() & CR4_PCE) != 0;
+    feed_cycles(e);
+    u64 v = 0;
+    int r = hw_rdpmc(&e->hw, (u32)f->rcx, &v);
+    flush(e);
+    if (r) {
+        f->vector = 13; /* the model's #GP(0), taken at the RDPMC */
+        f->error = 0;
+        return false;
+    }
+    f->rax = (u32)v;
+    f->rdx = v >> 32;
+    f->rip += 2;
+    return true;
+}
+
+void pmu_emul_retired(u8 cpl, const struct pmu_emul_step *step)
+{
+    u64 f = irq_save();
+    struct emul_cpu *e = me();
+    e->uses++;
+    e->st.retired++;
+    e->m.cpl = cpl;
+    feed_cycles(e);
+    for (u32 i = 0; i < e->nev; i++) {
+        u32 n = pmu_emul_event_count(e->ev[i].classes, step);
+        if (n)
+            pmu_model_count(&e->m, e->ev[i].event, e->ev[i].umask, n);
+    }
+    flush(e);
+    irq_restore(f);
+}
+
+const char *pmu_emul_gap(enum pmu_emul_gap g)
+{
+    static const char *const why[] = {
+        [PMU_EMUL_GAP_CACHE] = "the emulated PMU models no cache (single-stepping sees instructions, not addresses): "
+                               "cache events count nothing (docs/emulated-pmu.md)",
+        [PMU_EMUL_GAP_CMASK] = "the emulated PMU does not model counter mask, invert or edge: every event counts "
+                               "once (docs/model.md)",
+        [PMU_EMUL_GAP_CYCLE_NOISE] = "emulated cycles are the TSC time of single-stepped execution (one #DB per "
+                                     "instruction on a shared host), not a property of the code",
+    };
+    if (!g_pmu_emulated || (unsigned)g >= ARRAY_SIZE(why))
+        return NULL;
+    me()->uses++; /* the check's verdict now depends on the emulated PMU: marked as such */
+    return why[g];
+}
+
+u64 pmu_emul_uses(u32 index)
+{
+    return index < MAX_CPUS ? emul[index].uses : 0;
+}
+
+const struct pmu_emul_stats *pmu_emul_stats(u32 index)
+{
+    return &emul[index].st;
+}
+
+void pmu_emul_init_signal(void)
+{
+    u64 f = irq_save();
+    pmu_model_init_signal(&me()->m);
+    irq_restore(f);
+}

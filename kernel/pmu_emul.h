@@ -1,0 +1,49 @@
+/* pmu=emulated:KIND in the kernel (docs/emulated-pmu.md): one register model (pmu/model/) per CPU stands in
+ * for the PMU. PMU MSR accesses of the safe accessors (kernel/safe.h) go to it, RDPMC is emulated from its #UD
+ * (QEMU TCG raises #UD for RDPMC, shared/FACTS.md 2), CPUID's PMU leaves answer as the kind (pmu/emul_cpuid.c),
+ * events come from single-stepped workloads (kernel/workload.c) and the TSC, and PMIs are sent through the
+ * real local APIC as its LVT performance-counter entry says. Never switched on without pmu=emulated. */
+#pragma once
+#include "kernel/cpuid_source.h"
+#include "kernel/traps.h"
+#include "kernel/types.h"
+#include "pmu/emul.h"
+
+extern bool g_pmu_emulated;                         /* pmu=emulated:KIND given (set once at boot) */
+extern const struct pmu_emul_kind *g_pmu_emul_kind;
+
+void pmu_emul_boot(void);                 /* from the options, on the boot CPU before any AP starts */
+void pmu_emul_cpu_init(void);             /* this CPU's model (reset state, faults) */
+const struct cpuid_source *pmu_emul_cpuid(void); /* this CPU's CPUID as the kind presents it */
+
+/* The safe accessors' route (kernel/safe.h): 0 or FIXUP_FAULT | 13. */
+bool pmu_emul_msr_routed(u32 msr);
+int pmu_emul_rdmsr(u32 msr, u64 *val);
+int pmu_emul_wrmsr(u32 msr, u64 val);
+/* #UD at RDPMC (0F 33): true when emulated (RAX/RDX set, RIP past it); false otherwise, with the frame turned
+ * into the #GP(0) the model raised when it did (CPL/CR4.PCE or an invalid counter). */
+bool pmu_emul_ud(struct trap_frame *f);
+
+/* One instruction retired at `cpl`, as the oracle classified it: every emulated event it makes (pmu/emul_events.c)
+ * and the cycles since the last event are fed to this CPU's model; PMIs it raises are sent. */
+void pmu_emul_retired(u8 cpl, const struct pmu_emul_step *step);
+/* Send PMIs still owed (a duplicate held back while the first was pending). */
+void pmu_emul_flush(void);
+/* Model accesses and events on CPU `index` so far: a check that changed it used the emulated PMU. */
+u64 pmu_emul_uses(u32 index);
+/* This CPU took an INIT (kernel/smp.c smp_init_roundtrip's re-entry): the model takes it too. */
+void pmu_emul_init_signal(void);
+
+/* What the emulated PMU cannot produce, for checks that need it (docs/emulated-pmu.md): the reason, or NULL
+ * when pmu=emulated is off or the feature is emulated. */
+enum pmu_emul_gap {
+    PMU_EMUL_GAP_CACHE,       /* cache events: no cache is modelled (the oracle sees no addresses) */
+    PMU_EMUL_GAP_CMASK,       /* counter mask, invert, edge: every event counts once (docs/model.md) */
+    PMU_EMUL_GAP_CYCLE_NOISE, /* cycles are the TSC time of single-stepped execution on a shared host */
+};
+const char *pmu_emul_gap(enum pmu_emul_gap g);
+
+struct pmu_emul_stats {
+    u64 pmis_sent, dropped_masked, duplicates, other_mode, rdpmc_emulated, msr_routed, retired;
+};
+const struct pmu_emul_stats *pmu_emul_stats(u32 index);

@@ -1,0 +1,122 @@
+/* CPUID as the emulated PMU kind presents it (pmu/emul.h). Leaf layouts: SDM Vol.2A CPUID (leaf 0, 01H,
+ * 07H, 0AH, 23H); AMD APM Vol.3 CPUID Fn0000_0000, Fn8000_0000, Fn8000_0001 ECX, Fn8000_0022. */
+#include "pmu/emul.h"
+
+/* Vendor strings as leaf 0 returns them: EBX, EDX, ECX, four little-endian characters each. */
+static void put_vendor(struct cpuid_regs *r, const char *s)
+{
+    u32 w[3];
+    for (int i = 0; i < 3; i++)
+        w[i] = (u32)(u8)s[4 * i] | (u32)(u8)s[4 * i + 1] << 8 | (u32)(u8)s[4 * i + 2] << 16 |
+               (u32)(u8)s[4 * i + 3] << 24;
+    r->ebx = w[0];
+    r->edx = w[1];
+    r->ecx = w[2];
+}
+
+static bool is_intel_arch(const struct pmu_emul_kind *k)
+{
+    return k->kind == PMU_KIND_INTEL_ARCH;
+}
+
+static bool is_amd(const struct pmu_emul_kind *k)
+{
+    return k->kind == PMU_KIND_AMD_LEGACY || k->kind == PMU_KIND_AMD_CORE_EXT || k->kind == PMU_KIND_AMD_PERFMON_V2;
+}
+
+static u32 low_mask(u32 n)
+{
+    return n >= 32 ? ~0u : (1u << n) - 1;
+}
+
+/* Leaf 0AH (SDM Vol.2A "Architectural Performance Monitoring Leaf"): EAX version, GP count, GP width, EBX
+ * vector length 7; EBX 0 = all seven events available; EDX fixed count and width (v2+). */
+static void leaf_0a(const struct pmu_emul_kind *k, struct cpuid_regs *r)
+{
+    *r = (struct cpuid_regs){0, 0, 0, 0};
+    if (!is_intel_arch(k))
+        return; /* KNC and AMD: no architectural perfmon leaf */
+    r->eax = k->version | k->num_gp << 8 | k->gp_width << 16 | 7u << 24;
+    if (k->version >= 2)
+        r->edx = k->num_fixed | k->fixed_width << 5;
+}
+
+static void leaf_23(const struct pmu_emul_kind *k, u32 sub, struct cpuid_regs *r)
+{
+    *r = (struct cpuid_regs){0, 0, 0, 0};
+    if (!is_intel_arch(k) || k->version < 6)
+        return;
+    if (sub == 0)
+        r->eax = 1u << 1 | 1u << 3;           /* subleaves 1 (counter bitmaps) and 3 (events) valid */
+    else if (sub == 1)
+        *r = (struct cpuid_regs){low_mask(k->num_gp), low_mask(k->num_fixed), 0, 0};
+    else if (sub == 3)
+        r->eax = 0x7f;                        /* the seven architectural events, positive sense */
+}
+
+bool pmu_emul_cpuid_query(void *ctx, u32 leaf, u32 subleaf, struct cpuid_regs *r)
+{
+    const struct pmu_emul_cpuid *e = ctx;
+    const struct pmu_emul_kind *k = e->kind;
+    bool amd = is_amd(k);
+    bool ok = cpuid_query(e->base, leaf, subleaf, r);
+    switch (leaf) {
+    case 0:
+        /* Max basic leaf: 0AH for Intel, 23H for v6; the vendor of the kind. */
+        if (is_intel_arch(k) && r->eax < (k->version >= 6 ? 0x23u : 0x0au))
+            r->eax = k->version >= 6 ? 0x23u : 0x0au;
+        put_vendor(r, amd ? "AuthenticAMD" : "GenuineIntel");
+        return true;
+    case 1:
+        r->eax = k->signature;
+        r->ecx &= ~(1u << 31);                /* hypervisor bit: presented as bare metal */
+        r->ecx &= ~(1u << 15);                /* PDCM: IA32_PERF_CAPABILITIES, Intel v2+ here */
+        if (is_intel_arch(k) && k->version >= 2)
+            r->ecx |= 1u << 15;
+        return true;
+    case 7:
+        if (subleaf == 0) {
+            r->ebx &= ~(1u << 4 | 1u << 11);  /* no HLE/RTM: IN_TX/IN_TXCP stay reserved */
+            r->edx &= ~(1u << 15);            /* not hybrid */
+            if (is_intel_arch(k) && k->version >= 6 && r->eax < 1)
+                r->eax = 1;
+        } else if (subleaf == 1) {
+            r->eax &= ~(1u << 8);             /* ArchPerfmonExt: leaf 23H, v6 only */
+            if (is_intel_arch(k) && k->version >= 6)
+                r->eax |= 1u << 8;
+        }
+        return true;
+    case 0x0a:
+        leaf_0a(k, r);
+        return true;
+    case 0x1a:
+        *r = (struct cpuid_regs){0, 0, 0, 0}; /* no core type */
+        return true;
+    case 0x23:
+        leaf_23(k, subleaf, r);
+        return true;
+    case 0x40000000:
+        *r = (struct cpuid_regs){0, 0, 0, 0};
+        return true;
+    case 0x80000000:
+        if (amd && k->kind == PMU_KIND_AMD_PERFMON_V2 && r->eax < 0x80000022u)
+            r->eax = 0x80000022u;
+        if (amd)
+            put_vendor(r, "AuthenticAMD");
+        return true;
+    case 0x80000001:
+        /* APM Fn8000_0001 ECX: PerfCtrExtCore[23], PerfCtrExtNB[24], PerfCtrExtLLC[28]. */
+        r->ecx &= ~(1u << 23 | 1u << 24 | 1u << 28);
+        if (k->kind == PMU_KIND_AMD_CORE_EXT || k->kind == PMU_KIND_AMD_PERFMON_V2)
+            r->ecx |= 1u << 23;
+        return true;
+    case 0x80000022:
+        /* APM Fn8000_0022: EAX[0] PerfMonV2, EBX[3:0] core counters. */
+        *r = (struct cpuid_regs){0, 0, 0, 0};
+        if (k->kind == PMU_KIND_AMD_PERFMON_V2)
+            *r = (struct cpuid_regs){1, k->num_gp, 0, 0};
+        return true;
+    default:
+        return ok;
+    }
+}

@@ -1,0 +1,37 @@
+/* Which MSRs the emulated PMU answers (pmu/emul.h). Address blocks: SDM Vol.4 Table 2-2 (IA32_PMCx 0C1H-0C8H,
+ * IA32_PERFEVTSELx 186H-18DH, IA32_FIXED_CTRx 309H-, 38DH-392H globals, 345H PERF_CAPABILITIES, IA32_A_PMCx
+ * 4C1H-4C8H, v6 aliases from 1900H, DEBUGCTL 1D9H); AMD APM Vol.2 13.2 (C001_0000-7, C001_0200-B,
+ * C000_0300-3); KNC PMU Table 1-2 (20H-21H, 28H-29H, 2CH-2FH). */
+#include "pmu/emul.h"
+
+#include "pmu/pmu_msr.h"
+
+struct block {
+    u32 first, count;
+};
+
+static const struct block pmu_blocks[] = {
+    {MSR_IA32_PMC0, 8},
+    {MSR_IA32_PERFEVTSEL0, 8},
+    {MSR_IA32_FIXED_CTR0, 16},
+    {MSR_IA32_FIXED_CTR_CTRL, 6}, /* 38DH..392H */
+    {MSR_IA32_PERF_CAPABILITIES, 1},
+    {MSR_IA32_A_PMC0, 8},
+    {MSR_IA32_PMC_V6_GP0_CTR, 0x100},
+    {MSR_K7_EVNTSEL0, 8},
+    {MSR_F15H_PERF_CTL0, 12},
+    {MSR_AMD64_PERF_CNTR_GLOBAL_STATUS, 4},
+    {MSR_KNC_PERFCTR0, 2},
+    {MSR_KNC_EVNTSEL0, 2},
+    {MSR_KNC_SPFLT_CONTROL, 4},
+};
+
+bool pmu_emul_msr_is_pmu(const struct pmu_emul_kind *k, u32 msr)
+{
+    if (msr == MSR_IA32_DEBUGCTL)
+        return k->kind == PMU_KIND_INTEL_ARCH;
+    for (u32 i = 0; i < ARRAY_SIZE(pmu_blocks); i++)
+        if (msr >= pmu_blocks[i].first && msr - pmu_blocks[i].first < pmu_blocks[i].count)
+            return true;
+    return false;
+}

@@ -1,0 +1,49 @@
+/* Names of the model's deliberate misbehaviours (enum pmu_model_fault), as pmu_fault= takes them. */
+#include "pmu/model/pmu_model.h"
+
+#include <string.h>
+
+static const char *const fault_names[PMU_MODEL_FAULT_COUNT] = {
+    "lvtpc-no-mask",          "duplicate-pmi",          "lost-pmi", "status-sticky", "width",
+    "global-ctrl-reset-zero", "counters-survive-reset", "reset-on-init", "no-freeze", "overcount",
+};
+
+const char *pmu_model_fault_name(u32 fault_bit)
+{
+    for (u32 i = 0; i < PMU_MODEL_FAULT_COUNT; i++)
+        if (fault_bit == 1u << i)
+            return fault_names[i];
+    return NULL;
+}
+
+const char *pmu_model_fault_list(void)
+{
+    return "lvtpc-no-mask, duplicate-pmi, lost-pmi, status-sticky, width, global-ctrl-reset-zero, "
+           "counters-survive-reset, reset-on-init, no-freeze, overcount";
+}
+
+bool pmu_model_faults_parse(const char *list, u32 *mask, char *bad, size_t bad_size)
+{
+    u32 m = 0;
+    const char *p = list;
+    for (;;) {
+        const char *comma = strchr(p, ',');
+        size_t n = comma ? (size_t)(comma - p) : strlen(p);
+        u32 bit = 0;
+        for (u32 i = 0; i < PMU_MODEL_FAULT_COUNT && n; i++)
+            if (strlen(fault_names[i]) == n && !strncmp(fault_names[i], p, n))
+                bit = 1u << i;
+        if (!bit) {
+            size_t k = n < bad_size ? n : bad_size - 1;
+            memcpy(bad, p, k);
+            bad[k] = '\0';
+            return false;
+        }
+        m |= bit;
+        if (!comma)
+            break;
+        p = comma + 1;
+    }
+    *mask = m;
+    return true;
+}

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# tools/emul-check.sh OUTDIR: the emulated-PMU runs of `make check` (docs/emulated-pmu.md), as one TAP stream on
+# stdout. Every KIND runs the PMU suites (pmu_enum, pmu_regs, pmi, events, init; and reset, with one cf9 reset,
+# in a run of its own) at -smp 2 and must end with 0 failed checks, every PMU verdict marked [emulated PMU], and no SKIP for want of a
+# PMU; every row of tools/fault-expect.txt runs its fault and must make
+# exactly the named checks FAIL, on every CPU. Logs in OUTDIR. EMUL_KINDS (blank-separated) limits the kinds,
+# EMUL_FAULTS=0 skips the fault rows, EMUL_JOBS runs that many QEMUs at once (default 2: these suites measure no
+# time, so parallel runs cannot disturb them). Exit status: 0 when every line is ok.
+set -uo pipefail
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$repo"
+out=${1:?usage: tools/emul-check.sh OUTDIR}
+mkdir -p "$out"
+suites=pmu_enum,pmu_regs,pmi,events,init
+smp=2
+kinds=${EMUL_KINDS:-intel-v1 intel-v2 intel-v3 intel-v4 intel-v5 intel-v6 amd-legacy amd-core-ext amd-v2 knc}
+n=0 bad=0
+tap() {  # tap yes|no|skip TEXT [REASON]
+    n=$((n + 1))
+    case $1 in
+        yes) echo "ok $n - $2" ;;
+        skip) echo "ok $n - $2 # SKIP $3" ;;
+        *) echo "not ok $n - $2"; bad=1 ;;
+    esac
+}
+jobs_max=${EMUL_JOBS:-2}
+launch() {  # launch NAME ARGS [SUITES]: start one run in the background; its status goes to OUTDIR/NAME.status
+    while [[ $(jobs -rp | wc -l) -ge $jobs_max ]]; do wait -n || true; done
+    local extra=""
+    [[ ,${3:-$suites}, == *,reset,* ]] && extra=" reset=cf9" # one machine reset: two boots, the last one judged
+    ( s=$(date +%s.%N)
+      ./run-qemu.sh --no-build ${EMUL_KERNEL:+--kernel "$EMUL_KERNEL"} --smp $smp --timeout 120 \
+          --append "$2 suite=${3:-$suites}$extra verbose=0" --log "$out/$1.log" >/dev/null 2>"$out/$1.err" </dev/null
+      echo $? >"$out/$1.status"; echo "$(date +%s.%N) - $s" | bc >"$out/$1.secs" ) &
+}
+status_of() { cat "$out/$1.status" 2>/dev/null || echo 99; }
+rows() { grep -v '^\s*\(#\|$\)' tools/fault-expect.txt; }
+
+# Suite reset boots twice (its reset comes after a first pass of every suite): it runs alone, which is cheap.
+for k in $kinds; do
+    launch "kind-$k" "pmu=emulated:$k"
+    launch "kind-$k-reset" "pmu=emulated:$k" reset
+done
+if [[ ${EMUL_FAULTS:-1} != 0 ]]; then
+    while read -r fault kind fsuites expected; do
+        [[ $expected == pending:* ]] || launch "fault-$fault-$kind" "pmu=emulated:$kind pmu_fault=$fault" "$fsuites"
+    done < <(rows)
+fi
+wait
+# suite/check names of the failed checks, one per failing CPU
+failed_ids() { grep -v "# TODO" "$1" | sed -n 's/^not ok [0-9]* - \(cpu[0-9]*\/\)\{0,1\}\([^ ]*\).*/\2/p'; }
+
+echo "TAP version 13"
+for run in $(for k in $kinds; do echo "$k" "$k-reset"; done); do
+    k=${run%-reset}
+    status=$(status_of "kind-$run")
+    secs=$(cat "$out/kind-$run.secs" 2>/dev/null || echo 0)
+    log=$out/kind-$run.log
+    summary=$(tail -n 1 "$log" 2>/dev/null)
+    problems=()
+    [[ $status -eq 0 ]] || problems+=("run-qemu status $status: $(tail -n 1 "$out/kind-$run.err")")
+    grep -q "^# pmu: emulated ($k)" "$log" || problems+=("no '# pmu: emulated ($k)' header")
+    grep -q "^# emulated-PMU verdicts" "$log" || problems+=("no emulated-PMU count line")
+    unmarked=$(grep -cE "^(not )?ok [0-9]+ - cpu[0-9]+/(pmu_enum/|pmu_regs/|pmi/|[a-z_]+/pmu_)" "$log" | tr -d ' ')
+    marked=$(grep -cE "^(not )?ok [0-9]+ - cpu[0-9]+/(pmu_enum/|pmu_regs/|pmi/|[a-z_]+/pmu_)[^ ]+ \[emulated PMU\]" "$log" | tr -d ' ')
+    [[ $unmarked -gt 0 && $unmarked -eq $marked ]] || problems+=("$marked of $unmarked PMU verdicts marked [emulated PMU]")
+    nopmu=$(grep -c "# SKIP no PMU" "$log" | tr -d ' ')
+    [[ $nopmu -eq 0 ]] || problems+=("$nopmu SKIPs for want of a PMU")
+    if [[ ${#problems[@]} -eq 0 ]]; then
+        tap yes "emulated/$run: $summary, every PMU verdict marked, no SKIP for want of a PMU (${secs%??????} s)"
+    else
+        tap no "emulated/$run: $(IFS=';'; echo "${problems[*]}") (see $log)"
+    fi
+    echo "$run $secs" >>"$out/times.txt"
+done
+if [[ ${EMUL_FAULTS:-1} != 0 ]]; then
+    while read -r fault kind fsuites expected; do
+        name="fault/$fault on $kind ($fsuites)"
+        if [[ $expected == pending:* ]]; then
+            tap skip "$name" "${expected#pending: }"
+            continue
+        fi
+        status=$(status_of "fault-$fault-$kind")
+        log=$out/fault-$fault-$kind.log
+        problems=()
+        want=(); [[ $expected == - ]] || read -r -a want <<<"$expected"
+        got=$(failed_ids "$log" | sort | uniq -c)
+        for w in "${want[@]}"; do
+            c=$(awk -v id="$w" '$2 == id {print $1}' <<<"$got")
+            [[ ${c:-0} -eq $smp ]] || problems+=("$w failed on ${c:-0} of $smp CPUs")
+        done
+        while read -r c id; do
+            [[ -z $id ]] && continue
+            printf '%s\n' "${want[@]}" | grep -qxF "$id" || problems+=("$id failed ($c CPUs) but the table does not name it")
+        done <<<"$got"
+        if [[ ${#want[@]} -gt 0 && $status -ne 1 ]] || [[ ${#want[@]} -eq 0 && $status -ne 0 ]]; then
+            problems+=("run-qemu status $status: $(tail -n 1 "$out/fault-$fault-$kind.err")")
+        fi
+        grep -q "^# pmu_fault: $fault" "$log" || problems+=("no '# pmu_fault: $fault' header")
+        if [[ ${#problems[@]} -eq 0 ]]; then
+            tap yes "$name: ${expected/#-/nothing} FAIL on every CPU, every other check passes"
+        else
+            tap no "$name: $(IFS=';'; echo "${problems[*]}") (see $log)"
+        fi
+    done < <(rows)
+fi
+echo "1..$n"
+exit $bad
