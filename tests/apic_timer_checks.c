@@ -182,9 +182,14 @@ void timer_calibration_check(struct check *c)
                tsc_freq_source_name(timing.source));
     check_note(c, "windows", "%u of %u tried, worst read bracket %llu ns", cal->windows, cal->attempts,
                (unsigned long long)mul_div_u64(cal->max_bracket_tsc, 1000000000ull, timing.tsc_hz, NULL));
-    u64 pit = hz_via_pit();
-    check_note(c, "timer frequency via the PIT (median of 3 x 5 ms)", pit ? "%llu Hz" : "no PIT",
-               (unsigned long long)pit);
+    /* One PIT for all CPUs: measured by the boot CPU, or by any CPU when it runs alone (run=serial). */
+    if (check_alone() || this_cpu()->index == 0) {
+        u64 pit = hz_via_pit();
+        check_note(c, "timer frequency via the PIT (median of 3 x 5 ms)", pit ? "%llu Hz" : "no PIT",
+                   (unsigned long long)pit);
+    } else {
+        check_note(c, "timer frequency via the PIT", "measured on cpu0 only while CPUs run at once (one PIT)");
+    }
     u32 a, b, cx, d, max;
     cpuid_count(0, 0, &max, &b, &cx, &d);
     if (max >= 0x15) {
@@ -552,14 +557,25 @@ void timer_periodic_check(struct check *c)
     apic_timer_start(VEC_TIMER, LVT_TIMER_PERIODIC, false, 1, (u32)count);
     /* Generous: the timeout is TSC time, and an emulated TSC can run ahead of the timer (it costs nothing when the
      * interrupts come). */
-    wait_timer_irqs(&r->count, PERIODIC_K, 4 * (PERIODIC_K * PERIODIC_US + ARRIVAL_TIMEOUT_US), 0);
+    /* Under a hypervisor longer still: with every CPU running checks on a loaded 2-core host, QEMU TCG's timer
+     * thread was seen to deliver 3 of 6 ticks in the 640 ms allowed on bare metal. */
+    u64 wait_us = 4 * (PERIODIC_K * PERIODIC_US + ARRIVAL_TIMEOUT_US);
+    wait_timer_irqs(&r->count, PERIODIC_K, g_ident.hypervisor_bit ? 8 * wait_us : wait_us, 0);
     u32 n = wait_with_interrupts(&r->count, ~0u, 2 * PERIODIC_US, 0); /* the handler stopped it at K */
+    u32 ccr_running = apic_timer_current(); /* still counting (reloading) when it stopped short of K */
     apic_timer_stop();
     irq_give_back(VEC_TIMER);
     timer_stop_after[idx] = 0;
+    u32 failures_before = c->failures;
     if (!expect_eq_dec(c, "interrupts (the handler stops the timer at the 6th; + one already latched then)",
-                       PERIODIC_K + pending_at_stop[idx], n))
+                       PERIODIC_K + pending_at_stop[idx], n)) {
+        if (failures_before == 0 && n > 0 && n < PERIODIC_K && ccr_running && platform_is_qemu_tcg())
+            check_todo(c, "QEMU TCG: %u of %u periodic interrupts within %llu ms while the timer kept reloading "
+                          "(current count 0x%x) and its count-down held: QEMU's main thread, which raises them, was "
+                          "starved by a loaded host", n, PERIODIC_K,
+                       (unsigned long long)(g_ident.hypervisor_bit ? 8 * wait_us : wait_us) / 1000, ccr_running);
         return;
+    }
     /* The k-th interrupt cannot come before the k-th expiry. A host that stalls QEMU's timer thread for more
      * than a period makes it merge ticks (two expiries while one waits in IRR: one interrupt, as on hardware
      * with interrupts blocked), after which interrupts follow later expiries in lockstep. So an interrupt's
