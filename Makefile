@@ -118,6 +118,7 @@ check-built: $(HOST_TESTS) $(TOOLS) $(KERNEL_ELF)
 bench: $(KERNEL_ELF)
 	tools/bench.sh
 	tools/bench-smp.sh
+	tools/bench-run.sh
 	tools/bench-pmi.sh
 
 clean:

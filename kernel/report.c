@@ -34,7 +34,13 @@ void report_header(const struct boot_info *bi, const struct options *o, const st
             o->suites[0] ? o->suites : "(default)", o->exclude[0] ? o->exclude : "(none)", o->verbose,
             o->exit == EXIT_QEMU ? "qemu" : o->exit == EXIT_REBOOT ? "reboot" : "halt", o->console_port,
             o->console_baud);
-    kprintf("# run: %s\n", o->run_serial ? "serial" : "parallel");
+    u32 cap = suites_concurrency();
+    if (o->run_serial)
+        kprintf("# run: serial\n");
+    else if (cap >= MAX_CPUS)
+        kprintf("# run: parallel\n");
+    else
+        kprintf("# run: parallel, at most %u CPUs at once (%s)\n", cap, o->run_cpus ? "run_cpus=" : "QEMU TCG default");
     char buf[512];
     struct strbuf sb;
     sb_init(&sb, buf, sizeof(buf));

@@ -266,7 +266,7 @@ static bool qemu_tcg(void)
     return g_ident.hypervisor_bit && !strcmp(g_ident.hv_signature, "TCGTCGTCGTCG");
 }
 
-static u32 concurrency(void)
+u32 suites_concurrency(void)
 {
     if (g_options.run_cpus)
         return g_options.run_cpus;
@@ -296,7 +296,7 @@ static void run_phase(const bool *which, enum job_kind kind)
         if (which[i])
             st[i].finished = false;
     /* At most `cap` CPUs run at once (run_cpus=); the next one starts when one finishes. */
-    u32 cap = MIN(concurrency(), n), running = which[0], next = 1;
+    u32 cap = MIN(suites_concurrency(), n), running = which[0], next = 1;
     for (;;) {
         for (; next < smp.count && running < cap; next++) {
             if (!which[next])
@@ -381,10 +381,8 @@ void suites_run_one(const struct suite *s)
     bool serial = g_options.run_serial || n == 1;
     report_comment("suite %s: %s", s->name, s->about);
     if (per_cpu)
-        report_comment("suite %s: %u global, %u per-CPU checks (%u involving other CPUs) on %u CPUs, %u at a time%s",
-                       s->name, global, per_cpu, others, n, serial ? 1 : MIN(concurrency(), n),
-                       serial || g_options.run_cpus || MIN(concurrency(), n) == n ? ""
-                                                                                    : " (QEMU TCG; run_cpus=)");
+        report_comment("suite %s: %u global, %u per-CPU checks (%u involving other CPUs) on %u CPUs", s->name,
+                       global, per_cpu, others, n);
     for (u32 k = 0; k < s->count; k++)
         if (s->checks[k].scope == SCOPE_GLOBAL)
             run_one(s, k);
