@@ -32,7 +32,8 @@ HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -I. -fsanitize=address,un
 HOST_LDLIBS := -lcmocka
 
 PORTABLE_SRCS := kernel/lib/format.c kernel/phys_window.c kernel/bootinfo.c kernel/cmdline.c kernel/topology.c \
-                 kernel/cpu_ident.c kernel/acpi.c kernel/cpu_list.c apic/timer_calc.c $(wildcard pmu/*.c)
+                 kernel/cpu_ident.c kernel/acpi.c kernel/cpu_list.c kernel/reset_plan.c apic/timer_calc.c \
+                 $(wildcard pmu/*.c)
 KERNEL_ONLY_SRCS := $(wildcard kernel/*.c kernel/lib/string.c apic/*.c tests/*.c)
 KERNEL_C_SRCS := $(sort $(PORTABLE_SRCS) $(filter-out $(PORTABLE_SRCS),$(KERNEL_ONLY_SRCS)))
 KERNEL_ASM_SRCS := $(wildcard boot/*.asm kernel/*.asm)

@@ -13,7 +13,8 @@
 #   --uefi             boot the GRUB ISO with OVMF (UEFI firmware), multiboot2 entry
 #   --append "ARGS"    kernel arguments; exit=qemu is always added
 #   --accel tcg|kvm|auto  accelerator (default tcg; auto = kvm when /dev/kvm is usable, else tcg)
-#   --timeout SECONDS  host-side limit: kill QEMU after this long (default 60, 120 with --uefi; 0 = none)
+#   --timeout SECONDS  host-side limit: kill QEMU after this long (default 60, 120 with --uefi, doubled
+#                      when suite reset is selected; 0 = none)
 #   --log FILE         also write the serial log to FILE
 #   --report DIR       write the log's reports to DIR: junit.xml, report.json, report.html, report.md
 #                      (tools/pmuboot-report), and the log itself to DIR/serial.log unless --log says where
@@ -33,6 +34,9 @@
 # arguments are written into the ISO's grub.cfg, so each set of arguments gets its own cached ISO
 # (build/iso/<hash>.iso).
 #
+# Suite reset (suite=...reset...): QEMU runs without -no-reboot, so a machine reset re-runs the firmware and the
+# loader with the same arguments (-append, or the ISO's grub.cfg); each boot prints its own TAP stream and only
+# the last one, the boot that ends the run through isa-debug-exit, is judged (the earlier ones stay in the log).
 # A run passes only when QEMU's exit status says so (exit=qemu writes 0 to isa-debug-exit port 0xf4: QEMU
 # exits 1; a failed check writes 1: QEMU exits 3) AND the TAP stream is complete and agrees: a
 # "TAP version 13" line, the plan, the summary line "N passed, N failed, N skipped" matching the tests, and
@@ -72,7 +76,7 @@ write_report() {
     [[ -n ${serial:-} && -s ${serial:-} ]] || { echo "$prog: --report: no serial output to report on" >&2; return 0; }
     local rs=0
     "$repo/tools/pmuboot-report" --quiet --name "$(basename "$report")" --junit "$report/junit.xml" \
-        --json "$report/report.json" --html "$report/report.html" --markdown "$report/report.md" "$serial" >&2 || rs=$?
+        --json "$report/report.json" --html "$report/report.html" --markdown "$report/report.md" "${judged:-$serial}" >&2 || rs=$?
     if [[ $rs -le 1 ]]; then echo "$prog: reports in $report/ (junit.xml report.json report.html report.md)" >&2
     else echo "$prog: --report: tools/pmuboot-report failed (status $rs)" >&2; fi
 }
@@ -116,8 +120,12 @@ done
 case $machine in pc|q35) ;; *) bad_usage "--machine wants pc or q35, not '$machine'" ;; esac
 case $accel in tcg|kvm|auto) ;; *) bad_usage "--accel wants tcg, kvm or auto, not '$accel'" ;; esac
 [[ -z $cpu || $cpu =~ ^[A-Za-z0-9_.,=+-]+$ ]] || bad_usage "--cpu: '$cpu' does not look like a QEMU CPU model"
+# Suite reset resets the machine on purpose: no -no-reboot, and the verdict comes from the last boot.
+reboots=no
+[[ " $append " =~ [[:space:]]suite=([^[:space:]]*,)?reset(,|[[:space:]]) ]] && reboots=yes
 if [[ -z $timeout ]]; then
     if [[ $boot == uefi ]]; then timeout=120; else timeout=60; fi
+    [[ $reboots == yes ]] && timeout=$((timeout * 2))
 fi
 [[ $timeout =~ ^[0-9]+$ ]] || bad_usage "--timeout wants whole seconds (0 = no limit), not '$timeout'"
 case $append in *exit=*) bad_usage "--append: do not pass exit=...; run-qemu always adds exit=qemu" ;; esac
@@ -207,8 +215,9 @@ fi
 machine_opt=$machine
 [[ $iommu == yes ]] && machine_opt="$machine,kernel-irqchip=split"
 qemu=("$qemu_bin" -machine "$machine_opt" -accel "$accel" -m "$mem" -smp "$smp"
-      -display none -vga none -net none -no-reboot -serial stdio -monitor none
+      -display none -vga none -net none -serial stdio -monitor none
       -device isa-debug-exit,iobase=0xf4,iosize=0x04)
+[[ $reboots == no ]] && qemu+=(-no-reboot)
 [[ -n $cpu ]] && qemu+=(-cpu "$cpu")
 [[ $iommu == yes ]] && qemu+=(-device intel-iommu,intremap=on,eim=on)
 qemu+=("${extra[@]}")
@@ -235,7 +244,7 @@ if [[ -n $report ]]; then
     [[ -n $log ]] || log=$report/serial.log
 fi
 [[ -n $log ]] && { mkdir -p "$(dirname "$log")"; : >"$log" || verdict 5 "FAIL: cannot write --log file '$log'"; }
-echo "$prog: $qemu_bin, $boot boot, machine $machine_opt$([[ $iommu == yes ]] && echo ' + intel-iommu'), smp $smp, ${cpu:-default cpu}, $accel, args '$args'" >&2
+echo "$prog: $qemu_bin, $boot boot, machine $machine_opt$([[ $iommu == yes ]] && echo ' + intel-iommu'), smp $smp, ${cpu:-default cpu}, $accel, args '$args'$([[ $reboots == yes ]] && echo ', resets allowed')" >&2
 
 # Clean the serial bytes (GRUB and firmware clear the screen and move the cursor) and copy them line by line
 # to stdout, the run's log and --log.
@@ -264,8 +273,15 @@ if [[ ${statuses[1]} -ne 0 ]]; then
     verdict 3 "BROKEN: the serial log filter failed (status ${statuses[1]})"
 fi
 
+judged=$serial
+if [[ $reboots == yes ]]; then  # judge the last boot's stream (see the header)
+    boots=$(grep -c '^TAP version 13' "$serial" || true)
+    echo "$prog: $boots boot(s) in this run; judging the last one's TAP stream" >&2
+    judged=$work/last-boot.log
+    awk '/^TAP version 13/ { n++ } { lines[NR] = $0; start[NR] = n } END { for (i = 1; i <= NR; i++) if (start[i] == n) print lines[i] }' "$serial" >"$judged"
+fi
 set +e
-tapsum_out=$("$repo/tools/tapsum" --require-summary "serial=$serial")
+tapsum_out=$("$repo/tools/tapsum" --require-summary "serial=$judged")
 tapsum_status=$?
 set -e
 counts=$(tail -n 1 <<<"$tapsum_out")

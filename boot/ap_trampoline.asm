@@ -3,12 +3,15 @@
 ; and jumps into kernel text (ap_entry32), which enables long mode. In 64-bit mode the AP reads its own
 ; APIC ID from CPUID and finds its logical index in smp_ap_apic_ids, so any number of APs may start at
 ; once (parallel bring-up) and an AP restarted by INIT+SIPI re-enters the same way.
+; Before it changes any of it, the trampoline records the state INIT and SIPI left (control and debug
+; registers, EFER, TSC, APIC ID) in ap_tramp_seen inside the page, for suite init (tests/suite_init.c).
+; Every AP passing through overwrites the record; that suite restarts one AP at a time and checks the APIC ID.
 
 %include "boot/boot_gdt.inc"
 %include "boot/long_mode.inc"
 extern boot_gdt64, boot_pml4, ap_main
 extern smp_ap_apic_ids, smp_ap_count, smp_ap_stack_tops, smp_ap_id_from_leaf_b, smp_ap_strays
-global ap_trampoline_start, ap_trampoline_end, ap_entry32
+global ap_trampoline_start, ap_trampoline_end, ap_entry32, ap_tramp_seen
 
 section .rodata
 bits 16
@@ -17,6 +20,33 @@ ap_trampoline_start:
     cld
     mov ax, cs
     mov ds, ax
+%define SEEN(f) [ap_tramp_seen + f - ap_trampoline_start]
+    mov eax, cr0
+    mov SEEN(0), eax
+    mov eax, cr2
+    mov SEEN(4), eax
+    mov eax, cr3
+    mov SEEN(8), eax
+    mov eax, cr4
+    mov SEEN(12), eax
+    mov eax, dr0
+    mov SEEN(16), eax
+    mov eax, dr6
+    mov SEEN(20), eax
+    mov eax, dr7
+    mov SEEN(24), eax
+    mov ecx, 0xC0000080                     ; IA32_EFER (every CPU this kernel runs on has it)
+    rdmsr
+    mov SEEN(32), eax
+    mov SEEN(36), edx
+    rdtsc
+    mov SEEN(40), eax
+    mov SEEN(44), edx
+    mov eax, 1
+    cpuid
+    shr ebx, 24                             ; initial APIC ID, CPUID.01H:EBX[31:24]
+    mov SEEN(48), ebx
+    lock inc dword SEEN(52)
     o32 lgdt [tramp_gdtr - ap_trampoline_start]
     mov eax, cr0
     or eax, 1                               ; CR0.PE
@@ -26,6 +56,9 @@ align 4
 tramp_gdtr:
     dw BOOT_GDT_ENTRIES * 8 - 1
     dd boot_gdt64
+align 8
+ap_tramp_seen:                              ; struct ap_tramp_seen (kernel/smp.h)
+    times 56 db 0
 ap_trampoline_end:
 
 section .text.boot

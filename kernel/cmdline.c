@@ -231,6 +231,22 @@ static const char *set_pmi_delivery(struct options *o, const char *v)
     return NULL;
 }
 
+/* Bits as enum reset_type (kernel/reset_plan.h): cf9 0, kbc 1, triple 2. */
+static const char *set_reset(struct options *o, const char *v)
+{
+    static const char *const names[] = {"cf9", "kbc", "triple"};
+    for (u32 i = 0; i < ARRAY_SIZE(names); i++)
+        if (!strcmp(v, names[i])) {
+            o->reset_types = 1u << i;
+            return NULL;
+        }
+    if (!strcmp(v, "all")) {
+        o->reset_types = 7;
+        return NULL;
+    }
+    return "expects cf9, kbc, triple or all";
+}
+
 static const struct opt_desc opt_table[] = {
     {"suite", "suite=LIST", "run only these suites (comma-separated); default: the default suites", set_suites},
     {"exclude", "exclude=LIST", "skip these suites", set_exclude},
@@ -260,6 +276,8 @@ static const struct opt_desc opt_table[] = {
      set_pmi},
     {"pmi_delivery", "pmi_delivery=fixed|nmi", "LVT performance-counter delivery: fixed vector 0xE8 (default) or NMI",
      set_pmi_delivery},
+    {"reset", "reset=cf9|kbc|triple|all",
+     "suite reset: which machine resets to go through (default all); needs suite=reset", set_reset},
 };
 
 void options_default(struct options *o)
@@ -295,7 +313,7 @@ bool cmdline_parse(const char *cmdline, struct options *o, char *err, size_t err
         while (is_blank(*p))
             p++;
         if (!*p)
-            return true;
+            break;
         char word[WORD_MAX];
         size_t n = 0;
         while (p[n] && !is_blank(p[n]))
@@ -337,6 +355,11 @@ bool cmdline_parse(const char *cmdline, struct options *o, char *err, size_t err
             return false;
         }
     }
+    if (o->reset_types && !list_contains(o->suites, "reset")) {
+        k_snprintf(err, err_size, "reset= selects the resets of suite reset, which is not selected (add suite=reset)");
+        return false;
+    }
+    return true;
 }
 
 void cmdline_help(void (*emit)(const char *syntax, const char *help, void *ctx), void *ctx)

@@ -26,6 +26,7 @@ struct options {
     u32 ap_timeout_ms;          /* ap_timeout_ms=N */
     u32 pmi_variant;            /* pmi=knc|late|early: enum pmi_variant (0 = knc) */
     u32 pmi_nmi;                /* pmi_delivery=fixed|nmi: 0, 1 */
+    u32 reset_types;            /* reset=cf9|kbc|triple|all: bit mask (enum reset_type); 0 = not given */
     u32 cpu_count;              /* cpus=ID,ID,...: explicit APIC IDs instead of the MADT; 0 = not given */
     u32 cpus[OPT_CPUS_MAX];
 };

@@ -18,26 +18,45 @@ void halt_forever(void)
     }
 }
 
-/* Reset paths in order of preference: the PCI reset control register 0xCF9 (warm reset: 0x02 then 0x06;
- * Intel PCH datasheets "Reset Control Register"), the 8042 keyboard controller pulse (0xFE to port 0x64),
- * and finally a triple fault. QEMU honours all three (shared/FACTS.md 4). */
-void machine_reboot(void)
+/* PCI reset control register 0xCF9: 0x02 (system reset type: warm) then 0x06 (plus RST_CPU: go) (Intel PCH
+ * datasheets "Reset Control Register"; QEMU hw/isa/piix.c and lpc_ich9.c honour it). */
+void machine_reset_cf9(void)
 {
-    cli();
     outb(0xCF9, 0x02);
     outb(0xCF9, 0x06);
-    for (volatile int i = 0; i < 1000000; i++)
-        cpu_relax();
+}
+
+/* The 8042 keyboard controller's "pulse output port bit 0" command 0xFE, the CPU reset line (after waiting for
+ * its input buffer to drain, status bit 1). */
+void machine_reset_kbc(void)
+{
     for (int i = 0; i < 100000 && (inb(0x64) & 0x02); i++)
         cpu_relax();
     outb(0x64, 0xFE);
-    for (volatile int i = 0; i < 1000000; i++)
-        cpu_relax();
+}
+
+/* A triple fault: an exception with an empty IDT cannot be delivered (#GP, then #DF, then shutdown; SDM
+ * Vol.3A 7.15 "Interrupt 8"); the chipset turns the shutdown cycle into a reset. */
+void machine_reset_triple(void)
+{
     struct {
         u16 limit;
         u64 base;
     } PACKED null_idt = {0, 0};
     asm volatile("lidt %0; int3" ::"m"(null_idt));
+}
+
+/* Reset paths in order of preference; QEMU honours all three (shared/FACTS.md 4). */
+void machine_reboot(void)
+{
+    cli();
+    machine_reset_cf9();
+    for (volatile int i = 0; i < 1000000; i++)
+        cpu_relax();
+    machine_reset_kbc();
+    for (volatile int i = 0; i < 1000000; i++)
+        cpu_relax();
+    machine_reset_triple();
     halt_forever();
 }
 

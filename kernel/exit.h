@@ -11,3 +11,7 @@
 NORETURN void kernel_exit(bool passed, enum exit_mode mode);
 NORETURN void halt_forever(void);
 NORETURN void machine_reboot(void);
+/* One machine reset each; they return when the machine did not (yet) reset, so the caller waits and judges. */
+void machine_reset_cf9(void);
+void machine_reset_kbc(void);
+void machine_reset_triple(void);

@@ -107,5 +107,6 @@ void kmain(u32 magic, u32 info_phys)
     smp_run_on_each(pmu_cpu_discover, NULL); /* before any check writes a PMU register */
 
     suites_run(g_options.suites, g_options.exclude);
+    suites_after_run();
     report_finish();
 }

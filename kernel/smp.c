@@ -4,10 +4,12 @@
 #include <string.h>
 
 #include "apic/apic.h"
+#include "kernel/cmos.h"
 #include "kernel/console.h"
 #include "kernel/cpuid_hw.h"
 #include "kernel/globals.h"
 #include "kernel/memory.h"
+#include "kernel/setjmp.h"
 #include "kernel/timing.h"
 #include "kernel/traps.h"
 #include "kernel/x86.h"
@@ -21,7 +23,7 @@ u64 smp_ap_stack_tops[MAX_CPUS];
 u8 smp_ap_id_from_leaf_b;
 volatile u32 smp_ap_strays;
 
-extern const u8 ap_trampoline_start[], ap_trampoline_end[];
+extern const u8 ap_trampoline_start[], ap_trampoline_end[], ap_tramp_seen[];
 static u64 trampoline_phys;
 
 /* Cross-CPU call mailbox, one per CPU: the caller fills fn/arg, bumps req and sends VECTOR_WAKE; the
@@ -31,6 +33,7 @@ struct mailbox {
     void *volatile arg;
     volatile u32 req, done;
     volatile u32 wake_apic_id; /* when wake_caller: the caller halts and wants VECTOR_WAKE once done */
+    volatile u32 caller_idx;   /* who waits for this call (and serves an INIT round trip of the target) */
     volatile bool wake_caller;
 };
 static struct mailbox mailboxes[MAX_CPUS];
@@ -118,11 +121,149 @@ static void idle_loop(u32 idx)
     }
 }
 
+/* INIT round trips (smp_init_roundtrip): one at a time, on a stack of their own, because the trampoline starts
+ * the AP at the top of its kernel stack, where the frames of the interrupted call still live. */
+struct reentry {
+    volatile bool armed;
+    k_jmp_buf resume;
+    struct check *check;  /* this CPU's running check and its exception resume point, which */
+    k_jmp_buf check_jmp;  /* cpu_local_init clears */
+    u64 stack_top;        /* the CPU's own, put back on return */
+    void (*capture)(void *arg);
+    void *arg;
+};
+static struct reentry reentries[MAX_CPUS];
+static volatile u32 restart_requests[MAX_CPUS]; /* per waiting CPU: index + 1 of the AP to INIT and restart */
+static u64 restart_init_tsc[MAX_CPUS];
+static u8 reentry_stack[16384] __attribute__((aligned(16)));
+
+const volatile struct ap_tramp_seen *smp_tramp_seen(void)
+{
+    if (!trampoline_phys)
+        return NULL;
+    return (const volatile struct ap_tramp_seen *)(uintptr_t)(trampoline_phys +
+                                                             (u64)(ap_tramp_seen - ap_trampoline_start));
+}
+
+static void send_init(u32 apic_id);
+static void send_sipi(u32 apic_id);
+static bool trampoline_install(void);
+
+/* The boot CPU after INIT runs the firmware's reset code, not wait-for-SIPI. A PC BIOS that finds shutdown code
+ * 0x0A in CMOS 0x0F jumps through the warm-reset vector at 40:67 without a POST (IBM PC/AT BIOS convention;
+ * SeaBIOS src/resume.c handle_resume). Only SeaBIOS is known here to do so; elsewhere (UEFI, other firmware)
+ * the INIT might reboot the machine, so it is not sent. */
+static bool bsp_resume_supported(const char **why)
+{
+    static const char sig[] = "SeaBIOS";
+    const volatile u8 *rom = (const volatile u8 *)(uintptr_t)0xE0000;
+    for (u32 i = 0; i + sizeof(sig) - 1 <= 0x20000; i++) {
+        u32 k = 0;
+        while (k < sizeof(sig) - 1 && rom[i + k] == (u8)sig[k])
+            k++;
+        if (k == sizeof(sig) - 1)
+            return true;
+    }
+    *why = "the boot CPU: INIT sends it to the firmware's reset code; only SeaBIOS is known here to resume through "
+           "CMOS shutdown code 0x0A and 40:67, and no 'SeaBIOS' string is in 0xE0000-0xFFFFF";
+    return false;
+}
+
+#define CMOS_SHUTDOWN 0x0F
+#define BDA_WARM_RESET_VECTOR 0x467 /* 40:67, offset then segment */
+
+bool smp_init_roundtrip(void (*capture)(void *arg), void *arg, u64 *init_tsc, const char **why)
+{
+    struct cpu *self = this_cpu();
+    u32 me = self->index;
+    struct mailbox *m = &mailboxes[me];
+    if (me == 0 && !bsp_resume_supported(why))
+        return false;
+    if (me != 0 && m->req == m->done) {
+        *why = "not inside a cross-CPU call";
+        return false;
+    }
+    if (!trampoline_install()) {
+        *why = "no free page below 0x9F000 for the trampoline";
+        return false;
+    }
+    if (!smp_ap_count) /* a single CPU: the trampoline's APIC ID table holds the boot CPU only */
+        __atomic_store_n(&smp_ap_count, 1, __ATOMIC_RELEASE);
+    uintptr_t warm_addr = BDA_WARM_RESET_VECTOR;
+    asm("" : "+r"(warm_addr)); /* low memory is identity-mapped; keep GCC from calling the address invalid */
+    volatile u16 *warm = (volatile u16 *)warm_addr;
+    u16 warm_old[2] = {warm[0], warm[1]};
+    struct reentry *r = &reentries[me];
+    r->capture = capture;
+    r->arg = arg;
+    r->check = self->current_check;
+    memcpy(r->check_jmp, self->check_jmp, sizeof(k_jmp_buf));
+    r->stack_top = smp_ap_stack_tops[me];
+    u64 flags = read_flags();
+    if (k_setjmp(r->resume) == 0) {
+        cli();
+        smp_ap_stack_tops[me] = (u64)(uintptr_t)(reentry_stack + sizeof(reentry_stack));
+        __atomic_store_n(&r->armed, true, __ATOMIC_RELEASE);
+        if (me == 0) { /* INIT to itself, back through the firmware's warm-reset vector */
+            warm[0] = 0;
+            warm[1] = (u16)(trampoline_phys >> 4);
+            cmos_write(CMOS_SHUTDOWN, 0x0A);
+            restart_init_tsc[0] = rdtsc();
+            apic_send_ipi(self->apic_id, ICR_DM_INIT | ICR_LEVEL | ICR_ASSERT);
+        } else {
+            __atomic_store_n(&restart_requests[m->caller_idx], me + 1, __ATOMIC_RELEASE);
+        }
+        for (;;) /* quiescent: no lock held, nothing in flight; INIT ends this loop */
+            hlt();
+    }
+    if (me == 0) {
+        warm[0] = warm_old[0];
+        warm[1] = warm_old[1];
+        cmos_write(CMOS_SHUTDOWN, 0);
+    }
+    smp_ap_stack_tops[me] = r->stack_top;
+    *init_tsc = restart_init_tsc[me];
+    if (flags & RFLAGS_IF)
+        sti();
+    return true;
+}
+
+/* The INIT+SIPI a target asked its caller for (SDM Vol.3A 9.4.4.1: INIT, wait, SIPI, SIPI again if it has not
+ * arrived after 200 us). */
+static void serve_restart(u32 me)
+{
+    u32 req = __atomic_exchange_n(&restart_requests[me], 0, __ATOMIC_ACQ_REL);
+    if (!req)
+        return;
+    u32 t = req - 1;
+    u32 before = __atomic_load_n(&smp.cpu[t].arrivals, __ATOMIC_ACQUIRE);
+    restart_init_tsc[t] = rdtsc();
+    send_init(smp.cpu[t].apic_id);
+    udelay(smp.init_delay_us);
+    send_sipi(smp.cpu[t].apic_id);
+    u64 until = rdtsc() + us_to_tsc(200);
+    while (__atomic_load_n(&smp.cpu[t].arrivals, __ATOMIC_ACQUIRE) == before && rdtsc() < until)
+        cpu_relax();
+    if (__atomic_load_n(&smp.cpu[t].arrivals, __ATOMIC_ACQUIRE) == before)
+        send_sipi(smp.cpu[t].apic_id);
+}
+
 void ap_main(u32 idx, u32 apic_id_seen);
 void ap_main(u32 idx, u32 apic_id_seen)
 {
     u64 t = rdtsc();
     cpu_local_init(idx, apic_id_seen);
+    struct reentry *r = &reentries[idx];
+    if (__atomic_load_n(&r->armed, __ATOMIC_ACQUIRE)) { /* back from smp_init_roundtrip's INIT */
+        r->armed = false;
+        __atomic_add_fetch(&smp.cpu[idx].arrivals, 1, __ATOMIC_RELEASE);
+        r->capture(r->arg); /* before anything below touches the APIC */
+        apic_cpu_init();
+        struct cpu *self = this_cpu();
+        self->current_check = r->check;
+        memcpy(self->check_jmp, r->check_jmp, sizeof(k_jmp_buf));
+        k_longjmp(r->resume, 1);
+    }
     apic_cpu_init();
     struct smp_cpu_info *ci = &smp.cpu[idx];
     if (ci->arrivals++ == 0)
@@ -155,6 +296,17 @@ static bool pick_trampoline_page(void)
         }
     }
     return false;
+}
+
+static bool trampoline_install(void)
+{
+    if (trampoline_phys)
+        return true;
+    if (!pick_trampoline_page())
+        return false;
+    memcpy((void *)(uintptr_t)trampoline_phys, ap_trampoline_start,
+           (size_t)(ap_trampoline_end - ap_trampoline_start));
+    return true;
 }
 
 static void send_init(u32 apic_id)
@@ -220,15 +372,13 @@ void smp_bring_up(enum smp_mode mode, s64 init_delay_us, u32 ap_timeout_ms)
     smp.ap_timeout_ms = ap_timeout_ms;
     if (smp.count <= 1)
         return;
-    if (!pick_trampoline_page()) {
+    if (!trampoline_install()) {
         kprintf("# smp: no free 4 KiB page below 0x9F000 in the memory map for the AP trampoline; "
                 "APs not started\n");
         for (u32 i = 1; i < smp.count; i++)
             smp.cpu[i].state = CPU_NO_ANSWER;
         return;
     }
-    memcpy((void *)(uintptr_t)trampoline_phys, ap_trampoline_start,
-           (size_t)(ap_trampoline_end - ap_trampoline_start));
     for (u32 i = 1; i < smp.count; i++) {
         u8 *mem = early_alloc(CPU_STACKS_BYTES, 4096);
         if (!mem) { /* reported by smp/online as a failure, with this reason */
@@ -286,6 +436,7 @@ static bool wait_until_done(struct mailbox *m, u32 ticket, u64 deadline, bool ma
     u32 me = this_cpu()->index;
     if (!may_halt) { /* as before: spin, interrupts as the caller has them */
         while (__atomic_load_n(&m->done, __ATOMIC_ACQUIRE) != ticket) {
+            serve_restart(me);
             if (rdtsc() > deadline)
                 return false;
             cpu_relax();
@@ -298,6 +449,7 @@ static bool wait_until_done(struct mailbox *m, u32 ticket, u64 deadline, bool ma
     bool ok = true;
     for (;;) {
         cli();
+        serve_restart(me);
         if (__atomic_load_n(&m->done, __ATOMIC_ACQUIRE) == ticket)
             break;
         if (rdtsc() > deadline) {
@@ -347,6 +499,7 @@ bool smp_run_on(u32 idx, void (*fn)(void *arg), void *arg, u32 timeout_ms)
     m->fn = fn;
     m->arg = arg;
     m->wake_apic_id = this_cpu()->apic_id;
+    m->caller_idx = this_cpu()->index;
     m->wake_caller = may_halt;
     u32 wakes_before = wakes[this_cpu()->index];
     u32 ticket = m->req + 1;
@@ -366,6 +519,7 @@ u32 smp_call_post(u32 idx, void (*fn)(void *arg), void *arg)
     struct mailbox *m = &mailboxes[idx];
     m->fn = fn;
     m->arg = arg;
+    m->caller_idx = this_cpu()->index; /* serves the target's INIT round trip from smp_pause() */
     m->wake_caller = false;
     u32 ticket = m->req + 1; /* 0 ("not started") only after 2^32 calls */
     __atomic_store_n(&m->req, ticket, __ATOMIC_RELEASE);
@@ -380,6 +534,7 @@ bool smp_call_done(u32 idx, u32 ticket)
 
 void smp_pause(void)
 {
+    serve_restart(this_cpu()->index);
     if (!may_halt_waiting()) {
         u64 end = rdtsc() + us_to_tsc(100);
         while (rdtsc() < end)

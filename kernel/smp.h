@@ -53,11 +53,32 @@ void smp_run_on_each(void (*fn)(void *arg), void *arg);
  * 0 when it was not started. No wake-up is sent back: the caller polls (smp_pause between polls). */
 u32 smp_call_post(u32 idx, void (*fn)(void *arg), void *arg);
 bool smp_call_done(u32 idx, u32 ticket);
-/* One pause of a polling loop: under a hypervisor a HLT until the next interrupt, bounded by a one-shot tick of
+/* One pause of a polling loop (which serves an INIT round trip a posted call asked for, smp_init_roundtrip): under
+ * a hypervisor a HLT until the next interrupt, bounded by a one-shot tick of
  * the caller's (idle) APIC timer (about 1 ms); on bare metal, or with the timer in use, a 100 us spin. */
 void smp_pause(void);
 /* While set, every CPU may be running checks: smp_run_on to another CPU is refused with a message. */
 void smp_set_concurrent(bool on);
+
+/* What the AP trampoline recorded on its way in, before it changed anything (boot/ap_trampoline.asm). */
+struct ap_tramp_seen {
+    u32 cr0, cr2, cr3, cr4, dr0, dr6, dr7, pad;
+    u64 efer, tsc;
+    u32 apic_id; /* CPUID.01H:EBX[31:24] */
+    u32 count;   /* passages through the trampoline so far */
+};
+/* The live record in the trampoline page (NULL when no AP was ever started). */
+const volatile struct ap_tramp_seen *smp_tramp_seen(void);
+
+/* INIT round trip of the calling CPU. An AP, from inside a smp_run_on() call: the calling CPU sends it INIT,
+ * then SIPI (SDM Vol.3A 9.4.4.1), while it halts with nothing held. The boot CPU: it sends INIT to itself with
+ * CMOS shutdown code 0x0A and the warm-reset vector 40:67 pointing at the trampoline, on firmware known to
+ * honour them (SeaBIOS). Either re-enters through the trampoline on a separate stack; ap_main runs capture(arg)
+ * before it touches the local APIC (so capture sees the APIC as INIT left it), sets the APIC up again, and
+ * resumes here. Returns false with *why when not possible; *init_tsc gets the TSC just before the INIT was sent.
+ * An AP that never comes back leaves its caller waiting until the call times out (smp_run_on marks it
+ * unresponsive); a boot CPU that never comes back ends the run (the host-side timeout). */
+bool smp_init_roundtrip(void (*capture)(void *arg), void *arg, u64 *init_tsc, const char **why);
 
 #define VECTOR_WAKE 0xF0
 #define VECTOR_WAIT_TICK 0xF1 /* the APIC timer that bounds a halted wait for another CPU */

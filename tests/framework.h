@@ -95,3 +95,6 @@ void suites_run_one(const struct suite *s); /* regardless of selection */
 /* With run=parallel: how many CPUs run checks at once (run_cpus=, or its default for this platform). */
 u32 suites_concurrency(void);
 void suites_list(void); /* as TAP comments */
+/* What a suite leaves for after the last check, before the plan line: suite reset's machine reset
+ * (tests/suite_reset.c). Returns when there is nothing (more) to do. */
+void suites_after_run(void);

@@ -3,10 +3,11 @@
 
 extern const struct suite suite_boot, suite_harness, suite_smp;
 extern const struct suite suite_apic, suite_x2apic;
-extern const struct suite suite_pmu_enum, suite_pmu_regs, suite_pmi;
+extern const struct suite suite_pmu_enum, suite_pmu_regs, suite_pmi, suite_init, suite_reset;
 extern const struct suite suite_timeout;
 
 const struct suite *const all_suites[] = {
+    &suite_reset, /* first: its phase 2 reads the PMU before any other suite writes it */
     &suite_boot,
     &suite_harness,
     &suite_smp,
@@ -15,6 +16,7 @@ const struct suite *const all_suites[] = {
     &suite_pmu_enum,
     &suite_pmu_regs,
     &suite_pmi,
+    &suite_init,
     &suite_timeout,
 };
 const u32 all_suites_count = ARRAY_SIZE(all_suites);

@@ -9,7 +9,10 @@
 #      multiboot2 entry on pc and multiboot entry on q35; UEFI (OVMF) once if OVMF and GRUB EFI are
 #      installed; and the bad-input path: "nonsense=1" must fail fast and name the word. With QEMU 10 from
 #      bookworm-backports (tools/qemu10.sh; a SKIP line names the runs and the reason when it cannot be had):
-#      x2APIC mode under TCG (-cpu max -smp 4, q35) and 288 CPUs (q35 + intel-iommu, suite=smp,x2apic)
+#      x2APIC mode under TCG (-cpu max -smp 4, q35) and 288 CPUs (q35 + intel-iommu, suite=smp,x2apic).
+#      Suite reset (reset=all: 0xCF9, 8042 0xFE, triple fault) through -kernel on pc and q35, the GRUB ISO's
+#      multiboot2 entry on q35 and multiboot entry on pc, and UEFI on pc: QEMU must exit by itself with a PASS
+#      after four boots; the last boot's stream is the run's (build/check/qemu/reset-*.last.log)
 #   3b. tools/pmuboot-report's reports of every QEMU run (run-qemu.sh --report), validated: JUnit against
 #      tests/report/junit.xsd, JSON against docs/report-json.schema.json, HTML parsed and self-contained, and the
 #      report's verdict agreeing with run-qemu's (build/check/reports.tap)
@@ -124,7 +127,12 @@ qemu_runs+=(
     "timeout-pc-smp4|--machine pc --smp 4 --append suite=timeout,harness check_timeout_ms=500"
     "iso-mb2-pc|--iso --machine pc --smp 2"
     "iso-mb1-q35|--iso-mb1 --machine q35 --smp 2"
+    "reset-kernel-pc|--machine pc --smp 2 --append suite=reset"
+    "reset-kernel-q35|--machine q35 --smp 2 --append suite=reset"
+    "reset-iso-mb2-q35|--iso --machine q35 --smp 2 --append suite=reset"
+    "reset-iso-mb1-pc|--iso-mb1 --machine pc --smp 2 --append suite=reset"
 )
+[[ $have_uefi == yes ]] && qemu_runs+=("reset-uefi-pc|--uefi --machine pc --smp 2 --append suite=reset --timeout 240")
 # QEMU 10 (bookworm-backports, unpacked into build/qemu10 by tools/qemu10.sh; the system QEMU is untouched):
 # x2APIC mode under TCG (QEMU 7.2's TCG offers no x2APIC) and more than 255 CPUs (x2APIC IDs, MADT type-9
 # entries, interrupt remapping). When it cannot be had, one SKIP line in runs.tap names the runs and the reason.
@@ -167,6 +175,20 @@ else
         name=${r%%|*}
         status=$(cat "$out/qemu/$name.status")
         verdict=$(tail -n 1 "$out/qemu/$name.err")
+        if [[ $name == reset-* ]]; then
+            # Several boots, one TAP stream each: the run's is the last (run-qemu.sh judges the same one).
+            awk '/^TAP version 13/ { n++ } { l[NR] = $0; s[NR] = n } END { for (i = 1; i <= NR; i++) if (s[i] == n) print l[i] }' \
+                "$out/qemu/$name.log" >"$out/qemu/$name.last.log"
+            streams+=("qemu/$name=$out/qemu/$name.last.log")
+            boots=$(grep -c '^TAP version 13' "$out/qemu/$name.log" || true)
+            if [[ $status -eq 0 && $boots -eq 4 ]]; then
+                run_check yes "qemu/$name: 4 boots (3 resets), QEMU exited by itself with a PASS"
+            else
+                run_check no "qemu/$name: want a PASS after 4 boots, got run-qemu status $status after $boots boot(s): ${verdict#run-qemu: }"
+            fi
+            echo "check: qemu/$name: $boots boots, ${verdict#run-qemu: }"
+            continue
+        fi
         streams+=("qemu/$name=$out/qemu/$name.log")
         case $status in
             0|1) run_check yes "qemu/$name: run complete, QEMU status agrees with the stream (${verdict#run-qemu: })" ;;

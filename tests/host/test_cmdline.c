@@ -13,7 +13,7 @@
 #include "kernel/cmdline.h"
 
 /* Every option cmdline.h documents; each must be accepted and appear in the help table. */
-static const char *const option_names[] = {"suite", "exclude", "verbose", "exit", "console"};
+static const char *const option_names[] = {"suite", "exclude", "verbose", "exit", "console", "reset"};
 
 static bool parse(const char *line, struct options *o, char *err, size_t err_size)
 {
@@ -374,6 +374,26 @@ static void collect(const char *syntax, const char *help, void *ctx)
     h->count++;
 }
 
+/* reset=: one reset type or all, as a bit mask in enum reset_type order; only with suite reset selected. */
+static void test_reset_values(void **state)
+{
+    (void)state;
+    struct options o;
+    expect_ok("suite=reset", &o);
+    assert_int_equal(o.reset_types, 0);
+    expect_ok("suite=reset reset=cf9", &o);
+    assert_int_equal(o.reset_types, 1);
+    expect_ok("suite=init,reset reset=kbc", &o);
+    assert_int_equal(o.reset_types, 2);
+    expect_ok("reset=triple suite=reset", &o);
+    assert_int_equal(o.reset_types, 4);
+    expect_ok("suite=reset reset=all", &o);
+    assert_int_equal(o.reset_types, 7);
+    expect_error("suite=reset reset=acpi", "reset=acpi", "cf9, kbc, triple or all");
+    expect_error("reset=all", "reset=", "suite=reset");
+    expect_error("suite=init reset=cf9", "reset=", "suite=reset");
+}
+
 static void test_help_one_row_per_option(void **state)
 {
     (void)state;
@@ -424,6 +444,7 @@ int main(void)
         cmocka_unit_test(test_long_words),
         cmocka_unit_test(test_list_next),
         cmocka_unit_test(test_list_contains),
+        cmocka_unit_test(test_reset_values),
         cmocka_unit_test(test_help_one_row_per_option),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

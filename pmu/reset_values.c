@@ -1,0 +1,55 @@
+#include "pmu/reset_values.h"
+
+#define SRC_KNC "KNC PMU 327357-001 1.4.4, Table 1-2"
+#define SRC_SDM "SDM Vol.3A Table 10-1 (power-up/reset)"
+#define SRC_SDM_079 "SDM 325462-079US (March 2023) and later: one enable bit per GP counter"
+#define SRC_SDM_OLD "SDM before 325462-079US: 0"
+#define SRC_AMD_V2 "AMD PPR (PerfMonV2) PerfCntrGlobalCtl: one enable bit per core counter"
+#define SRC_AMD "AMD APM Vol.2 13.2.1 / PPR: 0"
+
+static u64 gp_bits(const struct pmu_caps *c)
+{
+    return c->gp_mask ? c->gp_mask : (c->num_gp >= 64 ? ~0ull : (1ull << c->num_gp) - 1);
+}
+
+void pmu_reset_expect(const struct pmu_caps *caps, const struct pmu_state_entry *e, struct pmu_reset_expect *out)
+{
+    *out = (struct pmu_reset_expect){0};
+    switch (caps->kind) {
+    case PMU_KIND_KNC:
+        out->source = SRC_KNC;
+        return;
+    case PMU_KIND_INTEL_ARCH:
+        out->source = SRC_SDM;
+        if (e->reg == PMU_SREG_GLOBAL_CTRL) {
+            out->value = gp_bits(caps);
+            out->source = SRC_SDM_079;
+            out->has_alt = true;
+            out->alt = 0;
+            out->alt_source = SRC_SDM_OLD;
+        } else if (e->reg == PMU_SREG_GLOBAL_STATUS) {
+            out->tolerated = 1ull << PMU_STATUS_COND_CHGD;
+        }
+        return;
+    case PMU_KIND_AMD_PERFMON_V2:
+        out->source = SRC_AMD;
+        if (e->reg == PMU_SREG_GLOBAL_CTRL) {
+            out->value = gp_bits(caps);
+            out->source = SRC_AMD_V2;
+        }
+        return;
+    default:
+        out->source = SRC_AMD;
+        return;
+    }
+}
+
+enum pmu_reset_match pmu_reset_judge(const struct pmu_reset_expect *x, u64 observed)
+{
+    u64 v = observed & ~x->tolerated;
+    if (v == (x->value & ~x->tolerated))
+        return PMU_RESET_MATCHES;
+    if (x->has_alt && v == (x->alt & ~x->tolerated))
+        return PMU_RESET_MATCHES_ALT;
+    return PMU_RESET_MISMATCH;
+}
