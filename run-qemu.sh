@@ -11,7 +11,7 @@
 #   --iso              boot through the GRUB ISO (BIOS, GRUB's multiboot2 command) instead of -kernel
 #   --iso-mb1          the same ISO's multiboot (version 1) entry
 #   --uefi             boot the GRUB ISO with OVMF (UEFI firmware), multiboot2 entry
-#   --append "ARGS"    kernel arguments; exit=qemu is always added
+#   --append "ARGS"    kernel arguments (repeatable: joined with blanks); exit=qemu is always added
 #   --accel tcg|kvm|auto  accelerator (default tcg; auto = kvm when /dev/kvm is usable, else tcg)
 #   --timeout SECONDS  host-side limit: kill QEMU after this long (default 60, 120 with --uefi, doubled
 #                      when suite reset is selected; 0 = none)
@@ -96,7 +96,7 @@ while [[ $# -gt 0 ]]; do
         --iso) boot=iso ;;
         --iso-mb1) boot='iso-mb1' ;;
         --uefi) boot=uefi ;;
-        --append) [[ $# -ge 2 ]] || bad_usage "option --append needs a value"; append=$2; shift ;;
+        --append) [[ $# -ge 2 ]] || bad_usage "option --append needs a value"; append="${append:+$append }$2"; shift ;;
         --accel) need_value "$@"; accel=$2; shift ;;
         --timeout) need_value "$@"; timeout=$2; shift ;;
         --log) need_value "$@"; log=$2; shift ;;

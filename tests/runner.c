@@ -290,13 +290,13 @@ static void run_phase(const bool *which, enum job_kind kind)
     u32 n = 0;
     for (u32 i = 0; i < smp.count; i++)
         n += which[i];
-    __atomic_store_n(&concurrent, n > 1, __ATOMIC_RELEASE);
-    smp_set_concurrent(n > 1);
+    u32 cap = MIN(suites_concurrency(), n), running = which[0], next = 1;
+    __atomic_store_n(&concurrent, cap > 1, __ATOMIC_RELEASE);
+    smp_set_concurrent(cap > 1);
     for (u32 i = 0; i < smp.count || i == 0; i++)
         if (which[i])
             st[i].finished = false;
     /* At most `cap` CPUs run at once (run_cpus=); the next one starts when one finishes. */
-    u32 cap = MIN(suites_concurrency(), n), running = which[0], next = 1;
     for (;;) {
         for (; next < smp.count && running < cap; next++) {
             if (!which[next])

@@ -124,7 +124,7 @@ qemu_runs+=(
     "kernel-pc-serial-smp4|--machine pc --smp 4 --append smp=serial"
     "kernel-pc-smp4-again|--machine pc --smp 4"
     "kernel-pc-run-serial-smp4|--machine pc --smp 4 --append run=serial"
-    "timeout-pc-smp4|--machine pc --smp 4 --append suite=timeout,harness check_timeout_ms=500"
+    "timeout-pc-smp4|--machine pc --smp 4 --append suite=timeout,harness --append check_timeout_ms=500"
     "iso-mb2-pc|--iso --machine pc --smp 2"
     "iso-mb1-q35|--iso-mb1 --machine q35 --smp 2"
     "reset-kernel-pc|--machine pc --smp 2 --append suite=reset"
