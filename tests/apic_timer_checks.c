@@ -128,6 +128,10 @@ static const struct apic_timer_cal *timer_cal_or_skip(struct check *c)
     }
     if (!cal->ok) {
         check_fail(c, "APIC timer calibration failed: %s", cal->problem);
+        /* Every window lost to slow reads: under a hypervisor the vCPU was descheduled, not the timer broken. */
+        if (cal->windows == 0 && cal->slow_reads == cal->attempts && g_ident.hypervisor_bit)
+            check_todo(c, "hypervisor: every calibration window had a count read slower than 0.5%% of it (a "
+                          "descheduled vCPU), so this CPU's timer could not be calibrated");
         return NULL;
     }
     return cal;
@@ -203,8 +207,14 @@ void timer_calibration_check(struct check *c)
         hi = MAX(hi, cal->window_hz[i]);
     }
     expect_true(c, "timer counts", cal->hz > 0, "> 0 Hz", "%llu Hz", (unsigned long long)cal->hz);
-    expect_true(c, "windows measured", cal->windows >= 2, ">= 2 of 3", "%u", cal->windows);
     u32 failures = c->failures;
+    expect_true(c, "windows measured", cal->windows >= 2, ">= 2 of 3", "%u", cal->windows);
+    /* Windows lost to slow reads only: under a hypervisor the vCPU was descheduled (seen with 64 vCPUs on a
+     * loaded 2-core host: 7 of 8 windows had a read of ~290 us), not a fault of the timer. */
+    if (failures == 0 && c->failures && cal->windows + cal->slow_reads == cal->attempts && g_ident.hypervisor_bit)
+        check_todo(c, "hypervisor: %u of %u calibration windows had a count read slower than 0.5%% of the window (a "
+                      "descheduled vCPU); %u measured", cal->slow_reads, cal->attempts, cal->windows);
+    failures = c->failures;
     expect_within(c, "window spread (max - min)", 0, (s64)(hi - lo), cal->hz / 100, "Hz");
     /* Two constant clocks keep their ratio; under a hypervisor the TSC and the timer clock were seen to drift
      * 2.5% apart for tens of milliseconds (QEMU TCG, a loaded host): that alone is the platform, not the timer,
