@@ -258,7 +258,9 @@ static void supervise(u32 i)
 
 /* Under QEMU TCG every vCPU is a host thread that takes QEMU's global lock for each APIC access and each exit,
  * and the emulated timers run in one more thread: measured on a loaded 2-core host, 16 vCPUs running the apic
- * suite at once took 9.8 s and starved timers into failures, 2 at a time 4.3 s, one at a time 5.5 s. */
+ * suite at once took 9.8 s and starved timers into failures, 2 at a time 4.3 s, one at a time 5.5 s; 64 vCPUs on
+ * a less loaded one, the default suites: 75 s all at once, 10.3 s 4 at a time (22 timing TODOs), 11.6 s 2 at a
+ * time (4 TODOs). docs/running.md. */
 #define TCG_RUN_CPUS 2
 
 static bool qemu_tcg(void)
