@@ -17,7 +17,7 @@
 #                      from QEMU's user-mode network and loads the kernel with it (multiboot1)
 #   --vga std|none     QEMU's display adapter (default none); std gives GRUB a VBE/GOP framebuffer for the
 #                      screen mirror (there is still no window: -display none; tools/screenshot.sh looks)
-#   --append "ARGS"    kernel arguments; exit=qemu is always added
+#   --append "ARGS"    kernel arguments (repeatable: joined with blanks); exit=qemu is always added
 #   --accel tcg|kvm|auto  accelerator (default tcg; auto = kvm when /dev/kvm is usable, else tcg)
 #   --timeout SECONDS  host-side limit: kill QEMU after this long (default 60, 120 with --uefi, doubled
 #                      when suite reset is selected; 0 = none)
@@ -108,7 +108,7 @@ while [[ $# -gt 0 ]]; do
         --iso-mb1) boot='iso-mb1' ;;
         --uefi) boot=uefi ;;
         --pxe) boot=pxe ;;
-        --append) [[ $# -ge 2 ]] || bad_usage "option --append needs a value"; append=$2; shift ;;
+        --append) [[ $# -ge 2 ]] || bad_usage "option --append needs a value"; append="${append:+$append }$2"; shift ;;
         --accel) need_value "$@"; accel=$2; shift ;;
         --timeout) need_value "$@"; timeout=$2; shift ;;
         --log) need_value "$@"; log=$2; shift ;;

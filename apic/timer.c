@@ -101,12 +101,19 @@ static void calibrate(struct apic_timer_cal *cal)
     apic_timer_start(0xFF, 0, true, cal->divisor, 0xFFFFFFFFu);
     while (got < APIC_TIMER_CAL_WINDOWS && cal->attempts < CAL_MAX_ATTEMPTS) {
         cal->attempts++;
+        /* From the top each window: windows that did not count (slow reads, below) must not run the count out
+         * on a long series (seen with 16 vCPUs at once under QEMU TCG: 4 s of retries). */
+        apic_write(APIC_TIMER_ICR, 0xFFFFFFFFu);
         u64 t0, t1, b0, b1;
         u32 c0 = read_count_at(&t0, &b0);
         while (rdtsc() < t0 + window_tsc)
-            cpu_relax();
+            spin_wait_step();
         u32 c1 = read_count_at(&t1, &b1);
         cal->max_bracket_tsc = MAX(cal->max_bracket_tsc, MAX(b0, b1));
+        if (c1 == 0 && t1 - t0 > 2 * window_tsc) {
+            cal->slow_reads++;
+            continue; /* ran out while this vCPU was descheduled past the window: no evidence either way */
+        }
         if (c1 == 0 || c1 >= c0) {
             k_snprintf(cal->problem, sizeof(cal->problem),
                        "current count did not decrease over %u us: 0x%x then 0x%x", CAL_WINDOW_US, c0, c1);
@@ -116,15 +123,15 @@ static void calibrate(struct apic_timer_cal *cal)
         }
         /* A read that took longer than 0.5% of the window (the vCPU was descheduled, an SMI...) would make
          * this window's ratio uncertain by as much: measure again instead. */
-        if (b0 > window_tsc / CAL_BRACKET_SHARE || b1 > window_tsc / CAL_BRACKET_SHARE)
+        if (b0 > window_tsc / CAL_BRACKET_SHARE || b1 > window_tsc / CAL_BRACKET_SHARE) {
+            cal->slow_reads++;
             continue;
+        }
         w[got].apic_ticks = c0 - c1;
         w[got].tsc_ticks = t1 - t0;
         w[got].hz = mul_div_u64(w[got].apic_ticks, timing.tsc_hz, w[got].tsc_ticks, NULL);
         cal->window_hz[got] = w[got].hz;
         got++;
-        /* Restart before the count could run out on a slow-clocked, long series. */
-        apic_write(APIC_TIMER_ICR, 0xFFFFFFFFu);
     }
     apic_timer_stop();
     apic_write(APIC_TIMER_DCR, saved_dcr);

@@ -21,6 +21,7 @@ struct apic_timer_cal {
     u64 window_hz[APIC_TIMER_CAL_WINDOWS]; /* each accepted window's result, in measurement order */
     u64 max_bracket_tsc; /* worst TSC gap around a current-count read (the read's time uncertainty) */
     u32 attempts;        /* windows tried (rejected ones included) */
+    u32 slow_reads;      /* windows lost to a descheduled vCPU (or an SMI): a slow count read, or an overrun */
 };
 
 /* Calibrate this CPU's timer (first call) and return the result; later calls return the cached result.

@@ -146,6 +146,31 @@ static const char *set_smp(struct options *o, const char *v)
     return NULL;
 }
 
+static const char *set_run(struct options *o, const char *v)
+{
+    if (!strcmp(v, "parallel"))
+        o->run_serial = 0;
+    else if (!strcmp(v, "serial"))
+        o->run_serial = 1;
+    else
+        return "expects parallel or serial";
+    return NULL;
+}
+
+static const char *set_run_cpus(struct options *o, const char *v)
+{
+    if (!strcmp(v, "auto")) {
+        o->run_cpus = 0;
+        return NULL;
+    }
+    return parse_u32(v, &o->run_cpus, 1, OPT_CPUS_MAX) ? NULL : "expects auto or a number of CPUs, 1..512";
+}
+
+static const char *set_check_timeout(struct options *o, const char *v)
+{
+    return parse_u32(v, &o->check_timeout_ms, 100, 600000) ? NULL : "expects milliseconds, 100..600000";
+}
+
 static const char *set_init_delay(struct options *o, const char *v)
 {
     u32 us;
@@ -281,6 +306,13 @@ static const struct opt_desc opt_table[] = {
      "serial console: auto (default) = the ACPI SPCR port, else COM1 (ttyS0) at 115200", set_console},
     {"apic", "apic=auto|xapic|x2apic", "local APIC mode; auto (default) = x2APIC when CPUID offers it", set_apic},
     {"smp", "smp=parallel|serial", "AP bring-up: all at once (default) or one at a time", set_smp},
+    {"run", "run=parallel|serial",
+     "per-CPU checks: on every CPU at once (default), or one CPU after the other (the order of the stream is the "
+     "same)", set_run},
+    {"run_cpus", "run_cpus=auto|N",
+     "with run=parallel: at most N CPUs run checks at once; auto (default): all, 2 under QEMU TCG", set_run_cpus},
+    {"check_timeout_ms", "check_timeout_ms=N",
+     "a check still running on an AP after N ms (default 20000) is stopped with an NMI and failed", set_check_timeout},
     {"cpus", "cpus=ID,ID,...", "APIC IDs to bring up instead of the ACPI MADT's (decimal or 0x-hex)", set_cpus},
     {"init_delay_us", "init_delay_us=N",
      "wait after INIT before the SIPIs; default 0 on modern CPUs, 10000 on older ones (as Linux)", set_init_delay},
@@ -311,6 +343,7 @@ void options_default(struct options *o)
     o->console_baud = 115200;
     o->init_delay_us = -1;
     o->ap_timeout_ms = 100;
+    o->check_timeout_ms = 20000;
 }
 
 static bool is_blank(char c)

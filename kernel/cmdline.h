@@ -24,6 +24,9 @@ struct options {
     struct uart_desc console_uart; /* console=uart[8250],io|mmio|mmio16|mmio32,ADDR[,BAUD] */
     u32 apic;                   /* apic=auto|xapic|x2apic: 0, 1, 2 (enum apic_request) */
     u32 smp_serial;             /* smp=parallel|serial: 0, 1 */
+    u32 run_serial;             /* run=parallel|serial: per-CPU checks on every CPU at once (0) or in turn (1) */
+    u32 run_cpus;               /* run_cpus=auto|N: at most N CPUs run checks at once (0 = auto) */
+    u32 check_timeout_ms;       /* check_timeout_ms=N: a check on another CPU still running after N is stopped */
     s64 init_delay_us;          /* init_delay_us=N; -1 = chosen by CPU family */
     u32 ap_timeout_ms;          /* ap_timeout_ms=N */
     u32 pmi_variant;            /* pmi=knc|late|early: enum pmi_variant (0 = knc) */

@@ -13,14 +13,24 @@ static volatile u32 owner = NO_OWNER;
 static u32 depth;
 static u64 saved_flags;
 
+static void emit_n(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n && s[i]; i++) {
+        if (s[i] == '\n')
+            serial_putc('\r'); /* serial terminals want CR LF */
+        serial_putc(s[i]);
+        fbcon_putc(s[i]);
+    }
+}
+
 static void emit(const char *s)
 {
-    for (; *s; s++) {
-        if (*s == '\n')
-            serial_putc('\r'); /* serial terminals want CR LF */
-        serial_putc(*s);
-        fbcon_putc(*s);
-    }
+    emit_n(s, (size_t)-1);
+}
+
+void console_write_locked(const char *s, size_t n)
+{
+    emit_n(s, n);
 }
 
 bool console_init(const struct uart_desc *u)

@@ -13,5 +13,6 @@ void kprintf(const char *fmt, ...) PRINTF_LIKE(1, 2);
 void console_lock(void);
 void console_unlock(void);
 void kprintf_locked(const char *fmt, ...) PRINTF_LIKE(1, 2);
+void console_write_locked(const char *s, size_t n); /* n bytes of s (or up to a NUL), unformatted */
 /* After an exception unwound a check: release the lock if this CPU still holds it. */
 void console_recover(void);

@@ -36,6 +36,8 @@ struct cpu {
     struct fault_record last_fault; /* the latest exception, fixed up or not */
     struct check *current_check;  /* check running here: exceptions are charged to it */
     k_jmp_buf check_jmp;          /* where an exception inside that check resumes */
+    volatile u32 check_seq;       /* checks started on this CPU (the runner numbers them) */
+    volatile u32 abort_seq;       /* set by the runner on another CPU: stop check number abort_seq (an NMI) */
 
     u64 gdt[7] __attribute__((aligned(16)));
     struct tss64 tss __attribute__((aligned(16)));

@@ -11,6 +11,7 @@
 #include "kernel/lib/format.h"
 #include "kernel/pmu_emul.h"
 #include "pmu/model/pmu_model.h"
+#include "kernel/x86.h"
 #include "tests/framework.h"
 
 static struct {
@@ -36,6 +37,13 @@ void report_header(const struct boot_info *bi, const struct options *o, const st
     kprintf("# options: suite=%s exclude=%s verbose=%u exit=%s console=%s\n",
             o->suites[0] ? o->suites : "(default)", o->exclude[0] ? o->exclude : "(none)", o->verbose,
             o->exit == EXIT_QEMU ? "qemu" : o->exit == EXIT_REBOOT ? "reboot" : "halt", o->console);
+    u32 cap = suites_concurrency();
+    if (o->run_serial)
+        kprintf("# run: serial\n");
+    else if (cap >= MAX_CPUS)
+        kprintf("# run: parallel\n");
+    else
+        kprintf("# run: parallel, at most %u CPUs at once (%s)\n", cap, o->run_cpus ? "run_cpus=" : "QEMU TCG default");
     char buf[512];
     struct strbuf sb;
     sb_init(&sb, buf, sizeof(buf));
@@ -60,72 +68,124 @@ void report_header(const struct boot_info *bi, const struct options *o, const st
     }
 }
 
-/* YAML-safe verdict reason: TAP directives end at the line; keep reasons on one line. */
-static void put_block(const struct check *c)
+/* The YAML block of a check, two spaces in. A block the buffer cut loses its cut line (it ends in "...": an
+ * unclosed YAML string would break the stream) and says so. */
+static void put_block(struct strbuf *sb, const struct check *c)
 {
     const char *p = c->diag_buf;
     if (!*p)
         return;
-    kprintf_locked("  ---\n");
+    sb_printf(sb, "  ---\n");
     while (*p) {
         const char *nl = strchr(p, '\n');
         if (!nl && c->diag.truncated)
-            break; /* the line the buffer cut (it ends in "..."): an unclosed YAML string would break the stream */
+            break;
         int n = nl ? (int)(nl - p) : (int)strlen(p);
-        kprintf_locked("  %.*s\n", n, p);
+        sb_printf(sb, "  %.*s\n", n, p);
         p += n + (nl ? 1 : 0);
     }
     if (c->diag.truncated)
-        kprintf_locked("  \"diagnostics truncated\": \"the block outgrew its %u-byte buffer; later lines dropped (the "
-                       "verdict counts every expectation)\"\n", (unsigned)sizeof(c->diag_buf));
-    kprintf_locked("  ...\n");
+        sb_printf(sb, "  \"diagnostics truncated\": \"the block outgrew its %u-byte buffer; later lines dropped (the "
+                      "verdict counts every expectation)\"\n", (unsigned)sizeof(c->diag_buf));
+    sb_printf(sb, "  ...\n");
 }
 
-void report_check(const struct check *c)
+u32 report_render(const struct check *c, char *buf, u32 size)
 {
+    static const char *const directive[] = {
+        [VERDICT_PASS] = "", [VERDICT_FAIL] = "", [VERDICT_SKIP] = " # SKIP ", [VERDICT_TODO_FAIL] = " # TODO ",
+        [VERDICT_TODO_PASS] = " # TODO "};
     enum check_verdict v = check_verdict(c);
-    const char *mark = c->emulated_pmu ? " [emulated PMU]" : "";
-    if (c->emulated_pmu) {
+    struct strbuf sb;
+    sb_init(&sb, buf, size);
+    sb_printf(&sb, " - %s%s%s%s\n", c->name, c->emulated_pmu ? " [emulated PMU]" : "", directive[v],
+              directive[v][0] ? c->reason : "");
+    size_t line = sb.len;
+    if (rep.verbose >= 1 || v != VERDICT_PASS)
+        put_block(&sb, c);
+    if (sb.truncated) { /* no room for the block: keep the verdict, say what was dropped */
+        sb.len = line;
+        sb.truncated = false;
+        buf[line] = '\0';
+        sb_printf(&sb, "  ---\n  \"diagnostics dropped\": \"the report buffer of this CPU was full\"\n  ...\n");
+    }
+    return (u32)sb.len;
+}
+
+u32 report_verdict_kind(const struct check *c)
+{
+    return (u32)check_verdict(c) | (c->emulated_pmu ? REPORT_EMULATED : 0);
+}
+
+void report_emit(u32 verdict, const char *text, u32 len)
+{
+    enum check_verdict v = (enum check_verdict)(verdict & ~REPORT_EMULATED);
+    console_lock();
+    if (verdict & REPORT_EMULATED) {
         rep.emul_passed += v == VERDICT_PASS || v == VERDICT_TODO_FAIL || v == VERDICT_TODO_PASS;
         rep.emul_failed += v == VERDICT_FAIL;
         rep.emul_skipped += v == VERDICT_SKIP;
     }
-    console_lock();
     u32 n = ++rep.number;
     switch (v) {
     case VERDICT_PASS:
         rep.passed++;
-        kprintf_locked("ok %u - %s%s\n", n, c->name, mark);
         break;
     case VERDICT_FAIL:
         rep.failed++;
-        kprintf_locked("not ok %u - %s%s\n", n, c->name, mark);
         break;
     case VERDICT_SKIP:
         rep.skipped++;
-        kprintf_locked("ok %u - %s%s # SKIP %s\n", n, c->name, mark, c->reason);
         break;
     case VERDICT_TODO_FAIL: /* a known deviation: an expected failure, reported, not counted as failed */
-        rep.todo++;
-        rep.passed++;
-        kprintf_locked("not ok %u - %s%s # TODO %s\n", n, c->name, mark, c->reason);
-        break;
     case VERDICT_TODO_PASS:
         rep.todo++;
         rep.passed++;
-        kprintf_locked("ok %u - %s%s # TODO %s\n", n, c->name, mark, c->reason);
         break;
     }
-    if (rep.verbose >= 1 || v != VERDICT_PASS)
-        put_block(c);
-    fbcon_progress(rep.passed, rep.failed, rep.skipped, c->name, false);
+    kprintf_locked("%s %u", v == VERDICT_FAIL || v == VERDICT_TODO_FAIL ? "not ok" : "ok", n);
+    console_write_locked(text, len);
+    /* The screen's status line names the check just reported: the rendered text is " - NAME[ ...]\n". */
+    char name[96];
+    u32 k = 0;
+    for (u32 j = 3; j < len && k + 1 < sizeof(name) && text[j] != ' ' && text[j] != '\n'; j++)
+        name[k++] = text[j];
+    name[k] = '\0';
+    fbcon_progress(rep.passed, rep.failed, rep.skipped, name, false);
     console_unlock();
+}
+
+void report_check(const struct check *c)
+{
+    static char buf[REPORT_RECORD_MAX]; /* under the lock below: one CPU reports directly at a time */
+    static volatile u32 lock;
+    while (__sync_lock_test_and_set(&lock, 1))
+        cpu_relax();
+    u32 len = report_render(c, buf, sizeof(buf));
+    report_emit(report_verdict_kind(c), buf, len);
+    __sync_lock_release(&lock);
+}
+
+void report_emit_text(const char *text, u32 len)
+{
+    console_lock();
+    console_write_locked(text, len);
+    console_unlock();
+}
+
+static bool (*comment_hook)(const char *text);
+
+void report_set_comment_hook(bool (*hook)(const char *text))
+{
+    comment_hook = hook;
 }
 
 static void vcomment(const char *fmt, va_list ap)
 {
     char buf[400];
     k_vsnprintf(buf, sizeof(buf), fmt, ap);
+    if (comment_hook && comment_hook(buf))
+        return;
     kprintf("# %s\n", buf);
 }
 

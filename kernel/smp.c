@@ -467,6 +467,13 @@ static bool wait_until_done(struct mailbox *m, u32 ticket, u64 deadline, bool ma
     return ok;
 }
 
+static volatile bool concurrent; /* every CPU may be running checks (smp_set_concurrent) */
+
+void smp_set_concurrent(bool on)
+{
+    __atomic_store_n(&concurrent, on, __ATOMIC_RELEASE);
+}
+
 bool smp_run_on(u32 idx, void (*fn)(void *arg), void *arg, u32 timeout_ms)
 {
     if (idx == this_cpu()->index) {
@@ -475,6 +482,13 @@ bool smp_run_on(u32 idx, void (*fn)(void *arg), void *arg, u32 timeout_ms)
     }
     if (smp.cpu[idx].state != CPU_ONLINE)
         return false;
+    if (__atomic_load_n(&concurrent, __ATOMIC_ACQUIRE)) {
+        /* The target runs its own checks and reads its mailbox only when idle: waiting would time out and
+         * wrongly mark it unresponsive. */
+        kprintf("# smp: cpu%u asked cpu%u to run a call while every CPU runs its checks; refused (declare the "
+                "check CPUS_OTHERS, docs/writing-checks.md)\n", this_cpu()->index, idx);
+        return false;
+    }
     struct mailbox *m = &mailboxes[idx];
     bool may_halt = may_halt_waiting(); /* with interrupts enabled, which it leaves enabled */
     m->fn = fn;
@@ -491,6 +505,43 @@ bool smp_run_on(u32 idx, void (*fn)(void *arg), void *arg, u32 timeout_ms)
     if (!ok)
         smp.cpu[idx].state = CPU_UNRESPONSIVE;
     return ok;
+}
+
+u32 smp_call_post(u32 idx, void (*fn)(void *arg), void *arg)
+{
+    if (smp.cpu[idx].state != CPU_ONLINE || idx == this_cpu()->index)
+        return 0;
+    struct mailbox *m = &mailboxes[idx];
+    m->fn = fn;
+    m->arg = arg;
+    m->caller_idx = this_cpu()->index; /* serves the target's INIT round trip from smp_pause() */
+    m->wake_caller = false;
+    u32 ticket = m->req + 1; /* 0 ("not started") only after 2^32 calls */
+    __atomic_store_n(&m->req, ticket, __ATOMIC_RELEASE);
+    apic_send_ipi(smp.cpu[idx].apic_id, ICR_DM_FIXED | VECTOR_WAKE);
+    return ticket;
+}
+
+bool smp_call_done(u32 idx, u32 ticket)
+{
+    return __atomic_load_n(&mailboxes[idx].done, __ATOMIC_ACQUIRE) == ticket;
+}
+
+void smp_pause(void)
+{
+    serve_restart(this_cpu()->index);
+    if (!may_halt_waiting()) {
+        u64 end = rdtsc() + us_to_tsc(100);
+        while (rdtsc() < end)
+            cpu_relax();
+        return;
+    }
+    apic_write(APIC_TIMER_DCR, 0xB); /* divide by 1; one tick of wait_until_done's, which bounds the HLT */
+    apic_write(APIC_LVT_TIMER, VECTOR_WAIT_TICK); /* one-shot */
+    apic_write(APIC_TIMER_ICR, 1u << 20);
+    asm volatile("sti; hlt" ::: "memory");
+    apic_write(APIC_LVT_TIMER, LVT_MASKED | VECTOR_WAIT_TICK);
+    apic_write(APIC_TIMER_ICR, 0);
 }
 
 void smp_run_on_each(void (*fn)(void *arg), void *arg)

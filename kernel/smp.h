@@ -49,6 +49,16 @@ u32 smp_online_count(void);
 bool smp_run_on(u32 idx, void (*fn)(void *arg), void *arg, u32 timeout_ms);
 /* Run fn(arg) on every online CPU in turn (boot CPU first), waiting for each. */
 void smp_run_on_each(void (*fn)(void *arg), void *arg);
+/* Start fn(arg) on CPU idx (another online CPU, idle) and return at once: the ticket smp_call_done() compares,
+ * 0 when it was not started. No wake-up is sent back: the caller polls (smp_pause between polls). */
+u32 smp_call_post(u32 idx, void (*fn)(void *arg), void *arg);
+bool smp_call_done(u32 idx, u32 ticket);
+/* One pause of a polling loop (which serves an INIT round trip a posted call asked for, smp_init_roundtrip): under
+ * a hypervisor a HLT until the next interrupt, bounded by a one-shot tick of
+ * the caller's (idle) APIC timer (about 1 ms); on bare metal, or with the timer in use, a 100 us spin. */
+void smp_pause(void);
+/* While set, every CPU may be running checks: smp_run_on to another CPU is refused with a message. */
+void smp_set_concurrent(bool on);
 
 /* What the AP trampoline recorded on its way in, before it changed anything (boot/ap_trampoline.asm). */
 struct ap_tramp_seen {

@@ -275,5 +275,5 @@ void udelay(u64 us)
     }
     u64 end = rdtsc() + us_to_tsc(us);
     while (rdtsc() < end)
-        cpu_relax();
+        spin_wait_step();
 }

@@ -2,6 +2,8 @@
  * charged to the running check (reported, check failed, runner resumes), or fatal (reported, run ends). */
 #include "kernel/traps.h"
 
+#include <string.h>
+
 #include "kernel/console.h"
 #include "kernel/panic.h"
 #include "kernel/pmu_emul.h"
@@ -19,6 +21,9 @@ struct idt_gate {
 
 static struct idt_gate idt[256] __attribute__((aligned(16)));
 static irq_handler_t irq_handlers[256];
+/* Per-CPU handlers that take precedence over irq_handlers on that CPU: a check that runs while other CPUs run
+ * theirs installs its handlers here, so it neither sees nor replaces the others' (irq_register_local). */
+static irq_handler_t local_handlers[MAX_CPUS][256];
 extern const u64 isr_stub_table[256];
 extern const struct ex_entry __extable_start[], __extable_end[];
 
@@ -70,6 +75,19 @@ irq_handler_t irq_register(u8 vector, irq_handler_t h)
     return prev;
 }
 
+irq_handler_t irq_register_local(u8 vector, irq_handler_t h)
+{
+    irq_handler_t *slot = &local_handlers[this_cpu()->index][vector];
+    irq_handler_t prev = *slot;
+    *slot = h;
+    return prev;
+}
+
+void irq_clear_local(void)
+{
+    memset(local_handlers[this_cpu()->index], 0, sizeof(local_handlers[0]));
+}
+
 static const struct ex_entry *extable_find(u64 rip)
 {
     for (const struct ex_entry *e = __extable_start; e < __extable_end; e++)
@@ -96,8 +114,21 @@ void trap_dispatch(struct trap_frame *f)
 {
     struct cpu *c = this_cpu();
     c->trap_depth++;
+    if (f->vector == 2 && c->abort_seq) { /* the check runner's NMI: stop a check past its time limit */
+        u32 seq = c->abort_seq;
+        c->abort_seq = 0;
+        if (c->current_check && seq == c->check_seq) {
+            record_fault(c, f);
+            check_time_limit(c->current_check, &c->last_fault);
+            k_longjmp(c->check_jmp, 1); /* the runner clears trap_depth and re-opens NMIs */
+        }
+        c->trap_depth--;
+        return; /* that check had ended already: nothing to stop */
+    }
     if (!is_exception(f->vector) || f->vector == 2) { /* NMI: a PMI in NMI mode, or unexpected */
-        irq_handler_t h = irq_handlers[f->vector];
+        irq_handler_t h = local_handlers[c->index][f->vector];
+        if (!h)
+            h = irq_handlers[f->vector];
         if (h)
             h(f);
         else

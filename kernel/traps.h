@@ -15,6 +15,9 @@ void idt_init(void); /* build the shared IDT once */
 void idt_load(void); /* on each CPU */
 /* Install h for vector (NULL removes it); returns the handler it replaces, so a check can put it back. */
 irq_handler_t irq_register(u8 vector, irq_handler_t h);
+/* The same for the calling CPU only: h takes precedence over the shared handler there (NULL removes it). */
+irq_handler_t irq_register_local(u8 vector, irq_handler_t h);
+void irq_clear_local(void); /* drop every handler this CPU installed with irq_register_local */
 const char *exception_name(u32 vector);
 /* Whether the vector is one the CPU raises as an exception (0..31). */
 static inline bool is_exception(u64 v) { return v < 32; }

@@ -12,15 +12,24 @@
 
 static irq_handler_t borrowed[256];
 
+/* Alone, the check may need its handler on other CPUs too (an IPI check counts deliveries everywhere): the shared
+ * table. Among concurrent checks, this CPU's own table, so that no check replaces another CPU's handler. */
 void irq_borrow(u8 vector, irq_handler_t h)
 {
-    borrowed[vector] = irq_register(vector, h);
+    if (check_alone())
+        borrowed[vector] = irq_register(vector, h);
+    else
+        irq_register_local(vector, h);
 }
 
 void irq_give_back(u8 vector)
 {
-    irq_register(vector, borrowed[vector]);
-    borrowed[vector] = NULL;
+    if (check_alone()) {
+        irq_register(vector, borrowed[vector]);
+        borrowed[vector] = NULL;
+    } else {
+        irq_register_local(vector, NULL);
+    }
 }
 
 bool apic_vector_bit(u32 base_reg, u8 vector)

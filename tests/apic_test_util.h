@@ -7,8 +7,10 @@
 struct check;
 
 /* A handler for the length of a check: irq_borrow installs it and keeps the one it replaced (another module's
- * permanent handler, such as the PMI code's NMI handler on vector 2); irq_give_back puts that one back. Checks
- * run one at a time, so one saved handler per vector suffices. */
+ * permanent handler, such as the PMI code's NMI handler on vector 2); irq_give_back puts that one back. A check
+ * that runs alone (check_alone) installs it for every CPU, one saved handler per vector; a check running beside
+ * other CPUs' checks installs it for its own CPU only (irq_register_local), and the runner drops it at the end of
+ * the check in any case. */
 void irq_borrow(u8 vector, irq_handler_t h);
 void irq_give_back(u8 vector);
 

@@ -128,6 +128,10 @@ static const struct apic_timer_cal *timer_cal_or_skip(struct check *c)
     }
     if (!cal->ok) {
         check_fail(c, "APIC timer calibration failed: %s", cal->problem);
+        /* Every window lost to slow reads: under a hypervisor the vCPU was descheduled, not the timer broken. */
+        if (cal->windows == 0 && cal->slow_reads == cal->attempts && g_ident.hypervisor_bit)
+            check_todo(c, "hypervisor: every calibration window had a count read slower than 0.5%% of it (a "
+                          "descheduled vCPU), so this CPU's timer could not be calibrated");
         return NULL;
     }
     return cal;
@@ -180,13 +184,18 @@ void timer_calibration_check(struct check *c)
                clock_name(timing.source));
     check_note(c, "windows", "%u of %u tried, worst read bracket %llu ns", cal->windows, cal->attempts,
                (unsigned long long)mul_div_u64(cal->max_bracket_tsc, 1000000000ull, timing.tsc_hz, NULL));
+    /* The reference counter is shared by all CPUs: the HPET and PM timer are only read, but the PIT is
+     * reprogrammed to be read, so it is measured by the boot CPU, or by any CPU when it runs alone (run=serial). */
     const struct clock_counter *ref = timing_reference();
-    u64 ref_hz = ref ? hz_via_reference(ref) : 0;
-    if (ref)
+    if (ref && ref->id == CLOCK_PIT && !check_alone() && this_cpu()->index != 0) {
+        check_note(c, "timer frequency via the reference clock", "the PIT: measured on cpu0 only while CPUs run at once");
+    } else if (ref) {
+        u64 ref_hz = hz_via_reference(ref);
         check_note(c, "timer frequency via the reference clock (median of 3 x 5 ms)", "%llu Hz by the %s",
                    (unsigned long long)ref_hz, clock_name(ref->id));
-    else
+    } else {
         check_note(c, "timer frequency via the reference clock", "no counter ticks (boot/clocks)");
+    }
     u32 a, b, cx, d, max;
     cpuid_count(0, 0, &max, &b, &cx, &d);
     if (max >= 0x15) {
@@ -200,8 +209,14 @@ void timer_calibration_check(struct check *c)
         hi = MAX(hi, cal->window_hz[i]);
     }
     expect_true(c, "timer counts", cal->hz > 0, "> 0 Hz", "%llu Hz", (unsigned long long)cal->hz);
-    expect_true(c, "windows measured", cal->windows >= 2, ">= 2 of 3", "%u", cal->windows);
     u32 failures = c->failures;
+    expect_true(c, "windows measured", cal->windows >= 2, ">= 2 of 3", "%u", cal->windows);
+    /* Windows lost to slow reads only: under a hypervisor the vCPU was descheduled (seen with 64 vCPUs on a
+     * loaded 2-core host: 7 of 8 windows had a read of ~290 us), not a fault of the timer. */
+    if (failures == 0 && c->failures && cal->windows + cal->slow_reads == cal->attempts && g_ident.hypervisor_bit)
+        check_todo(c, "hypervisor: %u of %u calibration windows had a count read slower than 0.5%% of the window (a "
+                      "descheduled vCPU); %u measured", cal->slow_reads, cal->attempts, cal->windows);
+    failures = c->failures;
     expect_within(c, "window spread (max - min)", 0, (s64)(hi - lo), cal->hz / 100, "Hz");
     /* Two constant clocks keep their ratio; under a hypervisor the TSC and the timer clock were seen to drift
      * 2.5% apart for tens of milliseconds (QEMU TCG, a loaded host): that alone is the platform, not the timer,
@@ -554,14 +569,25 @@ void timer_periodic_check(struct check *c)
     apic_timer_start(VEC_TIMER, LVT_TIMER_PERIODIC, false, 1, (u32)count);
     /* Generous: the timeout is TSC time, and an emulated TSC can run ahead of the timer (it costs nothing when the
      * interrupts come). */
-    wait_timer_irqs(&r->count, PERIODIC_K, 4 * (PERIODIC_K * PERIODIC_US + ARRIVAL_TIMEOUT_US), 0);
+    /* Under a hypervisor longer still: with every CPU running checks on a loaded 2-core host, QEMU TCG's timer
+     * thread was seen to deliver 3 of 6 ticks in the 640 ms allowed on bare metal. */
+    u64 wait_us = 4 * (PERIODIC_K * PERIODIC_US + ARRIVAL_TIMEOUT_US);
+    wait_timer_irqs(&r->count, PERIODIC_K, g_ident.hypervisor_bit ? 8 * wait_us : wait_us, 0);
     u32 n = wait_with_interrupts(&r->count, ~0u, 2 * PERIODIC_US, 0); /* the handler stopped it at K */
+    u32 ccr_running = apic_timer_current(); /* still counting (reloading) when it stopped short of K */
     apic_timer_stop();
     irq_give_back(VEC_TIMER);
     timer_stop_after[idx] = 0;
+    u32 failures_before = c->failures;
     if (!expect_eq_dec(c, "interrupts (the handler stops the timer at the 6th; + one already latched then)",
-                       PERIODIC_K + pending_at_stop[idx], n))
+                       PERIODIC_K + pending_at_stop[idx], n)) {
+        if (failures_before == 0 && n > 0 && n < PERIODIC_K && ccr_running && platform_is_qemu_tcg())
+            check_todo(c, "QEMU TCG: %u of %u periodic interrupts within %llu ms while the timer kept reloading "
+                          "(current count 0x%x) and its count-down held: QEMU's main thread, which raises them, was "
+                          "starved by a loaded host", n, PERIODIC_K,
+                       (unsigned long long)(g_ident.hypervisor_bit ? 8 * wait_us : wait_us) / 1000, ccr_running);
         return;
+    }
     /* The k-th interrupt cannot come before the k-th expiry. A host that stalls QEMU's timer thread for more
      * than a period makes it merge ticks (two expiries while one waits in IRR: one interrupt, as on hardware
      * with interrupts blocked), after which interrupts follow later expiries in lockstep. So an interrupt's

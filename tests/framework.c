@@ -1,16 +1,10 @@
-/* Check bookkeeping, verdicts and the suite runner. */
+/* Check bookkeeping and verdicts (the runner is tests/runner.c). */
 #include "tests/framework.h"
 
 #include <stdarg.h>
 #include <string.h>
 
-#include "kernel/cmdline.h"
-#include "kernel/console.h"
-#include "kernel/pmu_emul.h"
-#include "kernel/report.h"
-#include "kernel/smp.h"
 #include "kernel/traps.h"
-#include "kernel/x86.h"
 
 struct check_fault_log check_fault_logs[MAX_CPUS];
 
@@ -163,154 +157,9 @@ void check_exception(struct check *c, const struct fault_record *f)
     log->entries[log->count++] = *f;
 }
 
-/* The exception report required for any exception inside a check: vector, error code, RIP, RSP, CR2,
- * the CPU and the check's name. */
-static void describe_fault(struct check *c)
+void check_time_limit(struct check *c, const struct fault_record *f)
 {
-    const struct fault_record *f = &c->fault;
-    sb_printf(&c->diag,
-              "exception: {vector: %u, name: \"%s\", error: 0x%llx, rip: 0x%llx, rsp: 0x%llx, cr2: 0x%llx, "
-              "cpu: %u, check: \"%s\"}\n",
-              f->vector, exception_name(f->vector), (unsigned long long)f->error, (unsigned long long)f->rip,
-              (unsigned long long)f->rsp, (unsigned long long)f->cr2, c->cpu->index, c->name);
+    c->timed_out = true;
+    c->fault = *f;
 }
 
-void cpu_unblock_nmi(void);
-
-/* Suites whose every verdict concerns the PMU (or its interrupt); in other suites the checks named pmu_* (init,
- * reset) and those that touch the emulated PMU are marked. */
-static bool pmu_suite(const char *name)
-{
-    return !strncmp(name, "pmu", 3) || !strcmp(name, "pmi");
-}
-
-static void run_one(const struct suite *s, const struct check_def *d, struct cpu *cpu)
-{
-    static struct check checks[MAX_CPUS]; /* too big for the stack; one per CPU */
-    struct check *c = &checks[cpu->index];
-    memset(c, 0, sizeof(*c));
-    c->def = d;
-    c->cpu = cpu;
-    sb_init(&c->diag, c->diag_buf, sizeof(c->diag_buf));
-    if (d->scope == SCOPE_PER_CPU)
-        k_snprintf(c->name, sizeof(c->name), "cpu%u/%s/%s", cpu->index, s->name, d->name);
-    else
-        k_snprintf(c->name, sizeof(c->name), "%s/%s", s->name, d->name);
-
-    u64 flags = read_flags();
-    u64 emul_uses = pmu_emul_uses(cpu->index);
-    cpu->current_check = c;
-    if (k_setjmp(cpu->check_jmp) == 0) {
-        d->run(c);
-    } else {
-        /* Resumed from the trap handler: leave no trace of the abandoned context. */
-        cpu->trap_depth = 0;
-        console_recover();
-        cpu_unblock_nmi();
-    }
-    cpu->current_check = NULL;
-    if (flags & RFLAGS_IF)
-        sti();
-    else
-        cli();
-
-    if (d->expect_vector != NO_FAULT) {
-        if (c->faulted)
-            describe_fault(c);
-        if (c->faulted && c->fault.vector == d->expect_vector) {
-            check_todo(c, "self-test: deliberate %s caught and reported, run continues",
-                       exception_name((u32)d->expect_vector));
-            c->failures++;
-        } else {
-            check_fail(c, "expected the deliberate %s; %s", exception_name((u32)d->expect_vector),
-                       c->faulted ? "a different exception was taken" : "no exception was taken");
-        }
-    } else if (c->faulted) {
-        describe_fault(c);
-        check_fail(c, "unexpected %s inside the check", exception_name(c->fault.vector));
-    } else if (c->expectations == 0 && !c->skipped) {
-        c->no_verdict = true;
-        sb_printf(&c->diag, "failure: \"check recorded no expectation and no skip reason\"\n");
-    }
-    /* pmu=emulated: a verdict of a PMU suite, or of any check that touched the emulated PMU, is evidence about
-     * the emulated PMU only, and says so (docs/emulated-pmu.md). */
-    c->emulated_pmu = g_pmu_emulated && (pmu_emul_uses(cpu->index) != emul_uses || pmu_suite(s->name) ||
-                                         !strncmp(d->name, "pmu", 3));
-    report_check(c);
-}
-
-struct per_cpu_job {
-    const struct suite *suite;
-};
-
-static void run_suite_here(void *arg)
-{
-    const struct per_cpu_job *job = arg;
-    for (u32 i = 0; i < job->suite->count; i++)
-        if (job->suite->checks[i].scope == SCOPE_PER_CPU)
-            run_one(job->suite, &job->suite->checks[i], this_cpu());
-}
-
-static const struct suite *find_suite(const char *name)
-{
-    for (u32 i = 0; i < all_suites_count; i++)
-        if (!strcmp(all_suites[i]->name, name))
-            return all_suites[i];
-    return NULL;
-}
-
-static bool validate_list(const char *list, const char *opt, char *err, size_t err_size)
-{
-    char item[64];
-    const char *cur = list;
-    while (list_next(&cur, item, sizeof(item))) {
-        if (!find_suite(item)) {
-            struct strbuf sb;
-            sb_init(&sb, err, err_size);
-            sb_printf(&sb, "unknown suite '%s' in %s= (suites:", item, opt);
-            for (u32 i = 0; i < all_suites_count; i++)
-                sb_printf(&sb, " %s", all_suites[i]->name);
-            sb_printf(&sb, ")");
-            return false;
-        }
-    }
-    return true;
-}
-
-bool suites_validate(const char *suites, const char *exclude, char *err, size_t err_size)
-{
-    return validate_list(suites, "suite", err, err_size) && validate_list(exclude, "exclude", err, err_size);
-}
-
-void suites_run(const char *suites, const char *exclude)
-{
-    for (u32 i = 0; i < all_suites_count; i++) {
-        const struct suite *s = all_suites[i];
-        bool selected = suites[0] ? list_contains(suites, s->name) : s->in_default;
-        if (!selected || list_contains(exclude, s->name))
-            continue;
-        suites_run_one(s);
-    }
-}
-
-void suites_run_one(const struct suite *s)
-{
-    report_debug("suite %s: %s", s->name, s->about);
-    struct per_cpu_job job = {s};
-    bool per_cpu = false;
-    for (u32 k = 0; k < s->count; k++) {
-        if (s->checks[k].scope == SCOPE_GLOBAL)
-            run_one(s, &s->checks[k], this_cpu());
-        else
-            per_cpu = true;
-    }
-    if (per_cpu)
-        smp_run_on_each(run_suite_here, &job);
-}
-
-void suites_list(void)
-{
-    for (u32 i = 0; i < all_suites_count; i++)
-        report_comment("  suite %-10s %s%s", all_suites[i]->name, all_suites[i]->about,
-                       all_suites[i]->in_default ? "" : " (not in the default set)");
-}

@@ -9,15 +9,26 @@
 struct check;
 enum check_scope { SCOPE_GLOBAL, SCOPE_PER_CPU };
 #define NO_FAULT (-1)
+#define EXPECT_TIME_LIMIT (-2) /* expect_vector of a self-test that never returns: stopped at its time limit */
+
+/* Whether a per-CPU check involves other CPUs. CPUS_LOCAL (the default, 0: leave the field out) touches only the
+ * CPU it runs on (its APIC, its MSRs, its PMU, its own slots of shared arrays), so it runs on every CPU at once.
+ * CPUS_OTHERS sends IPIs, NMIs or INITs to other CPUs, programs their APICs, calls smp_run_on(), or reads what
+ * other CPUs' checks wrote: it runs alone, on each CPU in turn, after the concurrent phase (docs/writing-checks.md).
+ * Global checks always run alone. */
+enum check_cpus { CPUS_LOCAL, CPUS_OTHERS };
 
 struct check_def {
     const char *name;
     void (*run)(struct check *c);
     enum check_scope scope; /* global checks run once on the boot CPU; per-CPU checks on every CPU */
     int expect_vector;      /* NO_FAULT, or the exception this self-test deliberately raises */
+    enum check_cpus cpus;   /* optional: CPUS_LOCAL (default) or CPUS_OTHERS */
 };
 
-/* A suite runs its global checks first, then its per-CPU checks on each CPU in turn. */
+/* A suite runs its global checks first, then its per-CPU checks: with run=parallel (the default) the CPU-local
+ * ones on every CPU at once, then the CPUS_OTHERS ones on each CPU in turn; with run=serial all of them on each
+ * CPU in turn. The stream is the same either way: cpu0's verdicts in table order, then cpu1's, ... */
 struct suite {
     const char *name;
     const char *about;
@@ -34,7 +45,7 @@ struct check {
     const struct check_def *def;
     struct cpu *cpu;
     u32 expectations, failures;
-    bool skipped, todo, faulted, no_verdict;
+    bool skipped, todo, faulted, no_verdict, timed_out;
     bool emulated_pmu; /* pmu=emulated: the verdict came from the emulated PMU, not hardware (TAP line marked) */
     char reason[200]; /* SKIP/TODO reason, printed on the TAP line */
     struct fault_record fault;
@@ -62,6 +73,11 @@ enum check_verdict check_verdict(const struct check *c);
 
 /* Called by the trap handler for an exception inside a check. */
 void check_exception(struct check *c, const struct fault_record *f);
+/* Called by the NMI handler when the runner stops a check past its time limit (f: where it was). */
+void check_time_limit(struct check *c, const struct fault_record *f);
+/* Whether the running check is alone: no other CPU runs a check now (a global or CPUS_OTHERS check, or
+ * run=serial). A CPU-local check that is not alone must not use shared devices (the PIT) or shared tables. */
+bool check_alone(void);
 
 /* Per-CPU log of the exceptions charged to checks (newest last), for the harness self-test. */
 #define CHECK_FAULT_LOG 8
@@ -77,6 +93,8 @@ extern const u32 all_suites_count;
 bool suites_validate(const char *suites, const char *exclude, char *err, size_t err_size);
 void suites_run(const char *suites, const char *exclude);
 void suites_run_one(const struct suite *s); /* regardless of selection */
+/* With run=parallel: how many CPUs run checks at once (run_cpus=, or its default for this platform). */
+u32 suites_concurrency(void);
 void suites_list(void); /* as TAP comments */
 /* What a suite leaves for after the last check, before the plan line: suite reset's machine reset
  * (tests/suite_reset.c). Returns when there is nothing (more) to do. */

@@ -386,13 +386,15 @@ static void pmu_kept_check(struct check *c)
     expect_eq_dec(c, "registers compared", obs.pmu_before.count, obs.pmu_after.count);
 }
 
+/* CPUS_OTHERS: the round trip needs the boot CPU to send INIT and SIPI (smp_init_roundtrip), and one record (obs)
+ * serves the checks after it, so each CPU runs them alone, in this order. */
 static const struct check_def init_checks[] = {
-    {"roundtrip", roundtrip_check, SCOPE_PER_CPU, NO_FAULT},
-    {"arch_reset", arch_reset_check, SCOPE_PER_CPU, NO_FAULT},
-    {"apic_reset", apic_reset_check, SCOPE_PER_CPU, NO_FAULT},
-    {"kept", kept_check, SCOPE_PER_CPU, NO_FAULT},
-    {"mtrr_kept", mtrr_check, SCOPE_PER_CPU, NO_FAULT},
-    {"pmu_kept", pmu_kept_check, SCOPE_PER_CPU, NO_FAULT},
+    {"roundtrip", roundtrip_check, SCOPE_PER_CPU, NO_FAULT, CPUS_OTHERS},
+    {"arch_reset", arch_reset_check, SCOPE_PER_CPU, NO_FAULT, CPUS_OTHERS},
+    {"apic_reset", apic_reset_check, SCOPE_PER_CPU, NO_FAULT, CPUS_OTHERS},
+    {"kept", kept_check, SCOPE_PER_CPU, NO_FAULT, CPUS_OTHERS},
+    {"mtrr_kept", mtrr_check, SCOPE_PER_CPU, NO_FAULT, CPUS_OTHERS},
+    {"pmu_kept", pmu_kept_check, SCOPE_PER_CPU, NO_FAULT, CPUS_OTHERS},
 };
 
 const struct suite suite_init = {"init", "state across INIT (SDM Table 10-1, KNC PMU 1.4.4) on every thread", true,

@@ -185,7 +185,8 @@ static const struct check_def reset_checks[] = {
     {"cf9", type_check, SCOPE_GLOBAL, NO_FAULT},
     {"kbc", type_check, SCOPE_GLOBAL, NO_FAULT},
     {"triple", type_check, SCOPE_GLOBAL, NO_FAULT},
-    {"pmu_after_reset", pmu_after_reset_check, SCOPE_PER_CPU, NO_FAULT},
+    /* CPUS_OTHERS: it adds to the run's reset record (rs.rec), which every CPU's check updates. */
+    {"pmu_after_reset", pmu_after_reset_check, SCOPE_PER_CPU, NO_FAULT, CPUS_OTHERS},
     {"pmu_arm", pmu_arm_check, SCOPE_PER_CPU, NO_FAULT},
 };
 const struct suite suite_reset = {"reset", "machine resets through the firmware (reset=cf9|kbc|triple|all)", false,

@@ -4,7 +4,8 @@
 #   1. every build/host/test_* with CMOCKA_MESSAGE_OUTPUT=TAP; its stdout is one TAP stream
 #   2. build/tools/pmu-decode --all on each tests/host/data/*.txt: one check per dump (it must decode)
 #   3. QEMU runs of the kernel through run-qemu.sh: -kernel on pc and q35 with -smp 1, 4 and 16 (q35), the
-#      Skylake-Client, Icelake-Server and EPYC CPU models, serial bring-up; the GRUB ISO's
+#      Skylake-Client, Icelake-Server and EPYC CPU models, serial bring-up, run=serial (checks one CPU at a
+#      time), the same -smp 4 run twice, the per-check time limit (suite=timeout); the GRUB ISO's
 #      multiboot2 entry on pc and multiboot entry on q35; UEFI (OVMF) once if OVMF and GRUB EFI are
 #      installed; without the 8254 PIT (--no-pit) on pc and q35; console=auto with an ACPI SPCR table naming
 #      COM2 (--spcr ttyS1: the stream must arrive on COM2 and say so in its "# console:" line, COM1 must not
@@ -24,6 +25,7 @@
 #      report's verdict agreeing with run-qemu's (build/check/reports.tap)
 #   2b. tests/report/run.sh: the report tool's own tests on fixtures (truncated, noisy CRLF+ANSI+BMC, normal),
 #      one headless Chromium render (SKIP without chromium)
+#   3c. tools/tap-order: the -smp 4 stream equals its repeat and its run=serial twin test point by test point
 #   4. tools/tapsum over all streams, plus build/check/runs.tap: one check per program run that its exit
 #      status agrees with its stream (a crash, sanitizer abort, timeout or disagreement fails it)
 #
@@ -129,6 +131,9 @@ qemu_runs+=(
     "kernel-pc-serial-smp4|--machine pc --smp 4 --append smp=serial"
     "kernel-pc-nopit-smp2|--machine pc --no-pit --smp 2"
     "kernel-q35-nopit-smp1|--machine q35 --no-pit --smp 1"
+    "kernel-pc-smp4-again|--machine pc --smp 4"
+    "kernel-pc-run-serial-smp4|--machine pc --smp 4 --append run=serial"
+    "timeout-pc-smp4|--machine pc --smp 4 --append suite=timeout,harness --append check_timeout_ms=500"
     "iso-mb2-pc|--iso --machine pc --smp 2"
     "iso-mb1-q35|--iso-mb1 --machine q35 --smp 2"
     "spcr-com2|--machine pc --smp 1 --spcr ttyS1 --append suite=boot"
@@ -206,6 +211,15 @@ else
             *) run_check no "qemu/$name: ${verdict#run-qemu: } (see $out/qemu/$name.err)" ;;
         esac
         echo "check: qemu/$name: ${verdict#run-qemu: }"
+    done
+    # The stream's order is stable: the same configuration twice, and run=serial against the default (parallel).
+    for pair in "kernel-pc-smp4 kernel-pc-smp4-again" "kernel-pc-smp4 kernel-pc-run-serial-smp4"; do
+        read -r a b <<<"$pair"
+        if e=$(tools/tap-order --quiet "$out/qemu/$a.log" "$out/qemu/$b.log" 2>&1); then
+            run_check yes "order/$a~$b: same test points in the same order, well-formed stream (tools/tap-order)"
+        else
+            run_check no "order/$a~$b: ${e//$'\n'/; }"
+        fi
     done
     [[ $have_uefi == yes ]] || run_check yes "qemu/uefi-q35 # SKIP $uefi_why"
     [[ -z $qemu10_why ]] ||

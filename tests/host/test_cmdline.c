@@ -314,6 +314,30 @@ static void test_bad_values(void **state)
     expect_error("pmuboot.elf exit=qemu verbose=7", "verbose=7", NULL);
 }
 
+/* run=, run_cpus= and check_timeout_ms= (tests/runner.c): values, defaults, and refusals naming the word. */
+static void test_run_options(void **state)
+{
+    (void)state;
+    struct options o;
+    expect_ok("", &o);
+    assert_int_equal(o.run_serial, 0);
+    assert_int_equal(o.run_cpus, 0);
+    assert_int_equal(o.check_timeout_ms, 20000);
+    expect_ok("run=serial run_cpus=8 check_timeout_ms=500", &o);
+    assert_int_equal(o.run_serial, 1);
+    assert_int_equal(o.run_cpus, 8);
+    assert_int_equal(o.check_timeout_ms, 500);
+    expect_ok("run=parallel run_cpus=auto", &o);
+    assert_int_equal(o.run_serial, 0);
+    assert_int_equal(o.run_cpus, 0);
+    expect_error("run=both", "run=both", "parallel or serial");
+    expect_error("run=", "run=", NULL);
+    expect_error("run_cpus=0", "run_cpus=0", "auto");
+    expect_error("run_cpus=513", "run_cpus=513", NULL);
+    expect_error("check_timeout_ms=99", "check_timeout_ms=99", "100..600000");
+    expect_error("check_timeout_ms=10s", "check_timeout_ms=10s", NULL);
+}
+
 static void test_long_words(void **state)
 {
     (void)state;
@@ -504,6 +528,7 @@ int main(void)
         cmocka_unit_test(test_last_one_wins),
         cmocka_unit_test(test_unknown_words),
         cmocka_unit_test(test_bad_values),
+        cmocka_unit_test(test_run_options),
         cmocka_unit_test(test_long_words),
         cmocka_unit_test(test_list_next),
         cmocka_unit_test(test_list_contains),

@@ -1,0 +1,22 @@
+/* Per-CPU report buffers: while CPUs run their checks at once, each renders its verdicts, YAML blocks and
+ * comments into its own buffer; the boot CPU prints them afterwards in a fixed order (CPU by CPU, check by
+ * check in table order), numbering them then, so the stream does not depend on which CPU finished first. */
+#pragma once
+#include "kernel/types.h"
+
+struct check;
+
+#define CPU_REPORT_BYTES (64 * 1024) /* one suite's records of one CPU (~20 KiB for the apic suite, verbose=1) */
+#define CPU_REPORT_COMMENT 0xFF      /* record kind of a comment; otherwise an enum check_verdict */
+
+/* Make cpu's buffer ready for a suite (allocating it the first time). False when no memory was left for it:
+ * then its records are lost and reported as such (cpu_report_slot_missing). */
+bool cpu_report_reset(u32 cpu);
+/* Record a check's verdict, or a comment line ("text" without "# "), for table slot `slot`, on the calling CPU.
+ * Returns false when the buffer had no room. */
+bool cpu_report_check(u32 slot, const struct check *c);
+bool cpu_report_comment(u32 slot, const char *text);
+/* Freeze what cpu recorded so far: later writes (a CPU that stopped answering and came back) are not read. */
+void cpu_report_freeze(u32 cpu);
+/* Print the records of `slot` on cpu, oldest first; returns whether a verdict was among them. */
+bool cpu_report_print_slot(u32 cpu, u32 slot);
