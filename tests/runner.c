@@ -165,11 +165,14 @@ static void run_one(const struct suite *s, u32 slot)
         cpu_unblock_nmi();
     }
     cpu->current_check = NULL;
+    /* The time between checks starts now, before seq says "between checks": the supervisor reads seq, then
+     * since, and a stale since (the start of a check stopped at its limit) with seq 0 reads as a CPU that
+     * stopped answering between checks (seen once in 8 runs of suite=timeout). */
+    u64 took = rdtsc() - me->since;
+    __atomic_store_n(&me->since, rdtsc(), __ATOMIC_RELEASE);
     __atomic_store_n(&me->seq, 0, __ATOMIC_RELEASE);
     cpu->abort_seq = 0;
     irq_clear_local(); /* handlers borrowed for the length of the check */
-    u64 took = rdtsc() - me->since;
-    me->since = rdtsc();
     if (flags & RFLAGS_IF)
         sti();
     else
@@ -251,7 +254,7 @@ static void supervise(u32 i)
     }
     u64 now = rdtsc(), limit = us_to_tsc(g_options.check_timeout_ms * 1000ull);
     u32 seq = __atomic_load_n(&r->seq, __ATOMIC_ACQUIRE);
-    u64 since = r->since;
+    u64 since = __atomic_load_n(&r->since, __ATOMIC_ACQUIRE);
     if (r->stopped_seq && r->stopped_seq == seq) {
         if (now - r->stopped_at > us_to_tsc(NMI_ANSWER_MS * 1000ull))
             mark_lost(i, "no answer to the NMI that stops a check past its time limit");
