@@ -58,6 +58,9 @@ $(BUILD)/k/%.o: %.asm
 	@mkdir -p $(dir $@)
 	@echo "  NASM    $<"
 	$(Q)$(NASM) $(NASMFLAGS) -MD $(@:.o=.d) $< -o $@
+# nasm 2.16.01 -MD leaves %include files out of the .d file (and -M cannot preprocess %rep over symbols):
+# every assembly object depends on every include file instead.
+$(KERNEL_ASM_SRCS:%.asm=$(BUILD)/k/%.o): $(wildcard boot/*.inc kernel/*.inc tests/*.inc)
 
 # Link as ELF64, then re-wrap as ELF32: QEMU's multiboot1 loader refuses ELF64 (shared/FACTS.md 1).
 # The boot image drops debug sections; build/pmuboot64.elf keeps them for gdb (docs/debugging.md).

@@ -42,13 +42,16 @@ static void memory_map_check(struct check *c)
                 (unsigned long long)start, (unsigned long long)end, inside ? "inside" : "outside every one");
 }
 
-/* SDM Vol.3A 10.8.5: long mode active means CR0.PG, CR4.PAE, EFER.LME and EFER.LMA all set. */
+/* SDM Vol.3A 10.8.5: long mode active means CR0.PG, CR4.PAE, EFER.LME and EFER.LMA all set. CR0.CD/NW clear:
+ * SDM Vol.3A 12.5.1 Table 12-5 normal cache mode. */
 static void long_mode_check(struct check *c)
 {
     u64 efer = rdmsr(MSR_EFER);
     expect_eq(c, "EFER.LMA", 1, (efer & EFER_LMA) != 0);
     expect_eq(c, "EFER.LME", 1, (efer & EFER_LME) != 0);
     expect_eq(c, "CR0.PG", 1, (read_cr0() & CR0_PG) != 0);
+    /* boot/long_mode.inc clears CD and NW: counts of the events suite (and every timing) assume caching. */
+    expect_eq(c, "CR0.CD/NW (caching enabled)", 0, (read_cr0() >> 29) & 3);
     expect_eq(c, "CR4.PAE", 1, (read_cr4() & CR4_PAE) != 0);
     struct cpu *cpu = this_cpu();
     u64 cs_desc = cpu->gdt[read_cs() >> 3];
