@@ -209,12 +209,7 @@ static void test_table(void **state)
 static const char *from_dump(const char *file, unsigned cpu)
 {
     static struct cpuid_dump dump;
-    size_t len;
-    char *text = test_data_read(file, &len);
-    assert_non_null(text);
-    if (!cpuid_dump_parse(&dump, text, len, cpu))
-        fail_msg("%s:%u: %s", file, dump.err_line, dump.err);
-    free(text);
+    test_dump_load(&dump, file, cpu);
     struct cpuid_source src;
     struct cpu_ident id;
     struct pmu_caps caps;

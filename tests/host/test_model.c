@@ -925,11 +925,7 @@ static void test_synthetic_caps_match_discovery(void **state)
  * and GLOBAL_CTRL resets to the GP enables. */
 static void model_from_dump(const char *file)
 {
-    size_t len;
-    char *text = test_data_read(file, &len);
-    assert_non_null(text);
-    assert_true(cpuid_dump_parse(&dump, text, len, 0));
-    free(text);
+    test_dump_load(&dump, file, 0);
     discover(&caps);
     start(MODEL_APIC_STRICT_EDGE);
     const struct pmu_msrs *r = &caps.msrs;

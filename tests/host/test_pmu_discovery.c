@@ -33,12 +33,7 @@ static void discover_from_dump(void)
 
 static void decode_file(const char *file, unsigned cpu)
 {
-    size_t len;
-    char *text = test_data_read(file, &len);
-    assert_non_null(text);
-    if (!cpuid_dump_parse(&dump, text, len, cpu))
-        fail_msg("%s:%u: %s", file, dump.err_line, dump.err);
-    free(text);
+    test_dump_load(&dump, file, cpu);
     discover_from_dump();
 }
 

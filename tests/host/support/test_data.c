@@ -6,6 +6,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <cmocka.h>
+
 static char *read_path(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
@@ -56,4 +61,16 @@ char *test_data_read(const char *name, size_t *len)
     }
     fprintf(stderr, "test data \"%s\" not found (set PMUBOOT_TEST_DATA to tests/host/data)\n", name);
     return NULL;
+}
+
+void test_dump_load(struct cpuid_dump *d, const char *name, unsigned cpu)
+{
+    size_t len;
+    char *text = test_data_read(name, &len);
+    if (!text)
+        fail_msg("%s: cannot read the dump", name);
+    bool ok = cpuid_dump_parse(d, text, len, cpu);
+    free(text);
+    if (!ok)
+        fail_msg("%s:%u: %s", name, d->err_line, d->err);
 }

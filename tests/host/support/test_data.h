@@ -2,7 +2,13 @@
 #pragma once
 #include <stddef.h>
 
+#include "pmu/cpuid_dump.h"
+
 /* The whole file as a NUL-terminated buffer (free() it), or NULL with a message on stderr. The directory is
  * $PMUBOOT_TEST_DATA, else tests/host/data under the current directory, else ../../tests/host/data relative
  * to the test binary (build/host/test_x). */
 char *test_data_read(const char *name, size_t *len);
+
+/* Parse CPU `cpu` of the CPUID dump file `name` into *d; a missing file or a parse error fails the running
+ * cmocka test, naming the file, line and reason. */
+void test_dump_load(struct cpuid_dump *d, const char *name, unsigned cpu);
