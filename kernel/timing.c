@@ -261,18 +261,16 @@ u64 tsc_to_us(u64 ticks)
     return timing.tsc_hz ? ticks / (timing.tsc_hz / 1000000ull) : 0;
 }
 
+/* Without a measured TSC frequency (boot/clocks failed and no CPUID 16H) every deadline and delay is sized at the
+ * fastest plausible TSC, so none is shorter than asked: a 0 rate made every timeout expire at once (a CPU
+ * "not answering", a check stopped at its time limit as soon as it began). */
 u64 us_to_tsc(u64 us)
 {
-    return us * (timing.tsc_hz / 1000000ull);
+    return us * ((timing.tsc_hz ? timing.tsc_hz : CLOCK_TSC_HZ_MAX) / 1000000ull);
 }
 
 void udelay(u64 us)
 {
-    if (!timing.tsc_hz) { /* no time base: ~1 us per PIT-independent port read is the ISA convention */
-        for (u64 i = 0; i < us; i++)
-            inb(0x80);
-        return;
-    }
     u64 end = rdtsc() + us_to_tsc(us);
     while (rdtsc() < end)
         spin_wait_step();
