@@ -14,9 +14,13 @@ void console_setup(const struct options *o, const struct acpi_info *ai, const st
 {
     spcr_state = acpi_spcr_find(mem, ai, &spcr, &spcr_problems);
     console_choose(o, spcr_state, &spcr, &g_console);
+    const struct uart_desc *u = &g_console.uart;
     u32 com;
-    if (uart_is_com(&g_console.uart, &com) && com == 0 && g_console.uart.baud == 115200)
-        return; /* what kmain set up first */
+    /* What kmain set up first, exactly (an SPCR naming 0x3F8 with another UART clock or access width must be
+     * programmed again, or the divisor set for 1.8432 MHz garbles the output). */
+    if (uart_is_com(u, &com) && com == 0 && u->baud == 115200 && u->access_bytes == 1 &&
+        (u->clock_hz == 0 || u->clock_hz == UART_CLOCK_PC))
+        return;
     if (!console_init(&g_console.uart))
         console_choice_fallback(&g_console);
 }
