@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "kernel/lib/format.h"
+#include "kernel/reset_plan.h"
 #include "pmu/emul.h"
 #include "pmu/model/pmu_model.h"
 #include "pmu/pmi.h"
@@ -277,17 +278,16 @@ static const char *set_pmu_fault(struct options *o, const char *v)
     return NULL;
 }
 
-/* Bits as enum reset_type (kernel/reset_plan.h): cf9 0, kbc 1, triple 2. */
+/* Bits as enum reset_type (kernel/reset_plan.h). */
 static const char *set_reset(struct options *o, const char *v)
 {
-    static const char *const names[] = {"cf9", "kbc", "triple"};
-    for (u32 i = 0; i < ARRAY_SIZE(names); i++)
-        if (!strcmp(v, names[i])) {
-            o->reset_types = 1u << i;
+    for (int t = 0; t < RESET_TYPES; t++)
+        if (!strcmp(v, reset_type_name(t))) {
+            o->reset_types = 1u << t;
             return NULL;
         }
     if (!strcmp(v, "all")) {
-        o->reset_types = 7;
+        o->reset_types = RESET_ALL;
         return NULL;
     }
     return "expects cf9, kbc, triple or all";
@@ -365,6 +365,10 @@ static bool options_consistent(const struct options *o, char *err, size_t err_si
                                   "of %s)", pmu_emul_kind_list());
         return false;
     }
+    if (o->reset_types && !list_contains(o->suites, "reset")) {
+        k_snprintf(err, err_size, "reset= selects the resets of suite reset, which is not selected (add suite=reset)");
+        return false;
+    }
     return true;
 }
 
@@ -420,13 +424,7 @@ bool cmdline_parse(const char *cmdline, struct options *o, char *err, size_t err
             return false;
         }
     }
-    if (!options_consistent(o, err, err_size))
-        return false;
-    if (o->reset_types && !list_contains(o->suites, "reset")) {
-        k_snprintf(err, err_size, "reset= selects the resets of suite reset, which is not selected (add suite=reset)");
-        return false;
-    }
-    return true;
+    return options_consistent(o, err, err_size);
 }
 
 void cmdline_help(void (*emit)(const char *syntax, const char *help, void *ctx), void *ctx)

@@ -34,7 +34,7 @@ bool reset_record_decode(const u8 in[RESET_RECORD_BYTES], struct reset_record *r
         sum = (u8)(sum + in[i]);
     if (in[0] != MAGIC0 || in[1] != MAGIC1 || in[2] != VERSION || sum != 0)
         return false;
-    if (in[4] > RESET_STATE_RUNNING || in[5] >= RESET_TYPES || (in[3] & ~7u))
+    if (in[4] > RESET_STATE_RUNNING || in[5] >= RESET_TYPES || (in[3] & ~RESET_ALL))
         return false;
     r->requested = in[3];
     r->state = in[4];

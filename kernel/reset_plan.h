@@ -11,6 +11,7 @@
 #include "kernel/types.h"
 
 enum reset_type { RESET_CF9, RESET_KBC, RESET_TRIPLE, RESET_TYPES };
+#define RESET_ALL ((1u << RESET_TYPES) - 1) /* reset=all: one bit per enum reset_type */
 
 #define RESET_CMOS_BASE 0x40
 #define RESET_RECORD_BYTES 16

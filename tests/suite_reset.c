@@ -52,7 +52,7 @@ static const char *path_name(void)
 /* What this boot is (first, phase 2, or the end of a run that went wrong), from the CMOS record. */
 static void round_check(struct check *c)
 {
-    u8 req = (u8)(g_options.reset_types ? g_options.reset_types : 7);
+    u8 req = (u8)(g_options.reset_types ? g_options.reset_types : RESET_ALL);
     u8 b[RESET_RECORD_BYTES];
     for (u32 i = 0; i < RESET_RECORD_BYTES; i++)
         b[i] = cmos_read((u8)(RESET_CMOS_BASE + i));
