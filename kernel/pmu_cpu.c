@@ -43,6 +43,9 @@ void pmu_cpu_discover(void *unused)
 
 bool pmu_cpu_usable(const struct pmu_cpu *pc, const char **reason)
 {
+    /* Every PMU check asks this first: under pmu=emulated its verdict, a SKIP for a capability the emulated
+     * kind lacks included, is about the emulated PMU and is marked so. */
+    pmu_emul_mark_use();
     if (!pc->discovered) {
         *reason = "PMU discovery did not run on this CPU";
         return false;

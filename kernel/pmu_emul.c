@@ -267,8 +267,14 @@ const char *pmu_emul_gap(enum pmu_emul_gap g)
     };
     if (!g_pmu_emulated || (unsigned)g >= ARRAY_SIZE(why))
         return NULL;
-    me()->uses++; /* the check's verdict now depends on the emulated PMU: marked as such */
+    pmu_emul_mark_use(); /* the check's verdict now depends on the emulated PMU: marked as such */
     return why[g];
+}
+
+void pmu_emul_mark_use(void)
+{
+    if (g_pmu_emulated)
+        me()->uses++;
 }
 
 u64 pmu_emul_uses(u32 index)

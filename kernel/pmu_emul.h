@@ -31,6 +31,9 @@ void pmu_emul_retired(u8 cpl, const struct pmu_emul_step *step);
 void pmu_emul_flush(void);
 /* Model accesses and events on CPU `index` so far: a check that changed it used the emulated PMU. */
 u64 pmu_emul_uses(u32 index);
+/* This CPU's running check now depends on the emulated PMU (e.g. it decided from the emulated kind's
+ * capabilities), so its verdict is marked [emulated PMU] even if it touches no register. */
+void pmu_emul_mark_use(void);
 /* This CPU took an INIT (kernel/smp.c smp_init_roundtrip's re-entry): the model takes it too. */
 void pmu_emul_init_signal(void);
 
