@@ -6,8 +6,6 @@
 #include "kernel/user.h"
 #include "kernel/x86.h"
 
-static struct step_stats last[MAX_CPUS];
-
 /* Every retired instruction of the workload, as the classifier sees it (a mispredicted branch when the
  * emulated predictor guessed its direction wrong, pmu/emul_predict.c), for the emulated PMU. An unclassified
  * instruction still retires; it is just nothing else. */
@@ -28,9 +26,8 @@ static void retired(const struct step_record *r, void *arg)
 u64 workload_run(u8 cpl, bool irq, u64 (*fn)(u64), u64 arg)
 {
     if (g_pmu_emulated) {
-        struct step_stats *st = &last[this_cpu()->index];
-        st->limit = 0;
-        u64 r = irq ? step_run_irq(cpl, fn, arg, retired, NULL, st) : step_run(cpl, fn, arg, retired, NULL, st);
+        struct step_stats st = {0}; /* limit 0: the whole workload */
+        u64 r = irq ? step_run_irq(cpl, fn, arg, retired, NULL, &st) : step_run(cpl, fn, arg, retired, NULL, &st);
         pmu_emul_flush();
         return r;
     }
@@ -42,9 +39,4 @@ u64 workload_run(u8 cpl, bool irq, u64 (*fn)(u64), u64 arg)
     u64 r = fn(arg);
     irq_restore(flags);
     return r;
-}
-
-const struct step_stats *workload_last_stats(void)
-{
-    return &last[this_cpu()->index];
 }

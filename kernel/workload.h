@@ -7,5 +7,3 @@
 #include "kernel/types.h"
 
 u64 workload_run(u8 cpl, bool irq, u64 (*fn)(u64), u64 arg);
-/* This CPU's last emulated run (zero on hardware): steps, unclassified instructions, truncation. */
-const struct step_stats *workload_last_stats(void);
