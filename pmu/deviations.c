@@ -85,19 +85,14 @@ const struct pmu_deviation pmu_deviation_table[] = {
 const size_t pmu_deviation_table_len = ARRAY_SIZE(pmu_deviation_table);
 _Static_assert(ARRAY_SIZE(who) == ARRAY_SIZE(pmu_deviation_table), "who[] must match the table");
 
-static bool amd_kind(enum pmu_kind k)
-{
-    return k == PMU_KIND_AMD_LEGACY || k == PMU_KIND_AMD_CORE_EXT || k == PMU_KIND_AMD_PERFMON_V2;
-}
-
 static bool applies(enum who w, const struct cpu_ident *id, enum pmu_kind kind)
 {
     bool intel6 = id->vendor == VENDOR_INTEL && id->family == 6 && kind == PMU_KIND_INTEL_ARCH;
     switch (w) {
     case WHO_AMD_KIND:
-        return amd_kind(kind);
+        return pmu_kind_is_amd(kind);
     case WHO_AMD_KIND_GUEST:
-        return amd_kind(kind) && id->hypervisor_bit;
+        return pmu_kind_is_amd(kind) && id->hypervisor_bit;
     case WHO_INTEL_ATOM_INST:
         return intel6 && (id->model == 0x4d || id->model == 0x5f || id->model == 0x86 || id->model == 0xaf ||
                           id->model == 0xdd);
@@ -106,9 +101,9 @@ static bool applies(enum who w, const struct cpu_ident *id, enum pmu_kind kind)
     case WHO_INTEL_PRE_MEROM_E:
         return intel6 && (id->model < 0x0f || (id->model == 0x0f && id->stepping < 9));
     case WHO_AMD_ZEN:
-        return amd_kind(kind) && id->vendor == VENDOR_AMD && id->family >= 0x17;
+        return pmu_kind_is_amd(kind) && id->vendor == VENDOR_AMD && id->family >= 0x17;
     case WHO_X86_KIND:
-        return kind == PMU_KIND_INTEL_ARCH || amd_kind(kind);
+        return kind == PMU_KIND_INTEL_ARCH || pmu_kind_is_amd(kind);
     }
     return false;
 }

@@ -1,5 +1,6 @@
 /* CPUID as the emulated PMU kind presents it (pmu/emul.h). Leaf layouts: SDM Vol.2A CPUID (leaf 0, 01H,
  * 07H, 0AH, 23H); AMD APM Vol.3 CPUID Fn0000_0000, Fn8000_0000, Fn8000_0001 ECX, Fn8000_0022. */
+#include "pmu/discover_internal.h"
 #include "pmu/emul.h"
 
 /* Vendor strings as leaf 0 returns them: EBX, EDX, ECX, four little-endian characters each. */
@@ -17,16 +18,6 @@ static void put_vendor(struct cpuid_regs *r, const char *s)
 static bool is_intel_arch(const struct pmu_emul_kind *k)
 {
     return k->kind == PMU_KIND_INTEL_ARCH;
-}
-
-static bool is_amd(const struct pmu_emul_kind *k)
-{
-    return k->kind == PMU_KIND_AMD_LEGACY || k->kind == PMU_KIND_AMD_CORE_EXT || k->kind == PMU_KIND_AMD_PERFMON_V2;
-}
-
-static u32 low_mask(u32 n)
-{
-    return n >= 32 ? ~0u : (1u << n) - 1;
 }
 
 /* Leaf 0AH (SDM Vol.2A "Architectural Performance Monitoring Leaf"): EAX version, GP count, GP width, EBX
@@ -49,7 +40,7 @@ static void leaf_23(const struct pmu_emul_kind *k, u32 sub, struct cpuid_regs *r
     if (sub == 0)
         r->eax = 1u << 1 | 1u << 3;           /* subleaves 1 (counter bitmaps) and 3 (events) valid */
     else if (sub == 1)
-        *r = (struct cpuid_regs){low_mask(k->num_gp), low_mask(k->num_fixed), 0, 0};
+        *r = (struct cpuid_regs){pmu_low_mask(k->num_gp), pmu_low_mask(k->num_fixed), 0, 0};
     else if (sub == 3)
         r->eax = 0x7f;                        /* the seven architectural events, positive sense */
 }
@@ -58,7 +49,7 @@ bool pmu_emul_cpuid_query(void *ctx, u32 leaf, u32 subleaf, struct cpuid_regs *r
 {
     const struct pmu_emul_cpuid *e = ctx;
     const struct pmu_emul_kind *k = e->kind;
-    bool amd = is_amd(k);
+    bool amd = pmu_kind_is_amd(k->kind);
     bool ok = cpuid_query(e->base, leaf, subleaf, r);
     switch (leaf) {
     case 0:

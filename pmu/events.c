@@ -152,11 +152,6 @@ static const struct pmu_event *find_in(const struct pmu_event *t, size_t n, cons
     return NULL;
 }
 
-static bool amd_kind(enum pmu_kind k)
-{
-    return k == PMU_KIND_AMD_LEGACY || k == PMU_KIND_AMD_CORE_EXT || k == PMU_KIND_AMD_PERFMON_V2;
-}
-
 const struct pmu_event *pmu_event_generic(const struct pmu_caps *caps, enum pmu_generic_event ev, const char **why)
 {
     static const enum pmu_arch_event intel[PMU_EV_COUNT] = {PMU_AE_CORE_CYCLES, PMU_AE_INSTRUCTIONS,
@@ -175,7 +170,7 @@ const struct pmu_event *pmu_event_generic(const struct pmu_caps *caps, enum pmu_
             e = &pmu_intel_arch_events[intel[ev]];
         else
             reason = "architectural event marked unavailable by CPUID (0AH.EBX / 23H.3.EAX)";
-    } else if (amd_kind(caps->kind)) {
+    } else if (pmu_kind_is_amd(caps->kind)) {
         e = find_in(pmu_amd_events, pmu_amd_events_len, amd[ev]);
     } else if (caps->kind == PMU_KIND_KNC) {
         e = find_in(pmu_knc_events, pmu_knc_events_len, knc[ev]);
@@ -191,7 +186,7 @@ const struct pmu_event *pmu_event_find(const struct pmu_caps *caps, const char *
 {
     if (caps->kind == PMU_KIND_INTEL_ARCH)
         return find_in(pmu_intel_arch_events, PMU_AE_COUNT, name);
-    if (amd_kind(caps->kind)) {
+    if (pmu_kind_is_amd(caps->kind)) {
         const struct pmu_event *e = find_in(pmu_amd_events, pmu_amd_events_len, name);
         if (e && e->min_family && caps->family < e->min_family)
             return NULL;

@@ -19,6 +19,12 @@ enum pmu_kind {
     PMU_KIND_KNC,            /* Intel Xeon Phi Knights Corner: 2 x 40-bit counters at 0x20.. */
 };
 
+/* One of the three AMD kinds (AMD APM Vol.2 13.2: the same select layout and 48-bit counters). */
+static inline bool pmu_kind_is_amd(enum pmu_kind k)
+{
+    return k == PMU_KIND_AMD_LEGACY || k == PMU_KIND_AMD_CORE_EXT || k == PMU_KIND_AMD_PERFMON_V2;
+}
+
 #define PMU_INTEL_NEWEST_KNOWN_VERSION 6
 #define PMU_MAX_QUIRKS 8
 #define PMU_EVIDENCE_LEN 192

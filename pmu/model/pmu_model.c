@@ -69,8 +69,7 @@ static bool is_intel(const struct pmu_model *m)
 
 static bool is_amd(const struct pmu_model *m)
 {
-    return m->caps.kind == PMU_KIND_AMD_LEGACY || m->caps.kind == PMU_KIND_AMD_CORE_EXT ||
-           m->caps.kind == PMU_KIND_AMD_PERFMON_V2;
+    return pmu_kind_is_amd(m->caps.kind);
 }
 
 static bool is_knc(const struct pmu_model *m)
