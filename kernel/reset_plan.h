@@ -25,7 +25,6 @@ enum reset_state { RESET_STATE_NONE, RESET_STATE_ISSUED, RESET_STATE_RUNNING };
 #define RESET_R_PMU_FAILED 0x08  /* ... and some register was not at its documented reset value */
 #define RESET_R_PMU_SKIPPED 0x10 /* no CPU had a PMU */
 #define RESET_R_OLD_EDITION 0x20 /* a GLOBAL_CTRL matched only the pre-079US SDM value */
-#define RESET_R_NO_RESET 0x40    /* the reset was issued and the machine kept running */
 
 struct reset_record {
     u8 requested; /* bit mask of enum reset_type */

@@ -65,9 +65,12 @@ static inline u16 read_cs(void) { u16 v; asm volatile("mov %%cs, %0" : "=r"(v));
 
 #define RFLAGS_IF BIT(9)
 #define CR0_PE BIT(0)
+#define CR0_NW BIT(29) /* SDM Vol.3A 2.5: not write-through */
+#define CR0_CD BIT(30) /* cache disable */
 #define CR0_PG BIT(31)
 #define CR4_PAE BIT(5)
 #define CR4_PCE BIT(8)
+#define CR4_OSFXSR BIT(9)
 #define MSR_EFER 0xC0000080u
 #define EFER_LME BIT(8)
 #define EFER_LMA BIT(10)

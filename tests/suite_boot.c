@@ -51,7 +51,7 @@ static void long_mode_check(struct check *c)
     expect_eq(c, "EFER.LME", 1, (efer & EFER_LME) != 0);
     expect_eq(c, "CR0.PG", 1, (read_cr0() & CR0_PG) != 0);
     /* boot/long_mode.inc clears CD and NW: counts of the events suite (and every timing) assume caching. */
-    expect_eq(c, "CR0.CD/NW (caching enabled)", 0, (read_cr0() >> 29) & 3);
+    expect_eq(c, "CR0.CD/NW (caching enabled)", 0, (read_cr0() & (CR0_CD | CR0_NW)) >> 29);
     expect_eq(c, "CR4.PAE", 1, (read_cr4() & CR4_PAE) != 0);
     struct cpu *cpu = this_cpu();
     u64 cs_desc = cpu->gdt[read_cs() >> 3];

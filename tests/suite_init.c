@@ -18,9 +18,6 @@
 #include "tests/apic_test_util.h"
 #include "tests/framework.h"
 
-#define CR0_CD BIT(30)
-#define CR0_NW BIT(29)
-#define CR4_OSFXSR BIT(9)
 #define MSR_PAT 0x277u
 #define MSR_MTRR_DEF_TYPE 0x2FFu
 

@@ -42,13 +42,6 @@ static void record_clear(void)
         cmos_write((u8)(RESET_CMOS_BASE + i), 0);
 }
 
-static const char *path_name(void)
-{
-    return g_boot.protocol == BOOT_PROTO_MULTIBOOT2 ? "multiboot2"
-           : g_boot.protocol == BOOT_PROTO_MULTIBOOT1 ? "multiboot (version 1)"
-                                                      : "unknown protocol";
-}
-
 /* What this boot is (first, phase 2, or the end of a run that went wrong), from the CMOS record. */
 static void round_check(struct check *c)
 {
@@ -71,7 +64,7 @@ static void round_check(struct check *c)
     case RESET_BOOT_PHASE2:
         rs.next = reset_plan_next(&rs.rec);
         expect_true(c, "came back", true, "phase 2 after the reset in flight", "after %s reset, through the "
-                    "firmware and the boot loader (%s%s%s)", reset_type_name(rs.rec.current), path_name(),
+                    "firmware and the boot loader (%s%s%s)", reset_type_name(rs.rec.current), boot_protocol_name(g_boot.protocol),
                     g_boot.has_loader ? ", loader " : "", g_boot.has_loader ? g_boot.loader : "");
         break;
     case RESET_BOOT_CRASHED:
@@ -222,7 +215,6 @@ void suites_after_run(void)
     else
         machine_reset_triple();
     udelay(RESET_WAIT_US);
-    rs.rec.result[rs.next] |= RESET_R_NO_RESET;
     record_clear();
     sti();
     suites_run_one(&no_reset_suite);
