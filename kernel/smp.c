@@ -474,6 +474,11 @@ void smp_set_concurrent(bool on)
     __atomic_store_n(&concurrent, on, __ATOMIC_RELEASE);
 }
 
+bool smp_concurrent(void)
+{
+    return __atomic_load_n(&concurrent, __ATOMIC_ACQUIRE);
+}
+
 bool smp_run_on(u32 idx, void (*fn)(void *arg), void *arg, u32 timeout_ms)
 {
     if (idx == this_cpu()->index) {

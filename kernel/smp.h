@@ -59,6 +59,7 @@ bool smp_call_done(u32 idx, u32 ticket);
 void smp_pause(void);
 /* While set, every CPU may be running checks: smp_run_on to another CPU is refused with a message. */
 void smp_set_concurrent(bool on);
+bool smp_concurrent(void);
 
 /* What the AP trampoline recorded on its way in, before it changed anything (boot/ap_trampoline.asm). */
 struct ap_tramp_seen {

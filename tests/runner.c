@@ -44,13 +44,12 @@ struct cpu_state_run {
 };
 static struct cpu_state_run st[MAX_CPUS];
 static bool in_suite[MAX_CPUS]; /* online when the suite began: gets a line for every per-CPU check */
-static volatile bool concurrent; /* CPUs other than the caller may be running checks now */
 static u64 last_progress_tsc, suite_start_tsc;
 static const struct suite *current_suite;
 
 bool check_alone(void)
 {
-    return !__atomic_load_n(&concurrent, __ATOMIC_ACQUIRE);
+    return !smp_concurrent(); /* no other CPU may be running a check now */
 }
 
 void cpu_unblock_nmi(void);
@@ -309,7 +308,6 @@ static void run_phase(const bool *which, enum job_kind kind)
     for (u32 i = 0; i < smp.count; i++)
         n += which[i];
     u32 cap = MIN(suites_concurrency(), n), running = which[0], next = 1;
-    __atomic_store_n(&concurrent, cap > 1, __ATOMIC_RELEASE);
     smp_set_concurrent(cap > 1);
     for (u32 i = 0; i < smp.count || i == 0; i++)
         if (which[i])
@@ -343,7 +341,6 @@ static void run_phase(const bool *which, enum job_kind kind)
             smp_pause();
         }
     }
-    __atomic_store_n(&concurrent, false, __ATOMIC_RELEASE);
     smp_set_concurrent(false);
 }
 
