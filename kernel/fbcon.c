@@ -30,17 +30,20 @@ void fbcon_putc(char c)
         fbtext_putc(&fbt, c);
 }
 
-void fbcon_progress(u32 passed, u32 failed, u32 skipped, const char *last, bool done)
+void fbcon_progress(u32 passed, u32 failed, u32 skipped, const char *last, u32 len, bool done)
 {
     if (!active)
         return;
+    u32 name = 0;
+    while (name < len && last[name] && last[name] != ' ' && last[name] != '\n')
+        name++;
     char s[FBTEXT_MAX_COLS + 1];
     if (done)
         k_snprintf(s, sizeof(s), "pmuboot %s: %u passed, %u failed, %u skipped - run complete",
                    failed ? "FAILED" : "PASSED", passed, failed, skipped);
     else
-        k_snprintf(s, sizeof(s), "pmuboot running: %u passed, %u failed, %u skipped so far | %s", passed, failed,
-                   skipped, last);
+        k_snprintf(s, sizeof(s), "pmuboot running: %u passed, %u failed, %u skipped so far | %.*s", passed, failed,
+                   skipped, (int)name, last);
     fbtext_status(&fbt, s, done ? FB_BLACK : FB_WHITE, done ? (failed ? FB_RED : FB_GREEN) : FB_BLUE);
 }
 

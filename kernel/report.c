@@ -146,12 +146,7 @@ void report_emit(u32 verdict, const char *text, u32 len)
     kprintf_locked("%s %u", v == VERDICT_FAIL || v == VERDICT_TODO_FAIL ? "not ok" : "ok", n);
     console_write_locked(text, len);
     /* The screen's status line names the check just reported: the rendered text is " - NAME[ ...]\n". */
-    char name[96];
-    u32 k = 0;
-    for (u32 j = 3; j < len && k + 1 < sizeof(name) && text[j] != ' ' && text[j] != '\n'; j++)
-        name[k++] = text[j];
-    name[k] = '\0';
-    fbcon_progress(rep.passed, rep.failed, rep.skipped, name, false);
+    fbcon_progress(rep.passed, rep.failed, rep.skipped, len > 3 ? text + 3 : "", len > 3 ? len - 3 : 0, false);
     console_unlock();
 }
 
@@ -233,7 +228,7 @@ void report_finish(void)
     fbcon_report_end();
     kprintf("1..%u\n", rep.number);
     kprintf("%u passed, %u failed, %u skipped\n", rep.passed, rep.failed, rep.skipped);
-    fbcon_progress(rep.passed, rep.failed, rep.skipped, "", true);
+    fbcon_progress(rep.passed, rep.failed, rep.skipped, "", 0, true);
     kernel_exit(rep.failed == 0, rep.exit);
 }
 
@@ -242,6 +237,6 @@ void report_bail_out(const char *why)
     console_recover();
     kprintf("Bail out! %s\n", why);
     kprintf("%u passed, %u failed, %u skipped\n", rep.passed, rep.failed + 1, rep.skipped);
-    fbcon_progress(rep.passed, rep.failed + 1, rep.skipped, "", true);
+    fbcon_progress(rep.passed, rep.failed + 1, rep.skipped, "", 0, true);
     kernel_exit(false, rep.exit);
 }
