@@ -140,9 +140,10 @@ void events_stability_check(struct check *c)
     expect_true(c, "instructions stable", si.defined && si.stable, "spread <= 100 ppm",
                 "%llu..%llu, %llu ppm", (unsigned long long)si.min, (unsigned long long)si.max,
                 (unsigned long long)si.spread_ppm);
-    if (pmu_emul_gap(PMU_EMUL_GAP_CYCLE_NOISE)) /* noted, not judged: the instruction spread still is */
+    const char *gap = pmu_emul_gap(PMU_EMUL_GAP_CYCLE_NOISE);
+    if (gap) /* noted, not judged: the instruction spread still is */
         check_note(c, "cycles not judged", "%llu..%llu, %llu ppm: %s", (unsigned long long)sc.min,
-                   (unsigned long long)sc.max, (unsigned long long)sc.spread_ppm, pmu_emul_gap(PMU_EMUL_GAP_CYCLE_NOISE));
+                   (unsigned long long)sc.max, (unsigned long long)sc.spread_ppm, gap);
     else
         expect_true(c, "cycles stable", sc.defined && sc.stable, "spread <= 5 %", "%llu..%llu, %llu ppm",
                     (unsigned long long)sc.min, (unsigned long long)sc.max, (unsigned long long)sc.spread_ppm);

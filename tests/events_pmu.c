@@ -490,8 +490,9 @@ void events_llc_check(struct check *c)
     struct pmu_cpu *pmc = this_pmu_cpu();
     SKIP_WITHOUT_PMU(c, pmc);
     struct pmu *p = &pmc->pmu;
-    if (pmu_emul_gap(PMU_EMUL_GAP_CACHE))
-        return check_skip(c, "%s", pmu_emul_gap(PMU_EMUL_GAP_CACHE));
+    const char *gap = pmu_emul_gap(PMU_EMUL_GAP_CACHE);
+    if (gap)
+        return check_skip(c, "%s", gap);
     const struct ew_event *le = event_judged(p, EWJ_LLC_MISSES);
     const struct pmu_event *ev = le ? find_event(c, p, le->event) : NULL;
     if (!ev)
@@ -563,8 +564,9 @@ void events_cmask_check(struct check *c)
     struct pmu_cpu *pmc = this_pmu_cpu();
     SKIP_WITHOUT_PMU(c, pmc);
     struct pmu *p = &pmc->pmu;
-    if (pmu_emul_gap(PMU_EMUL_GAP_CMASK))
-        return check_skip(c, "%s", pmu_emul_gap(PMU_EMUL_GAP_CMASK));
+    const char *gap = pmu_emul_gap(PMU_EMUL_GAP_CMASK);
+    if (gap)
+        return check_skip(c, "%s", gap);
     if (!pmu_has_global_ctrl(p))
         return check_skip(c, "no global enable: the counters cannot start in the same cycle");
     if (!pmu_counter_exists(p, PMU_GP(3)))
