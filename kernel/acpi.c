@@ -18,27 +18,6 @@ PRINTF_LIKE(2, 3) static void problem(struct acpi_problems *pr, const char *fmt,
     pr->count++;
 }
 
-static u16 get16(const u8 *p)
-{
-    u16 v;
-    memcpy(&v, p, sizeof(v)); /* ACPI is little-endian, as is x86 */
-    return v;
-}
-
-static u32 get32(const u8 *p)
-{
-    u32 v;
-    memcpy(&v, p, sizeof(v));
-    return v;
-}
-
-static u64 get64(const u8 *p)
-{
-    u64 v;
-    memcpy(&v, p, sizeof(v));
-    return v;
-}
-
 /* Sum of len bytes at addr; a valid ACPI checksum makes it 0. False when the range leaves the window. */
 static bool byte_sum(const struct phys_window *mem, u64 addr, u64 len, u8 *sum)
 {
@@ -298,7 +277,7 @@ static bool parse_root_table(const struct phys_window *mem, u64 phys, bool xsdt,
         u8 e[8] = {0};
         phys_read(mem, phys + sizeof(h) + (u64)i * esize, e, esize); /* inside the checked table */
         struct acpi_table_ref *t = &root->tables[root->table_count++];
-        t->phys = xsdt ? get64(e) : get32(e);
+        t->phys = xsdt ? acpi_get64(e) : acpi_get32(e);
         if (t->phys == 0) {
             text_copy(t->signature, "\0\0\0\0", 4);
             problem(pr, "%s at 0x%llx: entry %u is a null pointer; skipped", name, (ull)phys, i);
@@ -491,41 +470,41 @@ static void decode_entry(struct acpi_madt *m, const u8 *e, u32 off, struct acpi_
 {
     switch (e[0]) {
     case ACPI_MADT_LAPIC: /* 5.2.12.2: UID u8 @2, APIC ID u8 @3, flags u32 @4 */
-        add_cpu(m, ACPI_MADT_LAPIC, e[3], e[2], get32(e + 4), off, pr);
+        add_cpu(m, ACPI_MADT_LAPIC, e[3], e[2], acpi_get32(e + 4), off, pr);
         break;
     case ACPI_MADT_X2APIC: /* 5.2.12.12: reserved u16 @2, x2APIC ID u32 @4, flags u32 @8, UID u32 @12 */
-        add_cpu(m, ACPI_MADT_X2APIC, get32(e + 4), get32(e + 12), get32(e + 8), off, pr);
+        add_cpu(m, ACPI_MADT_X2APIC, acpi_get32(e + 4), acpi_get32(e + 12), acpi_get32(e + 8), off, pr);
         break;
     case ACPI_MADT_IOAPIC: /* 5.2.12.3: ID u8 @2, reserved @3, address u32 @4, GSI base u32 @8 */
         if (m->ioapic_total++ < ACPI_MAX_IOAPICS)
-            m->ioapics[m->ioapic_count++] = (struct acpi_ioapic){e[2], get32(e + 4), get32(e + 8)};
+            m->ioapics[m->ioapic_count++] = (struct acpi_ioapic){e[2], acpi_get32(e + 4), acpi_get32(e + 8)};
         break;
     case ACPI_MADT_ISO: /* 5.2.12.5: bus u8 @2, source u8 @3, GSI u32 @4, flags u16 @8 */
         if (m->iso_total++ < ACPI_MAX_ISOS)
-            m->isos[m->iso_count++] = (struct acpi_iso){e[2], e[3], get32(e + 4), get16(e + 8)};
+            m->isos[m->iso_count++] = (struct acpi_iso){e[2], e[3], acpi_get32(e + 4), acpi_get16(e + 8)};
         break;
     case ACPI_MADT_NMI_SOURCE: /* 5.2.12.6: flags u16 @2, GSI u32 @4 */
         if (m->nmi_source_total++ < ACPI_MAX_NMI_SOURCES)
-            m->nmi_sources[m->nmi_source_count++] = (struct acpi_nmi_source){get32(e + 4), get16(e + 2)};
+            m->nmi_sources[m->nmi_source_count++] = (struct acpi_nmi_source){acpi_get32(e + 4), acpi_get16(e + 2)};
         break;
     case ACPI_MADT_LAPIC_NMI: /* 5.2.12.7: UID u8 @2 (0xFF = all), flags u16 @3, LINT# u8 @5 */
         if (m->lapic_nmi_total++ < ACPI_MAX_LAPIC_NMIS)
             m->lapic_nmis[m->lapic_nmi_count++] =
-                (struct acpi_lapic_nmi){e[2], get16(e + 3), e[5], ACPI_MADT_LAPIC_NMI};
+                (struct acpi_lapic_nmi){e[2], acpi_get16(e + 3), e[5], ACPI_MADT_LAPIC_NMI};
         break;
     case ACPI_MADT_X2APIC_NMI: /* 5.2.12.13: flags u16 @2, UID u32 @4 (0xFFFFFFFF = all), LINT# u8 @8 */
         if (m->lapic_nmi_total++ < ACPI_MAX_LAPIC_NMIS)
             m->lapic_nmis[m->lapic_nmi_count++] =
-                (struct acpi_lapic_nmi){get32(e + 4), get16(e + 2), e[8], ACPI_MADT_X2APIC_NMI};
+                (struct acpi_lapic_nmi){acpi_get32(e + 4), acpi_get16(e + 2), e[8], ACPI_MADT_X2APIC_NMI};
         break;
     case ACPI_MADT_LAPIC_OVERRIDE: /* 5.2.12.8: reserved u16 @2, 64-bit address @4; at most one */
         if (m->lapic_override) {
             problem(pr, "MADT entry at offset 0x%x: a second Local APIC Address Override (0x%llx); ignored",
-                    off, (ull)get64(e + 4));
+                    off, (ull)acpi_get64(e + 4));
             break;
         }
         m->lapic_override = true;
-        m->lapic_addr = get64(e + 4);
+        m->lapic_addr = acpi_get64(e + 4);
         break;
     default:
         m->other_entries++;
@@ -550,9 +529,9 @@ bool acpi_madt_parse(const struct phys_window *mem, u64 phys, struct acpi_madt *
     madt->phys = phys;
     madt->length = h.length;
     madt->revision = h.revision;
-    madt->lapic_addr32 = get32(fixed);
+    madt->lapic_addr32 = acpi_get32(fixed);
     madt->lapic_addr = madt->lapic_addr32;
-    madt->pcat_compat = get32(fixed + 4) & ACPI_MADT_PCAT_COMPAT;
+    madt->pcat_compat = acpi_get32(fixed + 4) & ACPI_MADT_PCAT_COMPAT;
     madt->entries_complete = true;
 
     /* ACPI 6.5 5.2.12: a list of {u8 type, u8 length, ...} structures up to the table's length. */
@@ -639,18 +618,18 @@ bool acpi_fadt_parse(const struct phys_window *mem, u64 phys, struct acpi_fadt *
     f.phys = phys;
     f.length = h.length;
     f.revision = h.revision;
-    f.flags = get32(b + FADT_FLAGS);
+    f.flags = acpi_get32(b + FADT_FLAGS);
     f.pm_timer_bits = (f.flags & ACPI_FADT_TMR_VAL_EXT) ? 32 : 24; /* ACPI 6.5 4.8.3.3 */
-    const u32 legacy = get32(b + FADT_PM_TMR_BLK);
+    const u32 legacy = acpi_get32(b + FADT_PM_TMR_BLK);
     const u8 legacy_len = b[FADT_PM_TMR_LEN];
     if (f.flags & ACPI_FADT_HW_REDUCED) { /* ACPI 6.5 4.1: no fixed hardware; the PM timer fields are ignored */
         k_snprintf(f.no_pm_timer, sizeof(f.no_pm_timer), "HW-reduced ACPI (FADT flag HW_REDUCED_ACPI): no PM timer");
         *fadt = f;
         return true;
     }
-    if (have >= FADT_X_PM_TMR_BLK + GAS_LEN && get64(b + FADT_X_PM_TMR_BLK + 4) != 0) {
+    if (have >= FADT_X_PM_TMR_BLK + GAS_LEN && acpi_get64(b + FADT_X_PM_TMR_BLK + 4) != 0) {
         const u8 *g = b + FADT_X_PM_TMR_BLK;
-        const u64 addr = get64(g + 4);
+        const u64 addr = acpi_get64(g + 4);
         if (g[0] != ACPI_GAS_SYSTEM_IO) {
             problem(pr, "FADT X_PM_TMR_BLK at 0x%llx is in %s space (ID %u), not system I/O; PM timer not used",
                     (ull)addr, gas_space_name(g[0]), g[0]);
@@ -686,7 +665,7 @@ bool acpi_hpet_parse(const struct phys_window *mem, u64 phys, struct acpi_hpet *
     u8 b[HPET_TABLE_LEN];
     phys_read(mem, phys, b, sizeof(b));
     const u8 *g = b + 40; /* Base Address: GAS */
-    const u64 addr = get64(g + 4);
+    const u64 addr = acpi_get64(g + 4);
     if (g[0] != ACPI_GAS_SYSTEM_MEMORY) {
         problem(pr, "HPET table at 0x%llx: base address 0x%llx in %s space (ID %u), not system memory; not used",
                 (ull)phys, (ull)addr, gas_space_name(g[0]), g[0]);
@@ -700,10 +679,10 @@ bool acpi_hpet_parse(const struct phys_window *mem, u64 phys, struct acpi_hpet *
     memset(hpet, 0, sizeof(*hpet));
     hpet->phys = phys;
     hpet->length = h.length;
-    hpet->block_id = get32(b + 36);
+    hpet->block_id = acpi_get32(b + 36);
     hpet->address = addr;
     hpet->number = b[52];
-    hpet->min_tick = get16(b + 53);
+    hpet->min_tick = acpi_get16(b + 53);
     return true;
 }
 

@@ -7,6 +7,26 @@
 #include "kernel/phys_window.h"
 #include "kernel/types.h"
 
+/* Little-endian table fields (ACPI is little-endian, as is x86), read without alignment assumptions. */
+static inline u16 acpi_get16(const u8 *p)
+{
+    u16 v;
+    __builtin_memcpy(&v, p, sizeof(v));
+    return v;
+}
+static inline u32 acpi_get32(const u8 *p)
+{
+    u32 v;
+    __builtin_memcpy(&v, p, sizeof(v));
+    return v;
+}
+static inline u64 acpi_get64(const u8 *p)
+{
+    u64 v;
+    __builtin_memcpy(&v, p, sizeof(v));
+    return v;
+}
+
 #define ACPI_PROBLEMS_MAX 16
 #define ACPI_PROBLEM_LEN 128
 #define ACPI_TABLE_MAX_LEN (1u << 20) /* sanity bound on any table's length */

@@ -4,14 +4,6 @@
 
 #include <string.h>
 
-/* Little-endian field of n bytes at p (ACPI is little-endian, as is x86). */
-static u64 field(const u8 *p, u32 n)
-{
-    u64 v = 0;
-    memcpy(&v, p, n);
-    return v;
-}
-
 /* SPCR "Configured Baud Rate" codes; 0 (as is) and reserved codes give 0: keep the firmware's divisor. */
 static u32 baud_of_code(u8 code)
 {
@@ -94,7 +86,7 @@ bool acpi_spcr_parse(const struct phys_window *mem, u64 phys, struct acpi_spcr *
     memset(t, 0, sizeof(t));
     phys_read(mem, phys, t, SPCR_MIN_LEN);
     out->phys = phys;
-    out->length = (u32)field(t + 4, 4);
+    out->length = acpi_get32(t + 4);
     out->revision = t[8];
     if (out->revision >= 4 && out->length >= 84)
         phys_read(mem, phys + SPCR_MIN_LEN, t + SPCR_MIN_LEN, 4);
@@ -103,10 +95,10 @@ bool acpi_spcr_parse(const struct phys_window *mem, u64 phys, struct acpi_spcr *
     out->base.bit_width = t[41];
     out->base.bit_offset = t[42];
     out->base.access_size = t[43];
-    out->base.address = field(t + 44, 8);
+    out->base.address = acpi_get64(t + 44);
     out->baud_code = t[58];
-    out->clock_hz = out->revision >= 3 ? (u32)field(t + 76, 4) : 0; /* reserved (0) before revision 3 */
-    out->precise_baud = out->revision >= 4 && out->length >= 84 ? (u32)field(t + 80, 4) : 0;
+    out->clock_hz = out->revision >= 3 ? acpi_get32(t + 76) : 0; /* reserved (0) before revision 3 */
+    out->precise_baud = out->revision >= 4 && out->length >= 84 ? acpi_get32(t + 80) : 0;
 
     const char *why = NULL;
     u8 it = out->interface_type;
