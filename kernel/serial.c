@@ -7,8 +7,10 @@
 
 static struct uart_desc active = {.space = UART_SPACE_IO, .access_bytes = 1, .base = 0x3F8, .baud = 115200};
 static bool present; /* set by the first serial_init that finds a UART */
+static u32 fifo_bytes = 1; /* what the transmitter takes at once once LSR.THRE is set */
+static u32 tx_room;        /* bytes that may still be written since THRE was last seen */
 
-enum { THR = 0, DLL = 0, IER = 1, DLM = 1, FCR = 2, LCR = 3, MCR = 4, LSR = 5, SCR = 7 };
+enum { THR = 0, DLL = 0, IER = 1, DLM = 1, FCR = 2, IIR = 2, LCR = 3, MCR = 4, LSR = 5, SCR = 7 };
 #define LSR_THRE 0x20
 #define LCR_DLAB 0x80
 #define TX_SPIN_LIMIT 100000 /* a UART that never drains must not hang the kernel */
@@ -66,6 +68,12 @@ bool serial_init(const struct uart_desc *u)
     }
     reg_write(u, FCR, 0x07); /* enable and clear FIFOs */
     reg_write(u, MCR, 0x03); /* DTR, RTS */
+    /* PC16550D: IIR bits 7:6 read 11 when the FIFOs are enabled; then THRE means the whole 16-byte transmit FIFO
+     * is empty, and 16 bytes may follow without polling (one LSR read per 16 bytes: under QEMU TCG every
+     * register access is an exit, and the checklist of hundreds of CPUs is most of a run's time). An 8250 or
+     * 16450 has no FIFO: one byte per THRE. */
+    fifo_bytes = (reg_read(u, IIR) & 0xC0) == 0xC0 ? 16 : 1;
+    tx_room = 0;
     active = *u;
     present = true;
     return true;
@@ -86,7 +94,11 @@ void serial_putc(char c)
 {
     if (!present)
         return;
-    for (u32 i = 0; i < TX_SPIN_LIMIT && !(reg_read(&active, LSR) & LSR_THRE); i++)
-        cpu_relax();
+    if (!tx_room) {
+        for (u32 i = 0; i < TX_SPIN_LIMIT && !(reg_read(&active, LSR) & LSR_THRE); i++)
+            cpu_relax();
+        tx_room = fifo_bytes;
+    }
+    tx_room--;
     reg_write(&active, THR, (u8)c);
 }

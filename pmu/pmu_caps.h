@@ -27,7 +27,7 @@ static inline bool pmu_kind_is_amd(enum pmu_kind k)
 
 #define PMU_INTEL_NEWEST_KNOWN_VERSION 6
 #define PMU_MAX_QUIRKS 8
-#define PMU_EVIDENCE_LEN 192
+#define PMU_EVIDENCE_LEN 320
 
 /* Architectural events (SDM Vol.3B "Pre-defined Architectural Performance Events", CPUID.0AH.EBX and
  * CPUID.23H.3.EAX bit numbers). */

@@ -9,6 +9,7 @@
 #include "kernel/percpu.h"
 #include "kernel/report.h"
 #include "tests/framework.h"
+#include "tests/verdict_repeat.h"
 
 struct record {
     u16 slot;
@@ -25,6 +26,11 @@ struct cpu_buf {
 static struct cpu_buf bufs[MAX_CPUS];
 static char boot_cpu_mem[CPU_REPORT_BYTES] __attribute__((aligned(8)));
 
+/* Per table slot, the CPU (+1) whose verdict was printed first in this suite: a later CPU's SKIP that repeats it
+ * word for word is printed short (verdict_repeat.h). 0 = none printed yet. */
+#define REF_SLOTS 128
+static u32 ref_cpu[REF_SLOTS];
+
 bool cpu_report_reset(u32 cpu)
 {
     struct cpu_buf *b = &bufs[cpu];
@@ -32,6 +38,7 @@ bool cpu_report_reset(u32 cpu)
         b->mem = cpu == 0 ? boot_cpu_mem : early_alloc(CPU_REPORT_BYTES, 8);
     b->used = 0;
     b->frozen = UINT32_MAX;
+    memset(ref_cpu, 0, sizeof(ref_cpu)); /* a new suite */
     return b->mem != NULL;
 }
 
@@ -82,25 +89,76 @@ void cpu_report_freeze(u32 cpu)
     bufs[cpu].frozen = __atomic_load_n(&bufs[cpu].used, __ATOMIC_ACQUIRE);
 }
 
+/* The readable records of cpu, in order: *off advances; false at the end. */
+static bool next_record(const struct cpu_buf *b, u32 end, u32 *off, struct record *r, const char **text)
+{
+    while (*off + sizeof(struct record) <= end) {
+        memcpy(r, b->mem + *off, sizeof(*r));
+        *text = b->mem + *off + sizeof(*r);
+        bool whole = *off + sizeof(*r) + r->len <= end;
+        *off += (u32)sizeof(*r) + ((r->len + 7) & ~7u);
+        if (whole)
+            return true;
+    }
+    return false;
+}
+
+static u32 readable(const struct cpu_buf *b)
+{
+    return MIN(__atomic_load_n(&b->used, __ATOMIC_ACQUIRE), b->frozen);
+}
+
+/* The verdict record of `slot` on cpu, if any. */
+static bool find_verdict(u32 cpu, u32 slot, struct record *r, const char **text)
+{
+    const struct cpu_buf *b = &bufs[cpu];
+    if (!b->mem)
+        return false;
+    for (u32 off = 0, end = readable(b); next_record(b, end, &off, r, text);)
+        if (r->slot == slot && r->kind != CPU_REPORT_COMMENT)
+            return true;
+    return false;
+}
+
+/* Emit a verdict; a SKIP repeating the first printed CPU's word for word in its short form. */
+static void emit_verdict(u32 cpu, u32 slot, const struct record *r, const char *text)
+{
+    static char short_form[REPORT_RECORD_MAX]; /* the boot CPU prints alone */
+    if (slot >= REF_SLOTS || (r->kind & ~REPORT_EMULATED) != VERDICT_SKIP) {
+        report_emit(r->kind, text, r->len);
+        return;
+    }
+    if (!ref_cpu[slot]) {
+        ref_cpu[slot] = cpu + 1;
+        report_emit(r->kind, text, r->len);
+        return;
+    }
+    struct record rr;
+    const char *ref;
+    u32 n = 0;
+    if (find_verdict(ref_cpu[slot] - 1, slot, &rr, &ref) && rr.kind == r->kind)
+        n = verdict_repeat(text, r->len, ref, rr.len, ref_cpu[slot] - 1, short_form, sizeof(short_form));
+    if (n)
+        report_emit(r->kind, short_form, n);
+    else
+        report_emit(r->kind, text, r->len);
+}
+
 bool cpu_report_print_slot(u32 cpu, u32 slot)
 {
     const struct cpu_buf *b = &bufs[cpu];
     if (!b->mem)
         return false;
-    u32 end = MIN(__atomic_load_n(&b->used, __ATOMIC_ACQUIRE), b->frozen);
     bool verdict = false;
-    for (u32 off = 0; off + sizeof(struct record) <= end;) {
-        struct record r;
-        memcpy(&r, b->mem + off, sizeof(r));
-        const char *text = b->mem + off + sizeof(r);
-        bool whole = off + sizeof(r) + r.len <= end;
-        off += (u32)sizeof(r) + ((r.len + 7) & ~7u);
-        if (r.slot != slot || !whole)
+    struct record r;
+    const char *text;
+    for (u32 off = 0, end = readable(b); next_record(b, end, &off, &r, &text);) {
+        if (r.slot != slot)
             continue;
         if (r.kind == CPU_REPORT_COMMENT) {
             report_emit_text(text, r.len);
         } else {
-            report_emit(r.kind, text, r.len);
+            emit_verdict(cpu, slot, &r, text);
             verdict = true;
         }
     }

@@ -47,7 +47,7 @@ struct check {
     u32 expectations, failures;
     bool skipped, todo, faulted, no_verdict, timed_out;
     bool emulated_pmu; /* pmu=emulated: the verdict came from the emulated PMU, not hardware (TAP line marked) */
-    char reason[200]; /* SKIP/TODO reason, printed on the TAP line */
+    char reason[400]; /* SKIP/TODO reason, printed on the TAP line (the no-PMU evidence runs to ~250) */
     struct fault_record fault;
     struct strbuf diag;
     char diag_buf[2048]; /* YAML lines, unindented */
