@@ -142,9 +142,19 @@ bool timer_attempts_pass(const struct timer_attempts *t)
     return b >= 0 && abs_diff_s64(t->observed[b], t->expected[b]) <= t->tolerance[b];
 }
 
+u64 timer_attempts_deviation_ppm(const struct timer_attempts *t)
+{
+    int b = timer_attempts_best(t);
+    if (b < 0)
+        return 0;
+    u64 expected = t->expected[b] < 0 ? (u64)-t->expected[b] : (u64)t->expected[b];
+    return mul_div_u64(abs_diff_s64(t->observed[b], t->expected[b]), 1000000, expected ? expected : 1, NULL);
+}
+
 bool timer_attempts_inconclusive(const struct timer_attempts *t)
 {
-    return !timer_attempts_pass(t) && t->worst_ref_ppm > TIMER_UNSTABLE_PPM;
+    return timer_attempts_best(t) >= 0 && !timer_attempts_pass(t) &&
+           timer_attempts_deviation_ppm(t) <= t->worst_ref_ppm;
 }
 
 bool timer_attempts_more(const struct timer_attempts *t)
