@@ -97,6 +97,13 @@ void timer_attempts_init(struct timer_attempts *t)
 
 bool timer_attempts_add(struct timer_attempts *t, u64 refs_agree_ppm, s64 expected, s64 observed, u64 tolerance)
 {
+    return timer_attempts_add_scaled(t, refs_agree_ppm, expected, observed, tolerance,
+                                     expected < 0 ? (u64)-expected : (u64)expected);
+}
+
+bool timer_attempts_add_scaled(struct timer_attempts *t, u64 refs_agree_ppm, s64 expected, s64 observed,
+                               u64 tolerance, u64 scale)
+{
     if (t->made >= TIMER_ATTEMPTS_MAX)
         return false;
     t->made++;
@@ -111,6 +118,7 @@ bool timer_attempts_add(struct timer_attempts *t, u64 refs_agree_ppm, s64 expect
     t->expected[t->valid] = expected;
     t->observed[t->valid] = observed;
     t->tolerance[t->valid] = tolerance;
+    t->scale[t->valid] = scale;
     t->valid++;
     return true;
 }
@@ -147,14 +155,13 @@ u64 timer_attempts_deviation_ppm(const struct timer_attempts *t)
     int b = timer_attempts_best(t);
     if (b < 0)
         return 0;
-    u64 expected = t->expected[b] < 0 ? (u64)-t->expected[b] : (u64)t->expected[b];
-    return mul_div_u64(abs_diff_s64(t->observed[b], t->expected[b]), 1000000, expected ? expected : 1, NULL);
+    return mul_div_u64(abs_diff_s64(t->observed[b], t->expected[b]), 1000000, t->scale[b] ? t->scale[b] : 1, NULL);
 }
 
 bool timer_attempts_inconclusive(const struct timer_attempts *t)
 {
     return timer_attempts_best(t) >= 0 && !timer_attempts_pass(t) &&
-           timer_attempts_deviation_ppm(t) <= t->worst_ref_ppm;
+           timer_attempts_deviation_ppm(t) <= TIMER_NOISE_FACTOR * t->worst_ref_ppm;
 }
 
 bool timer_attempts_more(const struct timer_attempts *t)
