@@ -7,6 +7,9 @@
 #   ratio_<mode>_smp64_smp4    smp64 / smp4 (issue 14 target for parallel: at most 3)
 #   ratio_<mode>_smp4_smp1     smp4 / smp1 (target: at most 1.5)
 #   todo_<mode>_smp<N>         TODO verdicts in the last round (timing checks inconclusive under load)
+#   cpu_<mode>_smp<N>_ms       host CPU time (user + system) QEMU used, median: under TCG every vCPU's work
+#                              runs on the host's cores, so wall time at -smp 64 is at least this / host_cores
+#   host_cores                 nproc
 #   qemu10_smp288_apic_ms      QEMU 10, q35 + IOMMU, -cpu max, -smp 288, suite=smp,apic through run-qemu.sh (its
 #                              default 60 s timeout applies), one run; BENCH_288=0 leaves it out
 # A run that does not pass is reported on stderr.
@@ -22,19 +25,23 @@ mkdir -p "$out"
 median() { sort -n | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : int((v[NR/2]+v[NR/2+1])/2)}'; }
 
 configs=("parallel 1" "parallel 4" "parallel 64" "serial 1" "serial 4" "serial 64")
-declare -A times todo
+declare -A times todo cpu
 for ((r = 0; r < runs; r++)); do
     for cfg in "${configs[@]}"; do
         read -r mode n <<<"$cfg"
         log=$out/run-$mode-smp$n.log
         t0=$(date +%s%N)
         set +e
-        timeout 300 qemu-system-x86_64 -machine pc -accel tcg -m 256 -smp "$n" -display none -vga none -net none \
-            -no-reboot -kernel "$kernel" -append "exit=qemu verbose=0 run=$mode" -serial stdio -monitor none \
-            -device isa-debug-exit,iobase=0xf4,iosize=0x04 </dev/null 2>/dev/null | tr -d '\r' >"$log"
-        status=${PIPESTATUS[0]}
+        TIMEFORMAT='%3U %3S'
+        { time {
+            timeout 300 qemu-system-x86_64 -machine pc -accel tcg -m 256 -smp "$n" -display none -vga none -net none \
+                -no-reboot -kernel "$kernel" -append "exit=qemu verbose=0 run=$mode" -serial stdio -monitor none \
+                -device isa-debug-exit,iobase=0xf4,iosize=0x04 </dev/null 2>/dev/null | tr -d '\r' >"$log"
+            status=${PIPESTATUS[0]}
+        }; } 2>"$out/cpu-$mode-smp$n.txt"
         set -e
         t1=$(date +%s%N)
+        cpu[$mode$n]+="$(awk '{printf "%d", ($1 + $2) * 1000}' "$out/cpu-$mode-smp$n.txt") "
         [[ $status -eq 1 ]] || echo "bench-run: run=$mode -smp $n: QEMU status $status (not a pass; see $log)" >&2
         times[$mode$n]+="$(((t1 - t0) / 1000000)) "
         todo[$mode$n]=$(grep -c '# TODO' "$log" || true)
@@ -45,6 +52,11 @@ for cfg in "${configs[@]}"; do
     times[$mode$n]=$(tr ' ' '\n' <<<"${times[$mode$n]}" | grep . | median)
     echo "run_${mode}_smp${n}_ms: ${times[$mode$n]} ms"
 done
+for cfg in "${configs[@]}"; do
+    read -r mode n <<<"$cfg"
+    echo "cpu_${mode}_smp${n}_ms: $(tr ' ' '\n' <<<"${cpu[$mode$n]}" | grep . | median) ms"
+done
+echo "host_cores: $(nproc)"
 for mode in parallel serial; do
     awk -v a="${times[${mode}64]}" -v b="${times[${mode}4]}" -v m="$mode" 'BEGIN { printf "ratio_%s_smp64_smp4: %.2f\n", m, a / b }'
     awk -v a="${times[${mode}4]}" -v b="${times[${mode}1]}" -v m="$mode" 'BEGIN { printf "ratio_%s_smp4_smp1: %.2f\n", m, a / b }'
