@@ -97,6 +97,18 @@ check "noisy: the same checks, verdicts and values as the clean log" same_checks
 check "noisy: BMC lines counted as console noise, not lost in YAML" test "$(json_get $d/noisy/report.json '{run}{console_noise}{lines}')" -ge 5
 check "timestamped: the same checks as the clean log" same_checks $d/normal/report.json $d/timestamped/report.json
 
+# A SKIP printed short ("HEAD: as cpuJ", docs/checklist.md) gets cpuJ's whole reason in the reports.
+mkdir -p "$d/repeat"
+printf '%s\n' 'TAP version 13' \
+    'ok 1 - cpu0/x2apic/mode # SKIP no x2APIC: CPUID.01H:ECX[21]=0 (ECX=0x80002001)' \
+    'ok 2 - cpu1/x2apic/mode # SKIP no x2APIC: as cpu0' 'ok 3 - cpu1/x2apic/id # SKIP no x2APIC: as cpu0' \
+    '1..3' '0 passed, 0 failed, 3 skipped' >"$d/repeat/serial.log"
+timeout 60 "$tool" --quiet --json "$d/repeat/report.json" "$d/repeat/serial.log" >/dev/null 2>&1
+check "repeat: a short SKIP carries the reason of the CPU it names" test \
+    "$(json_get $d/repeat/report.json '{checks}[1]{reason}')" = "no x2APIC: CPUID.01H:ECX[21]=0 (ECX=0x80002001)"
+check "repeat: one naming a CPU without that check keeps its own text" test \
+    "$(json_get $d/repeat/report.json '{checks}[2]{reason}')" = "no x2APIC: as cpu0"
+
 check "failing: verdict fail, 2 failures" test "$(json_get $d/failing/report.json '{run}{verdict}.$j->{run}{counts}{failed}')" = fail2
 check "failing: exception record in JSON" test "$(json_get $d/failing/report.json '{checks}[(grep { $j->{checks}[$_]{name} eq "cpu1/apic/tpr" } 0..$#{$j->{checks}})[0]]{exception}{name}')" = "#GP"
 check "failing: JUnit <failure> names the expectation beyond tolerance" \
