@@ -95,6 +95,17 @@ void timer_attempts_init(struct timer_attempts *t)
     memset(t, 0, sizeof(*t));
 }
 
+void timer_attempts_init_noise(struct timer_attempts *t, u64 prior_noise_ppm)
+{
+    timer_attempts_init(t);
+    t->prior_noise_ppm = prior_noise_ppm;
+}
+
+u64 timer_attempts_noise_ppm(const struct timer_attempts *t)
+{
+    return MAX(t->worst_ref_ppm, t->prior_noise_ppm);
+}
+
 bool timer_attempts_add(struct timer_attempts *t, u64 refs_agree_ppm, s64 expected, s64 observed, u64 tolerance)
 {
     return timer_attempts_add_scaled(t, refs_agree_ppm, expected, observed, tolerance,
@@ -144,29 +155,142 @@ int timer_attempts_best(const struct timer_attempts *t)
     return best;
 }
 
-bool timer_attempts_pass(const struct timer_attempts *t)
+s64 timer_attempt_deviation_ppm(const struct timer_attempts *t, u32 i)
 {
-    int b = timer_attempts_best(t);
-    return b >= 0 && abs_diff_s64(t->observed[b], t->expected[b]) <= t->tolerance[b];
+    u64 dev = mul_div_u64(abs_diff_s64(t->observed[i], t->expected[i]), 1000000, t->scale[i] ? t->scale[i] : 1,
+                          NULL);
+    dev = MIN(dev, (u64)INT64_MAX);
+    return t->observed[i] >= t->expected[i] ? (s64)dev : -(s64)dev;
 }
 
-u64 timer_attempts_deviation_ppm(const struct timer_attempts *t)
+static bool attempt_passed(const struct timer_attempts *t, u32 i)
 {
-    int b = timer_attempts_best(t);
-    if (b < 0)
-        return 0;
-    return mul_div_u64(abs_diff_s64(t->observed[b], t->expected[b]), 1000000, t->scale[b] ? t->scale[b] : 1, NULL);
+    return abs_diff_s64(t->observed[i], t->expected[i]) <= t->tolerance[i];
 }
 
-bool timer_attempts_inconclusive(const struct timer_attempts *t)
+/* The largest group of failed attempts of sign `sign` whose deviations are within TIMER_SIMILAR_FACTOR of each
+ * other: over the magnitudes sorted ascending, the longest run whose largest is at most the factor times its
+ * smallest. Returns its size and sets *lo, *hi (magnitudes) and *median (an attempt index in it). */
+static u32 agreeing_group(const struct timer_attempts *t, int sign, u64 *lo, u64 *hi, int *median)
 {
-    return timer_attempts_best(t) >= 0 && !timer_attempts_pass(t) &&
-           timer_attempts_deviation_ppm(t) <= TIMER_NOISE_FACTOR * t->worst_ref_ppm;
+    u64 mag[TIMER_ATTEMPTS_MAX];
+    int idx[TIMER_ATTEMPTS_MAX];
+    u32 n = 0;
+    for (u32 i = 0; i < t->valid; i++) {
+        s64 d = timer_attempt_deviation_ppm(t, i);
+        if (attempt_passed(t, i) || (sign > 0) != (d > 0) || d == 0)
+            continue;
+        u64 m = d < 0 ? (u64)-d : (u64)d;
+        u32 j = n++;
+        for (; j > 0 && mag[j - 1] > m; j--) { /* insertion sort: a handful of attempts */
+            mag[j] = mag[j - 1];
+            idx[j] = idx[j - 1];
+        }
+        mag[j] = m;
+        idx[j] = (int)i;
+    }
+    u32 best = 0, first = 0;
+    for (u32 a = 0, b = 0; b < n; b++) {
+        while (mag[b] > mag[a] * TIMER_SIMILAR_FACTOR)
+            a++;
+        if (b - a + 1 > best) {
+            best = b - a + 1;
+            first = a;
+        }
+    }
+    if (best) {
+        *lo = mag[first];
+        *hi = mag[first + best - 1];
+        *median = idx[first + (best - 1) / 2];
+    }
+    return best;
+}
+
+void timer_attempts_judge(const struct timer_attempts *t, struct timer_judgement *j)
+{
+    memset(j, 0, sizeof(*j));
+    int best = timer_attempts_best(t);
+    j->example = best;
+    for (u32 i = 0; i < t->valid; i++) {
+        if (attempt_passed(t, i))
+            j->passed++;
+        else
+            j->failed++;
+    }
+    u64 lo = 0, hi = 0, plo = 0, phi = 0;
+    int median = -1, pmedian = -1;
+    u32 neg = agreeing_group(t, -1, &lo, &hi, &median), pos = agreeing_group(t, 1, &plo, &phi, &pmedian);
+    int sign = -1;
+    if (pos > neg) {
+        sign = 1;
+        lo = plo;
+        hi = phi;
+        median = pmedian;
+    }
+    j->agreeing = MAX(pos, neg);
+    if (j->agreeing) {
+        j->agree_lo_ppm = sign * (s64)MIN(lo, (u64)INT64_MAX);
+        j->agree_hi_ppm = sign * (s64)MIN(hi, (u64)INT64_MAX);
+    }
+    if (j->agreeing >= TIMER_REPRODUCE + j->passed && j->agreeing * 2 > t->valid) {
+        if (lo <= TIMER_NOISE_FACTOR * timer_attempts_noise_ppm(t)) {
+            j->verdict = TIMER_INCONCLUSIVE;
+            j->basis = TIMER_BASIS_WITHIN_NOISE;
+        } else {
+            j->verdict = TIMER_FAIL;
+            j->basis = TIMER_BASIS_REPRODUCED;
+            j->example = median;
+        }
+    } else if (j->passed && j->passed >= j->agreeing) {
+        j->verdict = TIMER_PASS;
+        j->basis = TIMER_BASIS_PASSES;
+    } else {
+        j->verdict = TIMER_INCONCLUSIVE;
+        j->basis = t->valid < TIMER_REPRODUCE ? TIMER_BASIS_TOO_FEW : TIMER_BASIS_CONTRADICT;
+    }
+}
+
+const char *timer_basis_text(enum timer_basis b)
+{
+    switch (b) {
+    case TIMER_BASIS_PASSES:
+        return "attempts within tolerance, as many as any group of agreeing failures";
+    case TIMER_BASIS_REPRODUCED:
+        return "the deviation reproduced: failed attempts agree in sign and size, beyond tolerance and the clock "
+               "noise";
+    case TIMER_BASIS_TOO_FEW:
+        return "too few valid attempts to decide (windows descheduled or their clocks apart)";
+    case TIMER_BASIS_CONTRADICT:
+        return "the attempts contradict each other (signs, sizes, or passes against failures)";
+    case TIMER_BASIS_WITHIN_NOISE:
+        return "agreeing failures, but within the clock noise measured by the references";
+    }
+    return "?";
 }
 
 bool timer_attempts_more(const struct timer_attempts *t)
 {
-    return t->made < TIMER_ATTEMPTS_MAX && !timer_attempts_pass(t);
+    struct timer_judgement j;
+    timer_attempts_judge(t, &j);
+    return t->made < TIMER_ATTEMPTS_MAX && j.verdict == TIMER_INCONCLUSIVE;
+}
+
+enum timer_verdict timer_reload_verdict(u32 reads, u32 zero_reads)
+{
+    if (zero_reads < reads)
+        return TIMER_PASS;
+    return reads >= TIMER_REPRODUCE ? TIMER_FAIL : TIMER_INCONCLUSIVE;
+}
+
+void timer_oneshot_judge(const struct timer_oneshot_sample *s, u32 n, struct timer_oneshot_judgement *j)
+{
+    j->once = j->stays_zero = n > 0;
+    j->early = false;
+    for (u32 i = 0; i < n; i++) {
+        j->once = j->once && s[i].interrupts == 1;
+        j->stays_zero = j->stays_zero && s[i].ccr_after == 0;
+        j->early = j->early || (s[i].interrupts && s[i].ccr_in_handler != 0);
+    }
 }
 
 /* ref_ppm of value, plus 0.5%; ref_ppm is at most TIMER_REF_AGREE_PPM in a valid attempt. */

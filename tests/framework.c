@@ -91,15 +91,20 @@ void check_note(struct check *c, const char *key, const char *fmt, ...)
     sb_printf(&c->diag, "\n");
 }
 
-static void set_reason(struct check *c, const char *fmt, va_list ap)
+/* A TAP directive ends at the line, and '#' would start another: drop '#', fold newlines. */
+static void clean_reason(struct check *c)
 {
-    k_vsnprintf(c->reason, sizeof(c->reason), fmt, ap);
-    /* A TAP directive ends at the line, and '#' would start another: drop '#', fold newlines. */
     char *out = c->reason;
     for (const char *p = c->reason; *p; p++)
         if (*p != '#')
             *out++ = *p == '\n' ? ' ' : *p;
     *out = '\0';
+}
+
+static void set_reason(struct check *c, const char *fmt, va_list ap)
+{
+    k_vsnprintf(c->reason, sizeof(c->reason), fmt, ap);
+    clean_reason(c);
 }
 
 void check_skip(struct check *c, const char *fmt, ...)
@@ -133,13 +138,34 @@ void check_fail(struct check *c, const char *fmt, ...)
     tally(c, false);
 }
 
+void check_inconclusive(struct check *c, const char *what, const char *fmt, ...)
+{
+    char msg[320];
+    va_list ap;
+    va_start(ap, fmt);
+    k_vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    yaml_key(&c->diag, what);
+    sb_printf(&c->diag, "{verdict: inconclusive, why: ");
+    yaml_str(&c->diag, msg);
+    sb_printf(&c->diag, "}\n");
+    c->expectations++;
+    if (!c->inconclusive++ && !c->todo && !c->skipped)
+    {
+        k_snprintf(c->reason, sizeof(c->reason), "inconclusive: %s: %s", what, msg);
+        clean_reason(c);
+    }
+}
+
 enum check_verdict check_verdict(const struct check *c)
 {
     bool failed = c->failures > 0 || c->no_verdict;
     if (c->todo)
-        return failed ? VERDICT_TODO_FAIL : VERDICT_TODO_PASS;
+        return failed || c->inconclusive ? VERDICT_TODO_FAIL : VERDICT_TODO_PASS;
     if (failed)
         return VERDICT_FAIL;
+    if (c->inconclusive)
+        return VERDICT_TODO_FAIL;
     if (c->skipped)
         return VERDICT_SKIP;
     return VERDICT_PASS;

@@ -45,6 +45,7 @@ struct check {
     const struct check_def *def;
     struct cpu *cpu;
     u32 expectations, failures;
+    u32 inconclusive; /* expectations whose evidence decided nothing (check_inconclusive) */
     bool skipped, todo, faulted, no_verdict, timed_out;
     bool emulated_pmu; /* pmu=emulated: the verdict came from the emulated PMU, not hardware (TAP line marked) */
     char reason[400]; /* SKIP/TODO reason, printed on the TAP line (the no-PMU evidence runs to ~250) */
@@ -68,6 +69,10 @@ void check_skip(struct check *c, const char *fmt, ...) PRINTF_LIKE(2, 3);
 /* A known deviation of this platform: reported as TODO (an expected failure), never hidden. */
 void check_todo(struct check *c, const char *fmt, ...) PRINTF_LIKE(2, 3);
 void check_fail(struct check *c, const char *fmt, ...) PRINTF_LIKE(2, 3);
+/* An expectation whose evidence decided nothing (timing attempts that contradict each other, too few valid
+ * windows): never a pass. The check is TODO with this reason (the first one given) unless an expectation of it
+ * failed, which keeps it a FAIL: an inconclusive expectation hides no failure before or after it. */
+void check_inconclusive(struct check *c, const char *what, const char *fmt, ...) PRINTF_LIKE(3, 4);
 
 enum check_verdict check_verdict(const struct check *c);
 
