@@ -26,6 +26,8 @@ struct smp_state {
     bool init_delay_auto;
     u32 ap_timeout_ms;
     u64 first_init_tsc, all_online_tsc;
+    u64 wait_tsc;       /* spent waiting for APs to arrive (after the SIPIs) */
+    bool wait_extended; /* under a hypervisor, waited past ap_timeout_ms because APs kept arriving */
     u32 strays; /* APs that arrived with an APIC ID we did not list */
     const char *enumeration; /* "ACPI MADT", "cpus= option", "boot CPU only (...)" */
     char enumeration_note[160];

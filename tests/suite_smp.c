@@ -5,6 +5,7 @@
 #include "apic/apic.h"
 #include "kernel/cpuid_hw.h"
 #include "kernel/enumerate.h"
+#include "kernel/globals.h"
 #include "kernel/report.h"
 #include "kernel/smp.h"
 #include "kernel/timing.h"
@@ -94,6 +95,14 @@ static void online_check(struct check *c)
         check_note(c, "bring_up_us", "%llu (first INIT to all online)",
                    (unsigned long long)tsc_to_us(smp.all_online_tsc - smp.first_init_tsc));
         check_note(c, "slowest_arrival_us", "%llu", (unsigned long long)slowest);
+        check_note(c, "arrival wait",
+                   "%llu ms; %s", (unsigned long long)tsc_to_us(smp.wait_tsc) / 1000,
+                   !g_ident.hypervisor_bit
+                       ? "bare metal: ap_timeout_ms from the SIPIs"
+                   : smp.wait_extended
+                       ? "hypervisor: past ap_timeout_ms while APs kept arriving; ends after ap_timeout_ms with none "
+                         "(at most 20 x)"
+                       : "hypervisor: within ap_timeout_ms (it would go on while APs kept arriving)");
     }
     for (u32 i = 0; i < smp.absent_count; i++) {
         char key[24];
