@@ -12,6 +12,7 @@
 #include "kernel/topology.h"
 #include "kernel/x86.h"
 #include "tests/apic_test_util.h"
+#include "tests/features_compare.h"
 #include "tests/framework.h"
 
 static void enumeration_check(struct check *c)
@@ -136,70 +137,41 @@ static void identity_check(struct check *c)
         todo_if_qemu_cpuid1_overflow(c, b, listed);
 }
 
-/* Feature leaves compared with a reference thread: the boot CPU, or on hybrid parts the first thread of the
- * same core type (leaf 0x1A). Bits that legitimately differ per thread are masked out. */
-struct leaf_probe {
-    u32 leaf, sub;
-    u32 mask[4]; /* eax, ebx, ecx, edx */
-    const char *name;
-};
-static const struct leaf_probe probes[] = {
-    {0x1, 0, {~0u, 0x0000FFFFu, ~0u, ~0u}, "01H"}, /* EBX[31:24] APIC ID, [23:16] depends on enable state */
-    {0x6, 0, {~0u, ~0u, ~0u, ~0u}, "06H"},
-    {0x7, 0, {~0u, ~0u, ~0u, ~0u}, "07H.0"},
-    {0xA, 0, {~0u, ~0u, ~0u, ~0u}, "0AH"},
-    {0x80000001, 0, {~0u, ~0u, ~0u, ~0u}, "80000001H"},
-    {0x80000007, 0, {~0u, ~0u, ~0u, ~0u}, "80000007H"},
-    {0x80000008, 0, {~0u, ~0u, ~0u, ~0u}, "80000008H"},
-};
-#define MAX_CORE_TYPES 4
+/* Feature leaves compared with a reference thread: the boot CPU, or on hybrid parts the first thread of the same
+ * kind (the whole CPUID.1AH:EAX). Bits that legitimately differ per thread are masked out (tests/features_compare.c,
+ * each mask with its source). */
+#define MAX_CORE_KINDS 8
 static struct {
     bool valid;
-    u32 core_type, cpu_index;
-    struct cpuid_regs r[ARRAY_SIZE(probes)];
-} references[MAX_CORE_TYPES];
+    u32 cpu_index;
+    struct features_snapshot f;
+} references[MAX_CORE_KINDS];
 
 static void features_check(struct check *c)
 {
-    struct topology t;
-    topology_decode(&t, &cpuid_hw);
-    u32 max, max_ext, b, cc, d;
-    cpuid_count(0, 0, &max, &b, &cc, &d);
-    cpuid_count(0x80000000, 0, &max_ext, &b, &cc, &d);
-    struct cpuid_regs now[ARRAY_SIZE(probes)];
-    for (u32 i = 0; i < ARRAY_SIZE(probes); i++) {
-        u32 lim = probes[i].leaf >= 0x80000000 ? max_ext : max;
-        now[i] = (struct cpuid_regs){0, 0, 0, 0};
-        if (probes[i].leaf <= lim)
-            cpuid_count(probes[i].leaf, probes[i].sub, &now[i].eax, &now[i].ebx, &now[i].ecx, &now[i].edx);
-    }
+    struct features_snapshot now;
+    features_read(&cpuid_hw, &now);
     u32 slot = 0;
-    while (slot < MAX_CORE_TYPES && references[slot].valid && references[slot].core_type != t.core_type)
+    while (slot < MAX_CORE_KINDS && references[slot].valid && references[slot].f.kind != now.kind)
         slot++;
-    if (slot == MAX_CORE_TYPES)
-        return check_fail(c, "more than %u core types", MAX_CORE_TYPES);
+    if (slot == MAX_CORE_KINDS)
+        return check_fail(c, "more than %u core kinds (CPUID.1AH:EAX values)", MAX_CORE_KINDS);
     if (!references[slot].valid) {
         references[slot].valid = true;
-        references[slot].core_type = t.core_type;
         references[slot].cpu_index = this_cpu()->index;
-        memcpy(references[slot].r, now, sizeof(now));
+        references[slot].f = now;
     }
-    check_note(c, "reference", "cpu%u (core type 0x%02x%s)", references[slot].cpu_index, t.core_type,
-               t.core_type ? "" : ": not hybrid");
-    u32 differing = 0;
-    for (u32 i = 0; i < ARRAY_SIZE(probes); i++) {
-        const u32 *ref = &references[slot].r[i].eax, *obs = &now[i].eax;
-        static const char regs[4][4] = {"EAX", "EBX", "ECX", "EDX"};
-        for (u32 k = 0; k < 4; k++) {
-            u32 m = probes[i].mask[k];
-            if ((ref[k] & m) == (obs[k] & m))
-                continue;
-            char what[32];
-            k_snprintf(what, sizeof(what), "CPUID.%s:%s", probes[i].name, regs[k]);
-            check_note(c, what, "reference 0x%08x, this CPU 0x%08x (compared bits 0x%08x)", ref[k] & m,
-                       obs[k] & m, m);
-            differing++;
-        }
+    check_note(c, "reference", "cpu%u (CPUID.1AH:EAX 0x%08x%s)", references[slot].cpu_index, now.kind,
+               now.kind ? ": core type and native model" : ": not hybrid");
+    struct features_diff diffs[8];
+    u32 differing = features_compare(&references[slot].f, &now, diffs, ARRAY_SIZE(diffs));
+    static const char regs[4][4] = {"EAX", "EBX", "ECX", "EDX"};
+    for (u32 i = 0; i < MIN(differing, ARRAY_SIZE(diffs)); i++) {
+        const struct features_probe *p = &features_probes[diffs[i].probe];
+        char what[32];
+        k_snprintf(what, sizeof(what), "CPUID.%s:%s", p->name, regs[diffs[i].reg]);
+        check_note(c, what, "reference 0x%08x, this CPU 0x%08x (compared bits 0x%08x)", diffs[i].reference,
+                   diffs[i].value, p->mask[diffs[i].reg]);
     }
     expect_eq_dec(c, "registers differing from the reference", 0, differing);
 }
