@@ -127,10 +127,19 @@ void apic_eoi(void)
     apic_write(APIC_EOI, 0);
 }
 
+static inline void x2apic_store_fence(void)
+{
+    asm volatile("mfence; lfence" ::: "memory");
+}
+
 bool apic_send_ipi(u32 dest, u32 icr_low)
 {
     if (mode == APIC_MODE_X2APIC) {
-        /* One 64-bit write, destination in bits 63:32; no delivery-status bit (SDM Vol.3A 11.12.9). */
+        /* One 64-bit write, destination in bits 63:32; no delivery-status bit (SDM Vol.3A 11.12.9). A WRMSR to
+         * an x2APIC register is not serializing and may complete before earlier stores are globally visible
+         * (SDM Vol.3A 11.12.3): MFENCE; LFENCE first, as Linux's weak_wrmsr_fence() before x2APIC IPIs, so the
+         * target sees the mailbox the IPI announces. */
+        x2apic_store_fence();
         wrmsr(XAPIC_MSR_BASE + (APIC_ICR_LO >> 4), ((u64)dest << 32) | icr_low);
         return true;
     }
@@ -146,8 +155,10 @@ bool apic_send_ipi(u32 dest, u32 icr_low)
 
 void apic_self_ipi(u8 vector)
 {
-    if (mode == APIC_MODE_X2APIC)
+    if (mode == APIC_MODE_X2APIC) {
+        x2apic_store_fence();
         wrmsr(XAPIC_MSR_BASE + (APIC_SELF_IPI >> 4), vector); /* SDM Vol.3A 11.12.11 */
+    }
     else
         apic_send_ipi(0, ICR_SH_SELF | ICR_DM_FIXED | vector);
 }
