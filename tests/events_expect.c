@@ -116,12 +116,16 @@ bool ew_expect(enum ew_id w, u64 n, struct ew_counts *c)
                                 .taken = 2 * n - k, .loads = 1, .ret = k, .ret_checked = true};
         return true;
     }
-    case EW_CYCLES: /* 4 + 10n + 1 */
+    case EW_CYCLES: { /* 5 + 10n + 1; returns 3^(8n) mod 2^64 */
+        u64 product = 1;
+        for (u64 i = 0; i < 8 * n; i++)
+            product *= 3;
         if (n == 0)
-            return empty_loop(c, 5), true;
-        *c = (struct ew_counts){.insns = 10 * n + 5, .branches = n + 2, .cond = n + 1, .taken = n, .loads = 1,
-                                .ret = 8 * n, .ret_checked = true};
+            return empty_loop(c, 6), c->ret = 1, true;
+        *c = (struct ew_counts){.insns = 10 * n + 6, .branches = n + 2, .cond = n + 1, .taken = n, .loads = 1,
+                                .ret = product, .ret_checked = true};
         return true;
+    }
     case EW_REP_STOS: /* 8 + RET; the REP STOSB is one instruction and one store */
         *c = (struct ew_counts){.insns = 9, .branches = 1, .taken = 1, .loads = 1, .stores = 1, .ret = n,
                                 .ret_checked = true};

@@ -352,9 +352,10 @@ static const struct ew_event *event_judged(const struct pmu *p, enum ew_judge j)
     return NULL;
 }
 
-/* Core cycles of ew_cycles (8 dependent ADDs per iteration: at least 8n cycles) on every GP counter and on
- * Intel's fixed counter 1 (and topdown slots on fixed counter 3 where enumerated), counted at OS+USR for a CPL-0
- * run; the same counters at USR only over that window count exactly 0. */
+/* Core cycles of ew_cycles (8 dependent IMULs per iteration: at least 8n cycles on any core, see
+ * tests/events_workloads.asm) on every GP counter and on Intel's fixed counter 1 (and topdown slots on fixed
+ * counter 3 where enumerated), counted at OS+USR for a CPL-0 run; the same counters at USR only over that window
+ * count exactly 0. */
 void events_cycles_check(struct check *c)
 {
     struct pmu_cpu *pmc = this_pmu_cpu();

@@ -169,18 +169,23 @@ ew_lfsr:
     mov eax, edx                        ; +1
     ret                                 ; +2
 
-; Cycle loop: n iterations of 8 dependent ADDs (each needs the previous result: at least 1 cycle each on
-; every x86 core, so at least 8n core cycles) and the loop branch.
-;   n >= 1: instructions 4 + 10n + 1 = 10n + 5; branches n + 2; conditional n + 1; taken n; loads 1.
-;   n = 0:  5, 2, 1, 2, loads 1.   Returns 8n (mod 2^64).
+; Cycle loop: n iterations of 8 dependent IMULs (each multiplies the previous result) and the loop branch. A
+; multiplication is never removed at rename, and its latency is at least 3 cycles on every x86 core (Intel 64
+; and IA-32 Architectures Optimization Reference Manual, instruction latency tables; AMD Software Optimization
+; Guides; uops.info), so the loop takes at least 8n core cycles with room to spare. A chain of `add rax, 1` does
+; not: Golden Cove-family cores (Alder Lake P-cores and later) execute small-immediate ADD/INC at rename with
+; zero latency (uops.info, ADL-P), several per cycle.
+;   n >= 1: instructions 5 + 10n + 1 = 10n + 6; branches n + 2; conditional n + 1; taken n; loads 1.
+;   n = 0:  6, 2, 1, 2, loads 1.   Returns 3^(8n) (mod 2^64): the multiplications done, exactly.
 ew_cycles:
     mov rcx, rdi                        ; 1
-    xor eax, eax                        ; 2
-    test rcx, rcx                       ; 3
-    jz .done                            ; 4
+    mov eax, 1                          ; 2
+    mov edx, 3                          ; 3
+    test rcx, rcx                       ; 4
+    jz .done                            ; 5
 .top:
 %rep 8
-    add rax, 1
+    imul rax, rdx
 %endrep
     dec rcx                             ; 9
     jnz .top                            ; 10

@@ -45,7 +45,8 @@ static void hand_counts(void **state)
         {EW_LFSR, 1, {13, 4, 3, 1, 1, 0, 0}},
         /* lfsr n=2: second bit is 0: + shr jnc(taken) dec jnz(taken back to the loop top) */
         {EW_LFSR, 2, {17, 6, 5, 3, 1, 0, 0}},
-        {EW_CYCLES, 1, {15, 3, 2, 1, 1, 0, 0}},
+        /* cycles n=1: mov mov mov test jz | 8 imul dec jnz | ret */
+        {EW_CYCLES, 1, {16, 3, 2, 1, 1, 0, 0}},
         {EW_REP_STOS, 300, {9, 1, 0, 1, 1, 1, 0}},
         /* n = 0: the JZ over the loop is taken */
         {EW_LOOP, 0, {5, 2, 1, 2, 1, 0, 0}},
