@@ -293,6 +293,17 @@ static const char *set_reset(struct options *o, const char *v)
     return "expects cf9, kbc, triple or all";
 }
 
+static const char *set_deviations(struct options *o, const char *v)
+{
+    if (!strcmp(v, "todo"))
+        o->deviations_strict = 0;
+    else if (!strcmp(v, "strict"))
+        o->deviations_strict = 1;
+    else
+        return "expects todo or strict";
+    return NULL;
+}
+
 static const struct opt_desc opt_table[] = {
     {"suite", "suite=LIST", "run only these suites (comma-separated); default: the default suites", set_suites},
     {"exclude", "exclude=LIST", "skip these suites", set_exclude},
@@ -305,6 +316,9 @@ static const struct opt_desc opt_table[] = {
     {"console", "console=auto|ttyS0..3[,BAUD]|uart,io|mmio|mmio32,ADDR[,BAUD]",
      "serial console: auto (default) = the ACPI SPCR port, else COM1 (ttyS0) at 115200", set_console},
     {"apic", "apic=auto|xapic|x2apic", "local APIC mode; auto (default) = x2APIC when CPUID offers it", set_apic},
+    {"deviations", "deviations=todo|strict",
+     "known deviations of this platform (an emulator, a hypervisor): TODO naming their source (default), or FAIL "
+     "(strict: for testing one's own hypervisor or emulator)", set_deviations},
     {"smp", "smp=parallel|serial", "AP bring-up: all at once (default) or one at a time", set_smp},
     {"run", "run=parallel|serial",
      "per-CPU checks: on every CPU at once (default), or one CPU after the other (the order of the stream is the "

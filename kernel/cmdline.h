@@ -34,6 +34,7 @@ struct options {
     char pmu_emulated[24];      /* pmu=emulated:KIND: the kind's name (pmu/emul.h); empty = the real PMU */
     u32 pmu_faults;             /* pmu_fault=NAME[,NAME]: enum pmu_model_fault bits (needs pmu=emulated) */
     u32 reset_types;            /* reset=cf9|kbc|triple|all: bit mask (enum reset_type); 0 = not given */
+    u32 deviations_strict;      /* deviations=todo|strict: 0, 1 (known platform deviations FAIL) */
     u32 cpu_count;              /* cpus=ID,ID,...: explicit APIC IDs instead of the MADT; 0 = not given */
     u32 cpus[OPT_CPUS_MAX];
 };

@@ -84,6 +84,7 @@ void kmain(u32 magic, u32 info_phys)
     acpi_discover(&g_acpi, &low4g, &g_boot);
     console_setup(&g_options, &g_acpi, &low4g);
     cpu_ident_decode(&g_ident, &cpuid_hw);
+    check_deviations_strict = g_options.deviations_strict;
     if (cmdline_ok)
         pmu_emul_boot();
 

@@ -110,7 +110,7 @@ void todo_if_qemu_cpuid1_overflow(struct check *c, u32 ebx, u32 apic_id)
     u32 spill = (per_pkg >> 8) & 0xFF;
     check_note(c, "logical processors per package (CPUID.0BH, last level EBX[15:0])", "%u", per_pkg);
     if (per_pkg > 255 && (ebx >> 24) == ((apic_id & 0xFF) | spill) && platform_is_qemu_tcg())
-        check_todo(c, "QEMU deviation (QEMU 9.0 to 10.0.2 at least): target/i386/cpu.c cpu_x86_cpuid() leaf 1 "
+        check_deviation(c, "QEMU deviation (QEMU 9.0 to 10.0.2 at least): target/i386/cpu.c cpu_x86_cpuid() leaf 1 "
                       "ORs %u << 16 into EBX unmasked: 0x%x lands in EBX[31:24]", per_pkg, spill);
 }
 

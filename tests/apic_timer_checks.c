@@ -141,7 +141,7 @@ static u32 wait_timer_irqs(volatile u32 *count, u32 want, u64 timeout_us, u64 de
 static void tcg_latency_todo(struct check *c, u32 failures_before, u64 late_us)
 {
     if (failures_before == 0 && c->failures > 0 && platform_is_qemu_tcg())
-        check_todo(c, "QEMU TCG: timer interrupts are raised by QEMU's main thread on host time; the least-delayed "
+        check_deviation(c, "QEMU TCG: timer interrupts are raised by QEMU's main thread on host time; the least-delayed "
                       "came %llu us late (a busy host), while the count-down and the semantics held",
                    (unsigned long long)late_us);
 }
@@ -157,7 +157,7 @@ static const struct apic_timer_cal *timer_cal_or_skip(struct check *c)
         check_fail(c, "APIC timer calibration failed: %s", cal->problem);
         /* Every window lost to slow reads: under a hypervisor the vCPU was descheduled, not the timer broken. */
         if (cal->windows == 0 && cal->slow_reads == cal->attempts && g_ident.hypervisor_bit)
-            check_todo(c, "hypervisor: every calibration window had a count read slower than 0.5%% of it (a "
+            check_deviation(c, "hypervisor: every calibration window had a count read slower than 0.5%% of it (a "
                           "descheduled vCPU), so this CPU's timer could not be calibrated");
         return NULL;
     }
@@ -241,7 +241,7 @@ void timer_calibration_check(struct check *c)
     /* Windows lost to slow reads only: under a hypervisor the vCPU was descheduled (seen with 64 vCPUs on a
      * loaded 2-core host: 7 of 8 windows had a read of ~290 us), not a fault of the timer. */
     if (failures == 0 && c->failures && cal->windows + cal->slow_reads == cal->attempts && g_ident.hypervisor_bit)
-        check_todo(c, "hypervisor: %u of %u calibration windows had a count read slower than 0.5%% of the window (a "
+        check_deviation(c, "hypervisor: %u of %u calibration windows had a count read slower than 0.5%% of the window (a "
                       "descheduled vCPU); %u measured", cal->slow_reads, cal->attempts, cal->windows);
     failures = c->failures;
     expect_within(c, "window spread (max - min)", 0, (s64)(hi - lo), cal->hz / 100, "Hz");
@@ -249,7 +249,7 @@ void timer_calibration_check(struct check *c)
      * 2.5% apart for tens of milliseconds (QEMU TCG, a loaded host): that alone is the platform, not the timer,
      * whose own checks use local references (expect_attempts). */
     if (failures == 0 && c->failures && g_ident.hypervisor_bit)
-        check_todo(c, "hypervisor clocks: the timer's rate against the TSC moved by %llu Hz (%llu ppm) between "
+        check_deviation(c, "hypervisor clocks: the timer's rate against the TSC moved by %llu Hz (%llu ppm) between "
                       "10 ms windows", (unsigned long long)(hi - lo),
                    (unsigned long long)mul_div_u64(hi - lo, 1000000, cal->hz, NULL));
 }
@@ -639,7 +639,7 @@ void timer_periodic_check(struct check *c)
     if (!expect_eq_dec(c, "interrupts (the handler stops the timer at the 6th; + one already latched then)",
                        PERIODIC_K + pending_at_stop[idx], n)) {
         if (failures_before == 0 && n > 0 && n < PERIODIC_K && ccr_running && platform_is_qemu_tcg())
-            check_todo(c, "QEMU TCG: %u of %u periodic interrupts within %llu ms while the timer kept reloading "
+            check_deviation(c, "QEMU TCG: %u of %u periodic interrupts within %llu ms while the timer kept reloading "
                           "(current count 0x%x) and its count-down held: QEMU's main thread, which raises them, was "
                           "starved by a loaded host", n, PERIODIC_K,
                        (unsigned long long)(g_ident.hypervisor_bit ? 8 * wait_us : wait_us) / 1000, ccr_running);
@@ -678,7 +678,7 @@ void timer_periodic_check(struct check *c)
     median_u64(late, PERIODIC_K); /* sorts: late[0] is the least delayed */
     expect_within(c, "least delay after an expiry", 0, (s64)us_of(late[0]), us_of(period) * LATE_PCT / 100, "us");
     if (failures == 0 && c->failures > 0 && platform_is_qemu_tcg())
-        check_todo(c, "QEMU TCG: timer interrupts are raised by QEMU's main thread on host time, "
+        check_deviation(c, "QEMU TCG: timer interrupts are raised by QEMU's main thread on host time, "
                       "hw/intc/apic_common.c apic_next_timer() drops the periods it missed, and its TSC drifts off "
                       "the timer clock (%llu expiries for %u interrupts, %u early by the TSC, least delay %llu us), "
                       "while the count-down, the reload and the semantics held",

@@ -68,6 +68,11 @@ void check_note(struct check *c, const char *key, const char *fmt, ...) PRINTF_L
 void check_skip(struct check *c, const char *fmt, ...) PRINTF_LIKE(2, 3);
 /* A known deviation of this platform: reported as TODO (an expected failure), never hidden. */
 void check_todo(struct check *c, const char *fmt, ...) PRINTF_LIKE(2, 3);
+/* A known deviation of the platform (an emulator's or a hypervisor's, with its source): TODO as check_todo, or
+ * with deviations=strict a FAIL, the deviation named in the YAML, for those who test their own hypervisor. Use
+ * check_todo only for self-tests and for what is not a platform's fault. */
+void check_deviation(struct check *c, const char *fmt, ...) PRINTF_LIKE(2, 3);
+extern bool check_deviations_strict; /* deviations=strict */
 void check_fail(struct check *c, const char *fmt, ...) PRINTF_LIKE(2, 3);
 /* An expectation whose evidence decided nothing (timing attempts that contradict each other, too few valid
  * windows): never a pass. The check is TODO with this reason (the first one given) unless an expectation of it

@@ -289,7 +289,7 @@ static void arch_reset_check(struct check *c)
     expect_eq(c, "DR6", 0xFFFF0FF0, s->dr6);
     expect_eq(c, "DR7 (was 0x600)", 0x400, s->dr7);
     if (!cr0_ok && c->failures == 1 && s->cr0 == 0x60000010 && platform_is_qemu_tcg())
-        check_todo(c, "QEMU TCG deviation: target/i386/cpu.c x86_cpu_reset_hold sets CR0 = 0x60000010 on INIT as on "
+        check_deviation(c, "QEMU TCG deviation: target/i386/cpu.c x86_cpu_reset_hold sets CR0 = 0x60000010 on INIT as on "
                       "reset (do_cpu_init, target/i386/helper.c, runs the full CPU reset), where the SDM keeps "
                       "CD/NW (KVM kvm_vcpu_reset does)");
 }
@@ -357,7 +357,7 @@ static void mtrr_check(struct check *c)
     if (!obs.mtrr_before[0])
         check_note(c, "note", "MTRR_DEF_TYPE was 0 before INIT (as the firmware left it): a reset to 0 cannot show");
     if (lost && !not_zeroed && platform_is_qemu_tcg())
-        check_todo(c, "QEMU TCG deviation: target/i386/cpu.c x86_cpu_reset_hold zeroes mtrr_deftype, mtrr_var and "
+        check_deviation(c, "QEMU TCG deviation: target/i386/cpu.c x86_cpu_reset_hold zeroes mtrr_deftype, mtrr_var and "
                       "mtrr_fixed, and do_cpu_init (target/i386/helper.c) keeps only start_init_save..end_init_save "
                       "of CPUX86State across INIT, which holds no MTRR (KVM keeps them)");
 }

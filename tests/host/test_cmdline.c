@@ -15,7 +15,7 @@
 
 /* Every option cmdline.h documents; each must be accepted and appear in the help table. */
 static const char *const option_names[] = {"suite", "exclude", "verbose", "exit", "console", "reset", "pmu",
-                                           "pmu_fault"};
+                                           "pmu_fault", "deviations"};
 
 static bool parse(const char *line, struct options *o, char *err, size_t err_size)
 {
@@ -481,6 +481,20 @@ static void test_reset_values(void **state)
     expect_error("suite=init reset=cf9", "reset=", "suite=reset");
 }
 
+/* deviations=: known platform deviations as TODO (default) or FAIL. */
+static void test_deviations_values(void **state)
+{
+    (void)state;
+    struct options o;
+    expect_ok("verbose=1", &o);
+    assert_int_equal(o.deviations_strict, 0);
+    expect_ok("deviations=strict", &o);
+    assert_int_equal(o.deviations_strict, 1);
+    expect_ok("deviations=strict deviations=todo", &o);
+    assert_int_equal(o.deviations_strict, 0);
+    expect_error("deviations=fail", "deviations=fail", "todo or strict");
+}
+
 static void test_help_one_row_per_option(void **state)
 {
     (void)state;
@@ -533,6 +547,7 @@ int main(void)
         cmocka_unit_test(test_list_next),
         cmocka_unit_test(test_list_contains),
         cmocka_unit_test(test_reset_values),
+        cmocka_unit_test(test_deviations_values),
         cmocka_unit_test(test_help_one_row_per_option),
         cmocka_unit_test(test_pmu_emulated),
     };
