@@ -51,7 +51,7 @@ struct check {
     char reason[400]; /* SKIP/TODO reason, printed on the TAP line (the no-PMU evidence runs to ~250) */
     struct fault_record fault;
     struct strbuf diag;
-    char diag_buf[2048]; /* YAML lines, unindented */
+    char diag_buf[4096]; /* YAML lines, unindented (amd-v2 events/exact_gp writes 2.3 KB) */
 };
 
 /* Expectations: each adds a YAML line `what: {expected: .., observed: .., tolerance: ..}` and counts a

@@ -278,6 +278,14 @@ else
         fi
     fi
 
+    # Evidence is never cut: a check whose YAML outgrew its buffer says so in the stream ("diagnostics truncated").
+    cut=$(grep -l '"diagnostics truncated"' "$out"/qemu/*.log "$out"/emulated/*.log 2>/dev/null | tr '\n' ' ' || true)
+    if [[ -z $cut ]]; then
+        run_check yes "evidence: no check's YAML was cut in any QEMU or emulated-PMU run"
+    else
+        run_check no "evidence: a check's YAML outgrew its buffer (tests/framework.h diag_buf) in: $cut"
+    fi
+
     # --- 3b. the reports of every QEMU run, validated ---------------------------------------------------
     # shellcheck source=tests/report/lib.sh
     . tests/report/lib.sh
