@@ -340,9 +340,12 @@ static void expect_attempts(struct check *c, const char *what, const struct time
                j.failed, j.agreeing, (long long)j.agree_lo_ppm, (long long)j.agree_hi_ppm, TIMER_REPRODUCE,
                TIMER_NOISE_FACTOR, (unsigned long long)timer_attempts_noise_ppm(t),
                (unsigned long long)t->prior_noise_ppm);
-    if (j.verdict == TIMER_FAIL) { /* an inconclusive verdict's line below says why */
-        k_snprintf(key, sizeof(key), "%s: why", what);
-        check_note(c, key, "%s; %s", timer_basis_text(j.basis), timing_platform());
+    if (j.verdict != TIMER_PASS) { /* why: an inconclusive verdict's own line below */
+        k_snprintf(key, sizeof(key), "%s: %s", what, j.verdict == TIMER_FAIL ? "why" : "platform");
+        if (j.verdict == TIMER_FAIL)
+            check_note(c, key, "%s; %s", timer_basis_text(j.basis), timing_platform());
+        else
+            check_note(c, key, "%s", timing_platform());
     }
     if (j.verdict != TIMER_INCONCLUSIVE) {
         int e = j.example;
@@ -353,7 +356,8 @@ static void expect_attempts(struct check *c, const char *what, const struct time
                        "%s (%u made, %u valid, %u not continuous, %u passed, %u failed, %u agreeing, deviations "
                        "[%s] %s, clock noise %llu ppm; %s)",
                        timer_basis_text(j.basis), t->made, t->valid, t->unbracketed, j.passed, j.failed, j.agreeing,
-                       noise, unit, (unsigned long long)timer_attempts_noise_ppm(t), timing_platform());
+                       noise, unit, (unsigned long long)timer_attempts_noise_ppm(t),
+                       g_ident.hypervisor_bit ? "hypervisor" : "bare metal: SMIs");
 }
 
 /* SDM 11.5.4, Figure 11-10: the divide configuration divides the timer clock by 1..128. Each divisor's 2 ms

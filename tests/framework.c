@@ -160,7 +160,7 @@ void check_fail(struct check *c, const char *fmt, ...)
 
 void check_inconclusive(struct check *c, const char *what, const char *fmt, ...)
 {
-    char msg[320];
+    char msg[400];
     va_list ap;
     va_start(ap, fmt);
     k_vsnprintf(msg, sizeof(msg), fmt, ap);
