@@ -200,6 +200,51 @@ static void rdpmc_cpl3_check(struct check *c)
     p->be->counter_write(p, 0, 0);
 }
 
+/* Every enumerated counter, GP and fixed, read by RDPMC at CPL 0 and at CPL 3 with CR4.PCE = 1 (SDM Vol.2B
+ * RDPMC: ECX selects the counter, bit 30 the fixed ones on Intel; the value is the counter's, within its width)
+ * equals the same counter read by RDMSR: a #GP on any valid index, or another counter's value, is a finding
+ * (a vPMU that passes RDPMC through for GP counter 0 only would pass rdpmc_cpl3). Each counter holds a
+ * distinct value, written while stopped. */
+static void rdpmc_every_counter_check(struct check *c)
+{
+    struct pmu_cpu *pc = this_pmu_cpu();
+    SKIP_WITHOUT_PMU(c, pc);
+    struct pmu *p = &pc->pmu;
+    pmu_reset(p);
+    u64 cr4 = read_cr4();
+    char bad[200] = "";
+    struct strbuf sb;
+    sb_init(&sb, bad, sizeof(bad));
+    u32 counters = 0, wrong = 0;
+    for (u32 bit = 0; bit < 64; bit++) {
+        if (!pmu_counter_exists(p, bit))
+            continue;
+        counters++;
+        u64 want = 0, v0 = 0;
+        int wr = p->be->counter_write(p, bit, 0x5A00 + 0x101ull * bit);
+        int rd = p->be->counter_read(p, bit, &want);
+        int r0 = rdpmc_safe(p->be->rdpmc_index(p, bit), &v0);
+        write_cr4(cr4 | CR4_PCE);
+        u64 v3 = run_at_cpl3(user_rdpmc, p->be->rdpmc_index(p, bit));
+        write_cr4(cr4);
+        u64 mask = pmu_counter_mask(p, bit) & 0xFFFFFFFFFFFFull; /* user_rdpmc keeps 48 bits */
+        bool ok = !wr && !rd && want && !r0 && (v0 & mask) == (want & mask) && v3 == (want & mask);
+        if (!ok && ++wrong <= 3) { /* user_rdpmc returns a fault in bits 63:48 */
+            char v0s[24], v3s[24];
+            k_snprintf(v0s, sizeof(v0s), r0 ? "fault" : "%llx", (unsigned long long)v0);
+            k_snprintf(v3s, sizeof(v3s), v3 >> 48 ? "fault" : "%llx", (unsigned long long)v3);
+            sb_printf(&sb, "%s%s%u msr %llx cpl0 %s cpl3 %s", wrong > 1 ? "; " : "", PMU_IS_FIXED(bit) ? "fixed" : "gp",
+                      PMU_IS_FIXED(bit) ? bit - PMU_FIXED_BIT : bit, (unsigned long long)want, v0s, v3s);
+        }
+        p->be->counter_write(p, bit, 0);
+    }
+    check_note(c, "counters", "%u (GP %u, fixed %u), each read by RDMSR, RDPMC at CPL 0 and at CPL 3 (CR4.PCE=1)",
+               counters, pc->caps.num_gp, pc->caps.num_fixed);
+    if (wrong)
+        check_note(c, "wrong (first 3)", "%s", bad);
+    expect_true(c, "RDPMC = RDMSR on every counter", wrong == 0, "all equal", "%u of %u wrong", wrong, counters);
+}
+
 static const struct check_def pmu_regs_checks[] = {
     {"global_ctrl", global_ctrl_check, SCOPE_PER_CPU, NO_FAULT},
     {"evtsel_rw", evtsel_rw_check, SCOPE_PER_CPU, NO_FAULT},
@@ -208,6 +253,7 @@ static const struct check_def pmu_regs_checks[] = {
     {"reserved_bits", reserved_bits_check, SCOPE_PER_CPU, NO_FAULT},
     {"rdpmc_invalid", rdpmc_invalid_check, SCOPE_PER_CPU, NO_FAULT},
     {"rdpmc_cpl3", rdpmc_cpl3_check, SCOPE_PER_CPU, NO_FAULT},
+    {"rdpmc_every_counter", rdpmc_every_counter_check, SCOPE_PER_CPU, NO_FAULT},
 };
 
 const struct suite suite_pmu_regs = {"pmu_regs", "PMU register semantics on every thread", true,

@@ -688,7 +688,7 @@ static int do_rdpmc(struct pmu_model *m, u32 ecx, u64 *val)
     } else {
         return HW_GP;
     }
-    if (!exists(m, bit))
+    if (!exists(m, bit) || ((m->faults & PMU_FAULT_RDPMC_GP0_ONLY) && bit != 0))
         return HW_GP;
     /* Unimplemented high bits read 0 (SDM Vol.2 RDPMC; KNC Table 1-1 "zero-extended 40-bit value"). */
     *val = *counter_slot(m, bit);

@@ -69,8 +69,10 @@ enum pmu_model_fault {
     PMU_FAULT_NO_FREEZE = 1u << 8,          /* DEBUGCTL.Freeze_PerfMon_On_PMI ignored */
     PMU_FAULT_OVERCOUNT = 1u << 9,          /* instructions retired: one more per PMU_MODEL_OVERCOUNT_N
                                              * since the last counter write (so every run alike) */
+    PMU_FAULT_RDPMC_GP0_ONLY = 1u << 10,    /* RDPMC #GP(0) on every counter but GP 0 (a vPMU that passes or
+                                             * emulates RDPMC for the first counter only) */
 };
-#define PMU_MODEL_FAULT_COUNT 10
+#define PMU_MODEL_FAULT_COUNT 11
 #define PMU_MODEL_OVERCOUNT_N 100
 /* "lvtpc-no-mask" etc.; NULL for a bit that names no fault. */
 const char *pmu_model_fault_name(u32 fault_bit);
