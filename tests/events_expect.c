@@ -144,3 +144,9 @@ u64 ew_min_cycles(enum ew_id w, u64 n)
 {
     return w == EW_CYCLES ? 8 * n : 0;
 }
+
+u64 ew_silent_counters(u64 should_count, u64 counted, u64 missed_on)
+{
+    u64 silent = should_count & ~counted;
+    return missed_on && !(missed_on & ~silent) ? silent : 0;
+}

@@ -29,3 +29,9 @@ u64 ew_lfsr_ones(u64 n);
 bool ew_mem_exact(enum ew_id w);
 /* The lower bound on core cycles the workload's dependency chain imposes (ew_cycles: 8 per iteration). */
 u64 ew_min_cycles(enum ew_id w, u64 n);
+
+/* Counters that never counted (read 0 in every window that should count) when every miss of a check was on
+ * them: the mask of those silent counters; 0 when there was no miss, or a miss on a counter that did count (then
+ * it counts wrongly, and that is the finding). Under a hypervisor such counters are most often held by the host
+ * (tests/events_pmu.c, silent_counters_deviation). */
+u64 ew_silent_counters(u64 should_count, u64 counted, u64 missed_on);

@@ -191,9 +191,21 @@ static void spec(void **state)
     assert_false(ew_ratio_ppm(1, 1, 0, 1, &ppm));
 }
 
+/* A host-held counter never counts; a wrong one counts something. */
+static void silent_counters(void **state)
+{
+    (void)state;
+    assert_true(ew_silent_counters(0xF, 0xF, 0) == 0);       /* no miss */
+    assert_true(ew_silent_counters(0xF, 0x7, 0x8) == 0x8);   /* gp3 silent, the only miss */
+    assert_true(ew_silent_counters(0xF, 0x3, 0xC) == 0xC);   /* gp2 and gp3 silent */
+    assert_true(ew_silent_counters(0xF, 0x7, 0x9) == 0);     /* gp0 counted wrongly too: a real miss */
+    assert_true(ew_silent_counters(0xF, 0xF, 0x1) == 0);     /* counted, but wrongly */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(silent_counters),
         cmocka_unit_test(hand_counts), cmocka_unit_test(per_iteration), cmocka_unit_test(consistency),
         cmocka_unit_test(lfsr),        cmocka_unit_test(bounds),        cmocka_unit_test(spec),
     };
