@@ -87,7 +87,8 @@ static void fixup_passthrough_check(struct check *c)
 }
 
 /* RDPMC with an invalid counter index must raise #GP(0) (SDM Vol.2B RDPMC "Protected Mode Exceptions").
- * QEMU TCG raises #UD instead (shared/FACTS.md 2): reported as a known deviation of that platform. */
+ * QEMU TCG raises #UD instead (target/i386/tcg/misc_helper.c helper_rdpmc): reported as a known deviation of
+ * that platform. */
 static void fixup_rdpmc_check(struct check *c)
 {
     u64 v;
