@@ -62,7 +62,7 @@ $(BUILD)/k/%.o: %.asm
 # every assembly object depends on every include file instead.
 $(KERNEL_ASM_SRCS:%.asm=$(BUILD)/k/%.o): $(wildcard boot/*.inc kernel/*.inc tests/*.inc)
 
-# Link as ELF64, then re-wrap as ELF32: QEMU's multiboot1 loader refuses ELF64 (shared/FACTS.md 1).
+# Link as ELF64, then re-wrap as ELF32: QEMU's multiboot1 loader refuses ELF64 (hw/i386/multiboot.c load_multiboot).
 # The boot image drops debug sections; build/pmuboot64.elf keeps them for gdb (docs/debugging.md).
 $(BUILD)/pmuboot64.elf: $(KERNEL_OBJS) linker.ld $(BUILD)/kernel.objlist
 	@echo "  LD      $@"

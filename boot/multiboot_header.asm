@@ -1,7 +1,7 @@
 ; Multiboot1 and Multiboot2 headers in one image, both in the first 8 KiB of the file.
 ; Multiboot spec 0.6.96 section 3.1 (magic 0x1BADB002, within the first 8192 bytes, 4-byte aligned);
 ; Multiboot2 spec 2.0 section 3.1 (magic 0xE85250D6, within the first 32768 bytes, 8-byte aligned).
-; No a.out kludge (flag 16): QEMU and GRUB load the ELF32 program headers (shared/FACTS.md 1).
+; No a.out kludge (flag 16): QEMU and GRUB load the ELF32 program headers (QEMU load_multiboot).
 
 section .multiboot progbits alloc noexec nowrite align=8
 

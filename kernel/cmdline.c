@@ -365,7 +365,7 @@ static bool is_blank(char c)
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-/* A first word without '=' that looks like a path is the image name QEMU -kernel passes (FACTS.md 1). */
+/* A first word without '=' that looks like a path is the image name QEMU -kernel passes (load_multiboot). */
 static bool looks_like_image(const char *w)
 {
     return !strchr(w, '=') && (strchr(w, '/') || strchr(w, '.'));

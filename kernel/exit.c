@@ -46,7 +46,8 @@ void machine_reset_triple(void)
     asm volatile("lidt %0; int3" ::"m"(null_idt));
 }
 
-/* Reset paths in order of preference; QEMU honours all three (shared/FACTS.md 4). */
+/* Reset paths in order of preference; QEMU honours all three (piix rcr_write / ich9_rst_cnt_write, pckbd.c
+ * KBD_CCMD_RESET, triple fault in target/i386 check_exception). */
 void machine_reboot(void)
 {
     cli();

@@ -25,7 +25,7 @@ char apic_mode_error[160];
 char g_cmdline_error[400];
 
 /* Legacy 8259 PICs: mask every line before interrupts are ever enabled. SeaBIOS leaves IRQ0 unmasked on
- * vector 8, which would look like a double fault (shared/FACTS.md 3; Intel 8259A datasheet OCW1). */
+ * vector 8, which would look like a double fault (SeaBIOS pic_setup, clock_setup; Intel 8259A datasheet OCW1). */
 static void pic_mask_all(void)
 {
     outb(0x21, 0xFF);

@@ -2,7 +2,7 @@
  * must outlive a machine reset, as they did under QEMU before 4c7f05232cd1. The model lives in the kernel's
  * BSS, which the next boot zeroes, so with that fault only each CPU's registers are also kept in a block just
  * under the top of the highest available RAM region below 4 GiB: QEMU keeps RAM across a system reset
- * (shared/FACTS.md 4) and nothing else here allocates from the top (kernel/memory.c allocates upwards from the
+ * (observed under QEMU 7.2) and nothing else here allocates from the top (kernel/memory.c allocates upwards from the
  * image). Each CPU's entry has a magic and a checksum; a block that does not verify is ignored (the fault then
  * goes unseen and its row in tools/fault-expect.txt fails, which says so). Without the fault nothing is read or
  * written. */

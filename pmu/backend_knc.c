@@ -1,6 +1,6 @@
 /* Intel Xeon Phi Knights Corner core PMU: 2 x 40-bit counters per thread, P6-style selects, global
- * control/status at KNC-specific MSRs (KNC PMU doc 327357-001 1.4, Tables 1-1, 1-2, 1-5; shared/SEEDS.md
- * part 1.0; Linux arch/x86/events/intel/knc.c). */
+ * control/status at KNC-specific MSRs (Intel Xeon Phi Coprocessor (Knights Corner) PMU, doc 327357-001, 1.2
+ * and 1.4, Tables 1-1, 1-2, 1-5; Linux arch/x86/events/intel/knc.c). */
 #include "pmu/pmu_internal.h"
 
 /* Table 1-5: the select is 32 bits (63:32 reserved), bit 19 reserved; bit 21 is the thread-count mode

@@ -1,6 +1,6 @@
 /* Intel Xeon Phi Knights Corner (family 0x0B): no CPUID perfmon leaf; the PMU is fixed by the KNC PMU
- * document (seed 000, doc 327357-001: 1.4 "2 counters per thread, 40 bits", Table 1-2 MSR addresses; see
- * shared/SEEDS.md part 1.0). Linux selects knc_pmu_init() for family 0x0B (events/intel/core.c). */
+ * document (Intel Xeon Phi Coprocessor (Knights Corner) PMU, doc 327357-001: 1.2 and 1.4 "2 counters per
+ * thread, 40 bits", Table 1-2 MSR addresses). Linux selects knc_pmu_init() for family 0x0B (events/intel/core.c). */
 #include "pmu/discover_internal.h"
 
 #include "pmu/pmu_msr.h"

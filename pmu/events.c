@@ -70,11 +70,12 @@ const struct pmu_event pmu_amd_events[] = {
 };
 const size_t pmu_amd_events_len = ARRAY_SIZE(pmu_amd_events);
 
-/* Knights Corner: KNC PMU doc 327357-001 Table 1-6 (seed 000, lines given), the UMASK column is the unit
+/* Knights Corner: KNC PMU doc 327357-001 Table 1-6 (by event code), the UMASK column is the unit
  * mask; FUB (unit) P54C/CRI/VPU. Cross-checked: Linux arch/x86/events/intel/knc.c knc_perfmon_event_map
- * (cycles 0x002a, instructions 0x0016, branches 0x0012, branch misses 0x002b). SEEDS.md 3.3 lists the ones
- * the optimisation guide's metrics use. */
-#define KNC(name, ev, um, unit, line) {name, ev, um, 0, 0, 0, "KNC PMU Table 1-6 (" unit ", seed 000 L" #line ")"}
+ * (cycles 0x002a, instructions 0x0016, branches 0x0012, branch misses 0x002b). The Xeon Phi tuning guide
+ * (Intel, "Optimization and Performance Tuning for Intel Xeon Phi Coprocessors, Part 2") Table 5 lists the
+ * ones its metrics use. */
+#define KNC(name, ev, um, unit, line) {name, ev, um, 0, 0, 0, "KNC PMU 327357-001 Table 1-6 (" unit ")"}
 const struct pmu_event pmu_knc_events[] = {
     KNC("DATA_READ", 0x00, 0x00, "P54C", 232),
     KNC("DATA_WRITE", 0x01, 0x00, "P54C", 233),

@@ -1,5 +1,5 @@
-/* The guide's derived metrics (seed 003 §4-§5) in integer arithmetic. Line numbers (Lnnn) are lines of
- * shared/seeds/003_af15e69cb1ac531e.txt. */
+/* The derived metrics of Intel's "Optimization and Performance Tuning for Intel Xeon Phi Coprocessors, Part 2:
+ * Understanding and Using Hardware Events" (§4-§5) in integer arithmetic. Lnnn: line of the guide's text. */
 #include "pmu/metrics.h"
 
 #include "kernel/lib/format.h"
@@ -80,7 +80,7 @@ static const struct pmu_metric_desc descs[PMU_M_COUNT] = {
                               IN(CPU_CLK_UNHALTED) | IN(EXEC_STAGE_CYCLES) | IN(DATA_READ_OR_WRITE) |
                                   IN(DATA_READ_MISS_OR_WRITE_MISS),
                               TH(ABOVE, 145000, 0, PMU_M_COUNT, 0, 207, "> 145"),
-                              "the denominator DATA_READ_OR_WRITE_MISS is no event (not in Table 5 nor seed 000 "
+                              "the denominator DATA_READ_OR_WRITE_MISS is no event (not in Table 5 nor KNC PMU "
                               "Table 1-6); computed with DATA_READ_MISS_OR_WRITE_MISS, the only §5.1 event it can "
                               "name. The prose (L215) divides by L1 misses (L199) and subtracts 1 per L1 hit, "
                               "not per access: see latency_impact_prose"},
@@ -118,7 +118,7 @@ static const struct pmu_metric_desc descs[PMU_M_COUNT] = {
                               IN(L2_DATA_READ_MISS_MEM_FILL) | IN(L2_DATA_WRITE_MISS_MEM_FILL) | IN(HWP_L2MISS) |
                                   IN(CPU_CLK_UNHALTED),
                               NO_TH,
-                              "HWP_L2MISS is not in seed 000 Table 1-6, so no KNC event code is known for it"},
+                              "HWP_L2MISS is not in KNC PMU Table 1-6, so no KNC event code is known for it"},
     [PMU_M_WRITE_BANDWIDTH] = {"write_bandwidth", "Write bandwidth",
                                "(L2_VICTIM_REQ_WITH_DATA + SNP_HITM_L2) * 64 / CPU_CLK_UNHALTED", "bytes/clock", 324,
                                IN(L2_VICTIM_REQ_WITH_DATA) | IN(SNP_HITM_L2) | IN(CPU_CLK_UNHALTED), NO_TH,
@@ -250,7 +250,7 @@ struct pmu_metric_value pmu_metric_cpi_core_l81(s64 cpi_thread_milli, u32 thread
 
 bool pmu_metric_min_cpi(u32 threads, s64 *core_milli, s64 *thread_milli)
 {
-    /* seed 003 Table 3 (L110-L113): at most 2 instructions/cycle, never the same context on consecutive cycles */
+    /* tuning guide §4.1 Table 3: at most 2 instructions/cycle, never the same context on consecutive cycles */
     static const s64 core[] = {1000, 500, 500, 500}, thread[] = {1000, 1000, 1500, 2000};
     if (threads < 1 || threads > 4)
         return false;
@@ -416,9 +416,9 @@ int pmu_metric_format(char *buf, size_t size, enum pmu_metric m, const struct pm
     if (!d)
         return k_snprintf(buf, size, "no such metric");
     if (!v->defined)
-        return k_snprintf(buf, size, "%s (seed 003 L%u)", v->why ? v->why : "undefined", d->line);
+        return k_snprintf(buf, size, "%s (tuning guide L%u)", v->why ? v->why : "undefined", d->line);
     pmu_milli_format(num, sizeof num, v->milli);
-    return k_snprintf(buf, size, "%s %s (seed 003 L%u)", num, d->unit, d->line);
+    return k_snprintf(buf, size, "%s %s (tuning guide L%u)", num, d->unit, d->line);
 }
 
 /* ---- the sanity rule (L61) ---- */
@@ -427,7 +427,7 @@ struct pmu_stability pmu_stability_check(const u64 *samples, size_t n, u32 toler
 {
     struct pmu_stability s = {0};
     if (n < 2) {
-        s.why = "fewer than 2 runs: stability needs repeated runs (seed 003 L61)";
+        s.why = "fewer than 2 runs: stability needs repeated runs (tuning guide §3)";
         return s;
     }
     s.defined = true;

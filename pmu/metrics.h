@@ -1,6 +1,6 @@
-/* Derived metrics of the Knights Corner optimisation guide (seed 003 = shared/seeds/003_*.txt, §4-§5; English
- * digest in shared/SEEDS.md part 3), reproduced as written - including the guide's inconsistencies, which are
- * flagged in pmu_metric_desc.flag, never silently fixed. They are measurements, not verdicts: the only
+/* Derived metrics of the Knights Corner optimisation guide (Intel, "Optimization and Performance Tuning for
+ * Intel Xeon Phi Coprocessors, Part 2", §4-§5), reproduced as written - including the guide's inconsistencies,
+ * which are flagged in pmu_metric_desc.flag, never silently fixed. They are measurements, not verdicts: the only
  * pass/fail rule is the guide's sanity rule (L61, pmu_stability_check below).
  *
  * Integer arithmetic only (the kernel is built with -mgeneral-regs-only): every value is in milli-units of the
@@ -11,7 +11,7 @@
 #include "kernel/types.h"
 #include "pmu/pmu_caps.h"
 
-/* The events the guide's formulas name (seed 003 Table 5, L365-L388; codes in seed 000 Table 1-6, see
+/* The events the guide's formulas name (its §6.2 Table 5; codes in KNC PMU 327357-001 Table 1-6, see
  * pmu_knc_events). Only CPU_CLK_UNHALTED and INSTRUCTIONS_EXECUTED exist outside KNC (as the generic cycles
  * and instructions events), so CPI is the only metric every PMU kind can give. */
 enum pmu_metric_input {
@@ -27,7 +27,7 @@ enum pmu_metric_input {
     PMU_MI_LONG_DATA_PAGE_WALK,
     PMU_MI_L2_DATA_READ_MISS_MEM_FILL,
     PMU_MI_L2_DATA_WRITE_MISS_MEM_FILL,
-    PMU_MI_HWP_L2MISS, /* used by the guide (L323) but absent from seed 000 Table 1-6: never available */
+    PMU_MI_HWP_L2MISS, /* used by the guide (L323) but absent from KNC PMU Table 1-6: never available */
     PMU_MI_L2_VICTIM_REQ_WITH_DATA,
     PMU_MI_SNP_HITM_L2,
     PMU_MI_COUNT
@@ -52,7 +52,7 @@ enum pmu_metric {
     PMU_M_COUNT
 };
 
-/* How the guide's "investigate if" is worded (seed 003 §4-§5 threshold tables). */
+/* How the guide's "investigate if" is worded (its §4-§5 threshold tables). */
 enum pmu_threshold_kind {
     PMU_TH_NONE,         /* no threshold given */
     PMU_TH_ABOVE,        /* investigate if value > limit */
@@ -67,7 +67,7 @@ struct pmu_metric_threshold {
     s64 limit_sp_milli;  /* single-precision limit where the guide gives one (vectorization intensity), else 0 */
     enum pmu_metric ref; /* BELOW_METRIC */
     u32 factor;          /* BELOW_METRIC */
-    u16 line;            /* seed 003 line of the threshold */
+    u16 line;            /* guide line of the threshold */
     const char *text;    /* the threshold as the guide words it (English) */
 };
 
@@ -76,7 +76,7 @@ struct pmu_metric_desc {
     const char *title;   /* the guide's name, English */
     const char *formula; /* verbatim, with the guide's event names */
     const char *unit;    /* of the value (the milli-units are of this unit) */
-    u16 line;            /* seed 003 line of the formula */
+    u16 line;            /* guide line of the formula */
     u32 inputs;          /* BIT(enum pmu_metric_input) the formula needs */
     struct pmu_metric_threshold threshold;
     const char *flag;    /* the guide's inconsistency here, reproduced not fixed; NULL if none */
@@ -85,7 +85,7 @@ struct pmu_metric_desc {
 const struct pmu_metric_desc *pmu_metric_describe(enum pmu_metric m);
 const char *pmu_metric_input_name(enum pmu_metric_input in); /* the guide's event name */
 
-/* Whether this PMU kind can count `in`: KNC for every input in seed 000 Table 1-6; CPU_CLK_UNHALTED and
+/* Whether this PMU kind can count `in`: KNC for every input in KNC PMU Table 1-6; CPU_CLK_UNHALTED and
  * INSTRUCTIONS_EXECUTED on every kind with counters (as the generic cycles / instructions events). */
 bool pmu_metric_input_available(enum pmu_kind kind, enum pmu_metric_input in);
 /* The inputs of `m` this kind cannot count (bitmask of BIT(input)); 0 means the metric is available.
@@ -110,14 +110,14 @@ struct pmu_metric_inputs {
 
 struct pmu_metric_value pmu_metric_compute(enum pmu_metric m, const struct pmu_metric_inputs *in);
 
-/* The CPI formulas on their own (seed 003 §4.1), for callers without a pmu_metric_inputs. */
+/* The CPI formulas on their own (the guide's §4.1), for callers without a pmu_metric_inputs. */
 struct pmu_metric_value pmu_metric_cpi_thread(u64 core_clocks, u64 thread_instructions);     /* L80 */
 /* L99: core CPU_CLK_UNHALTED / sum of the threads' INSTRUCTIONS_EXECUTED. */
 struct pmu_metric_value pmu_metric_cpi_core(u64 core_clocks, const u64 *thread_instructions, u32 threads);
 /* L81: (CPI per thread) / (hardware threads used). Equals L99 only when every thread retired the same count. */
 struct pmu_metric_value pmu_metric_cpi_core_l81(s64 cpi_thread_milli, u32 threads);
 
-/* Theoretical minimum CPI per core and per thread for 1..4 threads per core (seed 003 Table 3, L110-L113);
+/* Theoretical minimum CPI per core and per thread for 1..4 threads per core (the guide's §4.1 Table 3);
  * false for other thread counts. */
 bool pmu_metric_min_cpi(u32 threads, s64 *core_milli, s64 *thread_milli);
 
@@ -135,11 +135,11 @@ const char *pmu_judgement_name(enum pmu_judgement j); /* "ok", "investigate", ..
 
 /* "-1.234" style: integer part, '.', three decimals. Returns the length as k_snprintf does. */
 int pmu_milli_format(char *buf, size_t size, s64 milli);
-/* A YAML note value for metric m: "2.000 cycles/instruction (seed 003 L80)", or "undefined: zero denominator
- * (seed 003 L80)". Returns the length as k_snprintf does. */
+/* A YAML note value for metric m: "2.000 cycles/instruction (tuning guide L80)", or "undefined: zero
+ * denominator (tuning guide L80)". Returns the length as k_snprintf does. */
 int pmu_metric_format(char *buf, size_t size, enum pmu_metric m, const struct pmu_metric_value *v);
 
-/* The guide's sanity rule (seed 003 L61): cycles and instructions of repeated runs of the same workload stay
+/* The guide's sanity rule (§3): cycles and instructions of repeated runs of the same workload stay
  * constant. spread_ppm = (max - min) * 1e6 / min, rounded up (so a spread just over the tolerance never rounds
  * into it); stable when spread_ppm <= tolerance_ppm. Fewer than 2 samples: defined = false (no verdict).
  * min = 0 < max: spread_ppm = UINT64_MAX (unstable). All zero: stable, with a `why` saying so. */

@@ -288,7 +288,7 @@ static void keep_first(int *first, int r)
         *first = r;
 }
 
-/* Linux intel_pmu_reset / amd_pmu_cpu_reset order: global enable off first (FACTS 6: Intel GLOBAL_CTRL
+/* Linux intel_pmu_reset / amd_pmu_cpu_reset order: global enable off first (SDM 325462-079US: Intel GLOBAL_CTRL
  * resets with every GP enable bit set), then selects, fixed control, counters, and status last so that
  * nothing can set a status bit after it was cleared. Continues past errors; returns the first. */
 int pmu_reset(struct pmu *p)

@@ -90,7 +90,7 @@ int pmu_reset(struct pmu *p);
 #define PMU_STATUS_ASCI 60           /* v4+ */
 #define PMU_STATUS_OVF_UNCORE 61     /* v3+ */
 #define PMU_STATUS_OVF_BUF 62        /* v2+: DS buffer (PEBS) */
-#define PMU_STATUS_COND_CHGD 63      /* v2+: configuration changed (FACTS 6: may read 1 after reset) */
+#define PMU_STATUS_COND_CHGD 63      /* v2+: configuration changed (may read 1 after reset: Linux b292d7a10487) */
 
 static inline bool pmu_counter_exists(const struct pmu *p, u32 bit)
 {
@@ -112,7 +112,7 @@ u64 pmu_global_ctrl_reserved(const struct pmu *p);
  * rule; KNC) or is ignored (AMD: Linux KVM pmu.c "AMD ignores writes to reserved bits and read-only PMU
  * MSRs, whereas Intel generates #GP"). */
 bool pmu_reserved_faults(const struct pmu *p);
-/* Whether that answer is documented. Not for KNC: the KNC PMU document (seed 000, Table 1-5) marks select bits
+/* Whether that answer is documented. Not for KNC: the KNC PMU document (327357-001, Table 1-5) marks select bits
  * reserved without saying that writing them faults; pmu_reserved_faults() gives the IA-32 rule as a belief, and
  * checks must observe rather than expect there. */
 bool pmu_reserved_faults_documented(const struct pmu *p);

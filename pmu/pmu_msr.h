@@ -38,7 +38,7 @@
 #define MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR 0xc0000302
 #define MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_SET 0xc0000303
 
-/* Knights Corner: seed 000 (Intel Xeon Phi Coprocessor PMU, doc 327357-001), Table 1-2 (SEEDS.md 1.0);
+/* Knights Corner: Intel Xeon Phi Coprocessor (Knights Corner) PMU, doc 327357-001, 1.4.3 Table 1-2;
  * Linux MSR_KNC_PERFCTR0/EVNTSEL0 and knc_pmu (events/intel/knc.c). */
 #define MSR_KNC_PERFCTR0 0x20               /* PerfCnt0/1 = 0x20/0x21, 40-bit */
 #define MSR_KNC_EVNTSEL0 0x28               /* PerfEvtSel0/1 = 0x28/0x29 */

@@ -5,7 +5,7 @@
  *     "Perf. counters and event select: 0"); IA32_PERF_GLOBAL_CTRL: one enable bit per GP counter from SDM
  *     325462-079US (March 2023; Linux KVM commit de120e1d692d models it), 0 in the editions before. Both are
  *     accepted and the edition the observation matches is reported. GLOBAL_STATUS bit 63 (CondChgd) may read 1
- *     after reset on some parts (an erratum, shared/FACTS.md 6): tolerated and reported.
+ *     after reset on some parts (an erratum, Linux b292d7a10487): tolerated and reported.
  *   AMD PerfMonV2: PerfCntrGlobalCtl likewise one enable bit per core counter (AMD PPRs for PerfMonV2 parts,
  *     as KVM de120e1d692d cites them); counters, selects and status 0. AMD legacy / PerfCtrExtCore: 0 (APM
  *     Vol.2 13.2.1 gives no other value; the PPRs list 0).

@@ -1,6 +1,6 @@
 /* Family/model -> microarchitecture tables.
  * Intel: Linux arch/x86/include/asm/intel-family.h (model numbers and core names, up to Panther/Wildcat/Nova
- * Lake and Diamond Rapids), seed 002 appendix 10 (Dothan .. Ivy Bridge signatures), Knights Corner family
+ * Lake and Diamond Rapids), SDM Vol.4 Table 2-1 (Dothan .. Ivy Bridge signatures), Knights Corner family
  * 0x0B model 0x01 (Linux events/intel/knc.c is selected by family 0x0B).
  * AMD: family names from the AMD BKDGs/PPRs for each family; Zen generations by model range as in Linux
  * arch/x86/kernel/cpu/amd.c bsp_init_amd() ("Figure out Zen generations"). Hygon family 0x18 is Zen based.

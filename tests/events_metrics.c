@@ -1,5 +1,5 @@
-/* The events suite's derived metrics (seed 003 §4-§5, formulas in pmu/metrics.c by the metrics issue) and the
- * guide's sanity rule (seed 003 L61: cycles and instructions stay constant over repeated runs of the same
+/* The events suite's derived metrics (Xeon Phi tuning guide §4-§5, formulas in pmu/metrics.c by the metrics
+ * issue) and the guide's sanity rule (§3: cycles and instructions stay constant over repeated runs of the same
  * workload). Metrics are measurements: reported with their units, never a verdict; the sanity rule is a check.
  * Both SKIP without a PMU. */
 #include "kernel/lib/format.h"
@@ -113,7 +113,7 @@ void events_metrics_check(struct check *c)
     expect_true(c, "metrics reported", reported > 0, "CPI at least", "%u", reported);
 }
 
-/* Seed 003 L61: before any analysis, cycles and instructions of repeated runs must be constant. Tolerances are
+/* Tuning guide §3: before any analysis, cycles and instructions of repeated runs must be constant. Tolerances are
  * pmuboot's (pmu/metrics.h): instructions 100 ppm, cycles 5 %. */
 void events_stability_check(struct check *c)
 {

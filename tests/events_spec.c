@@ -26,9 +26,9 @@ static const struct ew_event amd_events[] = {
     {"retired_mispredicted_branch_instructions", EWJ_MISPREDICTS, 0, "PMCx0C3 Retired Mispredicted Branches"},
 };
 
-/* Knights Corner (seed 000 Table 1-6): an in-order core, where "executed" instructions are the retired ones. */
+/* Knights Corner (KNC PMU 327357-001 Table 1-6): an in-order core: "executed" instructions are the retired ones. */
 static const struct ew_event knc_events[] = {
-    {"INSTRUCTIONS_EXECUTED", EWJ_EXACT, F(INSNS), "KNC Table 1-6 0x16 (seed 000 L247)"},
+    {"INSTRUCTIONS_EXECUTED", EWJ_EXACT, F(INSNS), "KNC Table 1-6 0x16 (PMU doc 327357-001)"},
     {"BRANCHES", EWJ_EXACT, F(BRANCHES), "KNC Table 1-6 0x12 taken and not taken branches (L245)"},
     {"DATA_READ", EWJ_EXACT, F(LOADS), "KNC Table 1-6 0x00 successful memory data reads (L232)"},
     {"DATA_WRITE", EWJ_EXACT, F(STORES), "KNC Table 1-6 0x01 successful memory data writes (L233)"},

@@ -88,7 +88,8 @@ static void fixup_passthrough_check(struct check *c)
 }
 
 /* RDPMC with an invalid counter index must raise #GP(0) (SDM Vol.2B RDPMC "Protected Mode Exceptions").
- * QEMU TCG raises #UD instead (target/i386/tcg/misc_helper.c helper_rdpmc): a known deviation of that platform only. */
+ * QEMU TCG raises #UD instead (target/i386/tcg/misc_helper.c helper_rdpmc): a known deviation of that platform
+ * only (check_deviation); elsewhere #UD fails. */
 static void fixup_rdpmc_check(struct check *c)
 {
     u64 v;

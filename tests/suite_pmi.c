@@ -354,8 +354,8 @@ static void during_handler_check(struct check *c)
 }
 
 /* The LVT mask bit at handler entry: set by the APIC on delivery on Intel (SDM Vol.3A 11.5.1; KNC PMU
- * 1.4.3.9), not on AMD (FACTS 6; Linux perf/x86/amd: the APIC does not mask LVTPC on delivery). On bare metal
- * that is the verdict; under a hypervisor (CPUID.01H:ECX[31]) the behaviour differs by version (KVM before
+ * 1.4.3.9), not on AMD (Linux amd/core.c amd_pmu_v2_handle_irq: the APIC does not mask LVTPC on delivery). On
+ * bare metal that is the verdict; under a hypervisor (CPUID.01H:ECX[31]) the behaviour differs by version (KVM before
  * a16eb25b09c0 did not mask; KVM masked on AMD until 6.9), so a difference is reported as a known deviation
  * naming the behaviour it matches (pmi_lvt_mask_verdict). */
 static void lvt_mask_check(struct check *c)

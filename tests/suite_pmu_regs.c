@@ -10,7 +10,7 @@
 #include "tests/framework.h"
 
 /* GLOBAL_CTRL as the firmware left it (recorded before any write), then zeroed. On Intel it resets with every
- * GP enable bit set (SDM Vol.3B 21.2.2; FACTS 6), so "as found" is evidence, not an expectation. */
+ * GP enable bit set (SDM Vol.3B 21.2.2, 325462-079US), so "as found" is evidence, not an expectation. */
 static void global_ctrl_check(struct check *c)
 {
     struct pmu_cpu *pc = this_pmu_cpu();
@@ -20,7 +20,7 @@ static void global_ctrl_check(struct check *c)
     expect_eq(c, "read at entry", 0, (u64)pc->global_ctrl_rc);
     check_note(c, "at entry", "0x%llx", (unsigned long long)pc->global_ctrl_at_entry);
     /* The emulated PMU comes out of its reset straight into the kernel, with no firmware in between, so there
-     * "as found" is the reset value: every GP enable on Intel v2+ (SDM Vol.3B 21.2.2; KVM pmu.c, FACTS 6) and
+     * "as found" is the reset value: every GP enable on Intel v2+ (SDM Vol.3B 21.2.2; KVM pmu.c kvm_pmu_refresh) and
      * AMD PerfMonV2 (KVM pmu.c kvm_pmu_refresh), 0 on KNC (KNC PMU Table 1-2, 1.4.4). */
     if (g_pmu_emulated)
         expect_eq(c, "at entry = reset value (emulated PMU: no firmware ran)",

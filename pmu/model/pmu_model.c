@@ -5,7 +5,7 @@
  *   SDM     Intel SDM Vol.3B "Performance Monitoring" (21.2.x: architectural perfmon v1..v6), Vol.4 Table 2-2
  *           (architectural MSRs), Vol.2 RDPMC/RDMSR/WRMSR.
  *   APM     AMD64 APM Vol.2 13.2 "Performance Monitoring Counters", Vol.3 RDPMC.
- *   KNC     Intel Xeon Phi Coprocessor (Knights Corner) PMU, doc 327357-001 (shared/SEEDS.md part 1).
+ *   KNC     Intel Xeon Phi Coprocessor (Knights Corner) PMU, doc 327357-001 (1.4, Tables 1-1 to 1-10).
  *   KVM     Linux arch/x86/kvm/pmu.c, vmx/pmu_intel.c, svm/pmu.c, which emulate the same rules for guests. */
 #include "pmu/model/pmu_model.h"
 
@@ -844,11 +844,11 @@ void pmu_model_reset(struct pmu_model *m)
     m->debugctl = 0; /* SDM Vol.3A Table 9-1: DEBUGCTL powers up 0 */
     m->global_ctrl = 0;
     /* "At RESET, both Intel and AMD CPUs set all enable bits for general purpose counters in
-     * IA32_PERF_GLOBAL_CTRL" (KVM pmu.c kvm_pmu_refresh; FACTS 6), so v1-style software counts. KNC: every
+     * IA32_PERF_GLOBAL_CTRL" (KVM pmu.c kvm_pmu_refresh; SDM 325462-079US), so v1-style software counts. KNC: every
      * control register resets to 0 (KNC Table 1-2, 1.4.4). */
     if (has_global_ctrl(m) && !is_knc(m) && !(m->faults & PMU_FAULT_GLOBAL_CTRL_RESET_ZERO))
         m->global_ctrl = m->gp_bits;
-    /* FACTS 6: CondChgd may read 1 after reset on some Intel parts (an erratum); opt-in. */
+    /* CondChgd may read 1 after reset on some Intel parts (Linux b292d7a10487: Ivy Bridge Xeons); opt-in. */
     if (is_intel(m) && has_status(m) && m->reset_condchgd)
         m->global_status |= ST_COND_CHGD;
     apic_model_reset(&m->apic);

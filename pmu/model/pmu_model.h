@@ -1,6 +1,7 @@
 /* Register-level model of one logical CPU's core PMU and the PMI path to its local APIC, for host tests of
- * pmu/ and the kernel's emulated PMU (no machine here has a PMU: shared/FACTS.md 2). It implements the struct hw_ops contract of
- * pmu/access.h, configured from a struct pmu_caps, so pmu/ code runs unchanged against it. Every rule it
+ * pmu/ and the kernel's emulated PMU (no machine here has a PMU: QEMU TCG answers CPUID.0AH with 0, QEMU
+ * target/i386/cpu.c cpu_x86_cpuid). It implements the struct hw_ops contract of pmu/access.h, configured from
+ * a struct pmu_caps, so pmu/ code runs unchanged against it. Every rule it
  * encodes cites its source in pmu_model.c / apic_model.c; docs/model.md lists what is and is not modelled.
  *
  * Typical use:
@@ -106,7 +107,7 @@ struct pmu_model {
     /* The environment of the code making the accesses (tests may change these at any time). */
     u8 cpl;                   /* 0 (default) .. 3: RDMSR/WRMSR need 0; counting honours OS/USR */
     bool cr4_pce;             /* CR4.PCE: RDPMC allowed at CPL > 0 */
-    bool reset_condchgd;      /* pmu_model_reset() leaves GLOBAL_STATUS.CondChgd (bit 63) set (FACTS 6) */
+    bool reset_condchgd;      /* pmu_model_reset() leaves GLOBAL_STATUS.CondChgd (bit 63) set (Linux b292d7a10487) */
 
     /* Architectural state. Counters hold only their width's bits. */
     u64 gp_ctr[PMU_MODEL_MAX_GP];

@@ -1,5 +1,6 @@
 /* The kernel command line (kernel/cmdline.c): defaults, every option's values, the image path QEMU -kernel
- * puts first (shared/FACTS.md 1), and one clear error naming the offending word for every bad input. */
+ * puts first (QEMU hw/i386/multiboot.c load_multiboot), and one clear error naming the offending word for every
+ * bad input. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

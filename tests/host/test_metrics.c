@@ -1,5 +1,5 @@
-/* pmu/metrics: the KNC optimisation guide's derived metrics (seed 003 §4-§5). Expected values come from the
- * guide's own worked examples and tables (line numbers of shared/seeds/003_*.txt) or from exact arithmetic
+/* pmu/metrics: the KNC optimisation guide's derived metrics (Intel, Xeon Phi tuning Part 2, §4-§5). Expected values
+ * come from the guide's own worked examples and tables (Lnnn: lines of the guide's text) or from exact arithmetic
  * done here in 128 bits, never from running the code under test. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -192,7 +192,7 @@ static unsigned __int128 ref(u64 num, u64 scale, u64 den)
     return ((unsigned __int128)num * scale + den / 2) / den;
 }
 
-/* 40-bit (KNC, seed 000 L102) and 48-bit (most x86) counter values, including all-ones. */
+/* 40-bit (KNC, PMU doc 327357-001 1.4) and 48-bit (most x86) counter values, including all-ones. */
 static void test_wide_counts(void **state)
 {
     (void)state;
@@ -308,7 +308,7 @@ static void test_availability(void **state)
     assert_string_equal(pmu_metric_input_name(PMU_MI_EXEC_STAGE_CYCLES), "EXEC_STAGE_CYCLES");
 }
 
-/* Descriptor sanity: names unique, lines inside the 413-line seed, every printed threshold present. */
+/* Descriptor sanity: names unique, lines inside the 413-line guide text, every printed threshold present. */
 static void test_descriptors(void **state)
 {
     (void)state;
@@ -347,9 +347,9 @@ static void test_format(void **state)
     struct pmu_metric_value two = {.defined = true, .milli = 2000}, none = {.defined = false, .why = "overflow"};
     char line[96];
     pmu_metric_format(line, sizeof line, PMU_M_CPI_THREAD, &two);
-    assert_string_equal(line, "2.000 cycles/instruction (seed 003 L80)");
+    assert_string_equal(line, "2.000 cycles/instruction (tuning guide L80)");
     pmu_metric_format(line, sizeof line, PMU_M_L1_HIT_RATE, &none);
-    assert_string_equal(line, "overflow (seed 003 L200)");
+    assert_string_equal(line, "overflow (tuning guide L200)");
 }
 
 /* The sanity rule (L61). */

@@ -668,7 +668,7 @@ static void test_reset_values(void **state)
 {
     (void)state;
     intel(2, false, MODEL_APIC_STRICT_EDGE);
-    assert_int_equal(rd(MSR_IA32_PERF_GLOBAL_CTRL), 0xf); /* GP enables set at RESET (KVM pmu.c, FACTS 6) */
+    assert_int_equal(rd(MSR_IA32_PERF_GLOBAL_CTRL), 0xf); /* GP enables set at RESET (KVM pmu.c, SDM 325462-079US) */
     assert_int_equal(rd(MSR_IA32_PERF_GLOBAL_STATUS), 0);
     m.reset_condchgd = true;
     pmu_model_reset(&m);

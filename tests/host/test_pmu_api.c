@@ -803,7 +803,7 @@ static void test_generic_events_per_kind(void **state)
 static void test_knc_table_has_seed_events(void **state)
 {
     (void)state;
-    /* SEEDS.md 3.3 (KNC PMU Table 1-6 UMASK / code). */
+    /* The tuning guide's Table 5 events (KNC PMU 327357-001 Table 1-6 UMASK / code). */
     static const struct {
         const char *name;
         u8 umask;
@@ -827,7 +827,7 @@ static void test_knc_table_has_seed_events(void **state)
         assert_int_equal(e->umask, t[i].umask);
         assert_non_null(strstr(e->source, "Table 1-6"));
     }
-    assert_null(pmu_event_find(&caps, "HWP_L2MISS")); /* SEEDS 3.3: not in the KNC PMU table */
+    assert_null(pmu_event_find(&caps, "HWP_L2MISS")); /* tuning guide §5.4 uses it; not in the KNC PMU table */
     /* No two entries share a name or an (event, umask) pair. */
     for (size_t i = 0; i < pmu_knc_events_len; i++)
         for (size_t j = i + 1; j < pmu_knc_events_len; j++) {
@@ -1080,7 +1080,7 @@ static void reserved_and_reset_scenario(const char *who)
         CHECK_RC(label, pmu.be->status_read(&pmu, &v));
         CHECK_EQ(label, "status", v, 0);
     }
-    /* And from the power-up state (Intel: GLOBAL_CTRL has every GP enable set, FACTS 6; CondChgd may be set). */
+    /* And from the power-up state (Intel GLOBAL_CTRL: every GP enable set, SDM 325462-079US; CondChgd may be set). */
     pmu_model_reset(&model);
     CHECK_RC(label, pmu_reset(&pmu));
     if (m->global_ctrl)

@@ -107,9 +107,9 @@ static void test_core2_conroe(void **state)
     assert_int_equal(caps.msrs.perf_capabilities, 0x345);
 }
 
-/* Core i7-990X (Gulftown, Westmere-EP, 6/0x2C). Seed 004 (shared/SEEDS.md 5.2) gives a Westmere's CPUID.0AH:
+/* Core i7-990X (Gulftown, Westmere-EP, 6/0x2C). CPUID.0AH (fields: SDM Vol.2A CPUID leaf 0AH) of this part:
  * version 3, 4 GP counters of 48 bits, 3 fixed counters of 48 bits, 7 events with reference cycles
- * unavailable - the same as this part. SDM: Westmere supports architectural perfmon v3. */
+ * unavailable. SDM: Westmere supports architectural perfmon v3. */
 static void test_westmere(void **state)
 {
     (void)state;
@@ -309,7 +309,7 @@ static void test_amd_zen4_perfmon_v2(void **state)
     expect_no_quirks();
 }
 
-/* Knights Corner (synthetic dump, family 0x0B model 0x01): seed 000 Table 1-2 - 2 x 40-bit counters at
+/* Knights Corner (synthetic dump, family 0x0B model 0x01): KNC PMU 327357-001 Table 1-2 - 2 x 40-bit counters at
  * 0x20/0x21, selects 0x28/0x29, SPFLT 0x2C, global status 0x2D (RO), overflow control 0x2E (WO), global
  * control 0x2F. */
 static void test_knights_corner(void **state)
@@ -331,7 +331,7 @@ static void test_knights_corner(void **state)
     expect_no_quirks();
 }
 
-/* This machine's KVM guest (`cpuid -r`, 2 vCPUs): shared/FACTS.md 2 - KVM here gives no vPMU, CPUID.0AH = 0.
+/* This machine's KVM guest (`cpuid -r`, 2 vCPUs): the dump shows it - KVM here gives no vPMU, CPUID.0AH = 0.
  * Hypervisor signature "KVMKVMKVM" (KVM's CPUID 0x40000000). */
 static void test_kvm_guest_none(void **state)
 {
@@ -537,7 +537,8 @@ static void test_synthetic_leaf23(void **state)
 }
 
 /* QEMU TCG: every CPU model reports CPUID.0AH = 0, no PerfCtrExtCore and no leaf 0x80000022
- * (shared/FACTS.md 2). Both vendors must come out as kind none with the CPUID facts as the reason. */
+ * (QEMU target/i386/cpu.c cpu_x86_cpuid). Both vendors must come out as kind none with the CPUID facts as the
+ * reason. */
 static void test_synthetic_none_tcg_like(void **state)
 {
     (void)state;

@@ -226,7 +226,7 @@ static void test_rdpmc_invalid_index_past_every_block(void **state)
 
 /* Defect 10. AMD without PerfCtrExtCore under a hypervisor: KVM backs the four K7 counters (select C001_0000-3,
  * counter C001_0004-7, APM Vol.2 13.2.1; KVM svm/pmu.c get_gp_pmc_amd for a guest without PerfCtrCore), Linux
- * uses them, so "no PMU" is wrong there. Under QEMU TCG every unknown MSR reads 0 and swallows writes (FACTS 2):
+ * uses them, so "no PMU" is wrong there. Under QEMU TCG every unknown MSR reads 0 and swallows writes (helper_rdmsr):
  * a write/readback probe reads 0, and "no PMU" is right. */
 static struct pmu_caps amd_guest_caps(void)
 {
