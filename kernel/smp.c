@@ -77,8 +77,13 @@ void smp_init_bsp(void)
  * are not enabled (enumerate.c records those as absent) and repeated IDs, so there is nothing else to sort here. */
 void smp_add_ap(u32 apic_id, u32 acpi_uid, bool x2apic_entry)
 {
-    if (smp.count >= MAX_CPUS) {
-        kprintf("# smp: more than %u CPUs; APIC ID %u and later are not started\n", MAX_CPUS, apic_id);
+    if (smp.count >= MAX_CPUS) { /* never in silence: smp/enumeration fails naming them */
+        if (!smp.dropped)
+            kprintf("# smp: more than %u CPUs; APIC ID %u and later are not started (smp/enumeration)\n", MAX_CPUS,
+                    apic_id);
+        if (smp.dropped < ARRAY_SIZE(smp.dropped_ids))
+            smp.dropped_ids[smp.dropped] = apic_id;
+        smp.dropped++;
         return;
     }
     u32 i = smp.count++;

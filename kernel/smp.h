@@ -29,6 +29,8 @@ struct smp_state {
     u64 wait_tsc;       /* spent waiting for APs to arrive (after the SIPIs) */
     bool wait_extended; /* under a hypervisor, waited past ap_timeout_ms because APs kept arriving */
     u32 strays; /* APs that arrived with an APIC ID we did not list */
+    u32 dropped;        /* APs listed to start but beyond MAX_CPUS: not started, not tested (smp/enumeration) */
+    u32 dropped_ids[8]; /* the first of them */
     const char *enumeration; /* "ACPI MADT", "cpus= option", "boot CPU only (...)" */
     char enumeration_note[160];
 };

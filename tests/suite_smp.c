@@ -38,6 +38,18 @@ static void enumeration_check(struct check *c)
                    apic_mode_name(apic_mode()));
     }
     expect_eq_dec(c, "listed CPUs that cannot be started", 0, g_cpu_list.refused_count);
+    /* A CPU that is not tested is a finding, never a silent omission: entries past what this build keeps. */
+    char ids[96] = "";
+    struct strbuf sb;
+    sb_init(&sb, ids, sizeof(ids));
+    for (u32 i = 0; i < smp.dropped && i < ARRAY_SIZE(smp.dropped_ids); i++)
+        sb_printf(&sb, "%s0x%x", i ? " " : "", smp.dropped_ids[i]);
+    u32 unkept = g_acpi.has_madt ? g_acpi.madt.cpu_total - g_acpi.madt.cpu_count : 0;
+    if (smp.dropped || unkept)
+        check_note(c, "not tested", "%u APs beyond this build's %u CPUs (APIC IDs %s%s); %u MADT processor "
+                   "entries beyond the %u it keeps", smp.dropped, MAX_CPUS, ids, smp.dropped > 8 ? " ..." : "",
+                   unkept, ACPI_MAX_CPUS);
+    expect_eq_dec(c, "listed CPUs not tested (beyond this build's limits)", 0, smp.dropped + unkept);
 }
 
 /* ACPI 6.5 5.2: every table used had a valid checksum and length, every MADT entry fit the table. */
