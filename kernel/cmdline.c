@@ -256,14 +256,21 @@ static const char *set_pmu(struct options *o, const char *v)
     static char why[200];
     if (!strcmp(v, "hardware")) {
         o->pmu_emulated[0] = '\0';
+        o->pmu_emulated_kvm = 0;
         return NULL;
     }
     const char *kind = strncmp(v, "emulated:", 9) ? NULL : v + 9;
-    if (!kind || !pmu_emul_kind_find(kind)) {
-        k_snprintf(why, sizeof(why), "expects hardware or emulated:KIND with KIND one of %s", pmu_emul_kind_list());
+    char name[24] = "";
+    const char *at = kind ? strchr(kind, '@') : NULL;
+    if (kind)
+        k_snprintf(name, sizeof(name), "%.*s", at ? (int)(at - kind) : (int)strlen(kind), kind);
+    if (!kind || !pmu_emul_kind_find(name) || (at && strcmp(at, "@kvm"))) {
+        k_snprintf(why, sizeof(why), "expects hardware or emulated:KIND[@kvm] with KIND one of %s",
+                   pmu_emul_kind_list());
         return why;
     }
-    k_snprintf(o->pmu_emulated, sizeof(o->pmu_emulated), "%s", kind);
+    k_snprintf(o->pmu_emulated, sizeof(o->pmu_emulated), "%s", name);
+    o->pmu_emulated_kvm = at != NULL;
     return NULL;
 }
 

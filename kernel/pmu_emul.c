@@ -85,7 +85,7 @@ void pmu_emul_cpu_init(void)
     e->m.apic.deliver = model_deliver;
     e->m.apic.deliver_ctx = e;
     pmu_model_access(&e->m, &e->hw);
-    e->cpuid_ctx = (struct pmu_emul_cpuid){g_pmu_emul_kind, &cpuid_hw};
+    e->cpuid_ctx = (struct pmu_emul_cpuid){g_pmu_emul_kind, &cpuid_hw, g_options.pmu_emulated_kvm != 0};
     e->cpuid = (struct cpuid_source){pmu_emul_cpuid_query, &e->cpuid_ctx};
     resolve_events(e, &caps);
     e->last_tsc = rdtsc();

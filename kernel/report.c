@@ -57,6 +57,9 @@ void report_header(const struct boot_info *bi, const struct options *o, const st
     if (g_pmu_emulated) {
         kprintf("# pmu: emulated (%s) \xe2\x80\x94 not hardware: every PMU verdict below is about a software reference "
                 "PMU and is marked [emulated PMU]\n", g_pmu_emul_kind->name);
+        if (o->pmu_emulated_kvm)
+            kprintf("# pmu: emulated as a KVM guest's vPMU (@kvm): CPUID.01H:ECX[31] set, signature KVMKVMKVM; "
+                    "verdicts that depend on a hypervisor take that path\n");
         char faults[200];
         struct strbuf fb;
         sb_init(&fb, faults, sizeof(faults));

@@ -31,6 +31,7 @@ void pmu_emul_caps(const struct pmu_emul_kind *k, struct pmu_caps *out);
 struct pmu_emul_cpuid {
     const struct pmu_emul_kind *kind;
     const struct cpuid_source *base;
+    bool kvm; /* presented as a KVM guest's vPMU: CPUID.01H:ECX[31] set, leaf 40000000H "KVMKVMKVM" */
 };
 bool pmu_emul_cpuid_query(void *ctx, u32 leaf, u32 subleaf, struct cpuid_regs *r);
 

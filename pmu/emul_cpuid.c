@@ -60,7 +60,9 @@ bool pmu_emul_cpuid_query(void *ctx, u32 leaf, u32 subleaf, struct cpuid_regs *r
         return true;
     case 1:
         r->eax = k->signature;
-        r->ecx &= ~(1u << 31);                /* hypervisor bit: presented as bare metal */
+        r->ecx &= ~(1u << 31);                /* hypervisor bit: presented as bare metal, */
+        if (e->kvm)
+            r->ecx |= 1u << 31;               /* or as a KVM guest (KIND@kvm) */
         r->ecx &= ~(1u << 15);                /* PDCM: IA32_PERF_CAPABILITIES, Intel v2+ here */
         if (is_intel_arch(k) && k->version >= 2)
             r->ecx |= 1u << 15;
@@ -87,7 +89,10 @@ bool pmu_emul_cpuid_query(void *ctx, u32 leaf, u32 subleaf, struct cpuid_regs *r
         leaf_23(k, subleaf, r);
         return true;
     case 0x40000000:
+        /* Linux arch/x86/include/uapi/asm/kvm_para.h KVM_CPUID_SIGNATURE: "KVMKVMKVM\0\0\0" in EBX, ECX, EDX. */
         *r = (struct cpuid_regs){0, 0, 0, 0};
+        if (e->kvm)
+            *r = (struct cpuid_regs){0x40000001u, 0x4b4d564bu, 0x564b4d56u, 0x0000004du};
         return true;
     case 0x80000000:
         if (amd && k->kind == PMU_KIND_AMD_PERFMON_V2 && r->eax < 0x80000022u)

@@ -21,6 +21,7 @@
 #include "pmu/deviations.h"
 #include "pmu/events.h"
 #include "tests/events_spec.h"
+#include "tests/pmu_silent.h"
 #include "tests/events_workloads.h"
 
 #define ATTEMPTS 3      /* a comparison is retried when it misses: a stray counted interrupt only adds */
@@ -135,27 +136,9 @@ struct tally {
     u64 counted;          /* ... of which read anything but 0 at least once */
 };
 
-/* Under a hypervisor, a guest counter that never counts at all (reads 0 in every window that should count) is
- * most often held by the host, not counting wrongly: KVM backs each guest counter with a host perf event, which
- * does not count while the host's NMI watchdog or its own perf users hold the hardware counter (kvm-unit-tests
- * x86/pmu.c needs the host's nmi_watchdog=0 for that reason). When every miss of the check was on such silent
- * counters, that is the deviation (named, TODO; FAIL with deviations=strict); a counter that counts wrongly
- * stays a FAIL. Not for the emulated PMU, which no host backs. */
 static void silent_counters_deviation(struct check *c, const struct tally *t)
 {
-    u64 silent = ew_silent_counters(t->should_count, t->counted, t->missed_on);
-    if (!silent || !g_ident.hypervisor_bit || g_pmu_emulated)
-        return;
-    char list[96] = "", cn[12];
-    struct strbuf sb;
-    sb_init(&sb, list, sizeof(list));
-    for (u32 bit = 0; bit < 64; bit++)
-        if (silent >> bit & 1)
-            sb_printf(&sb, "%s%s", sb.len ? " " : "", ctr_name(bit, cn, sizeof(cn)));
-    check_deviation(c, "hypervisor: %s never counted (0 in every window that should count) while the others "
-                       "did: a host holds them (KVM backs guest counters with host perf events; the host's NMI "
-                       "watchdog or perf takes hardware counters first), not a counter that counts wrongly",
-                    list);
+    pmu_silent_counters_deviation(c, &this_pmu_cpu()->caps, t->should_count, t->counted, t->missed_on);
 }
 
 static void note_overhead(struct tally *t, s64 o)

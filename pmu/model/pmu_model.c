@@ -205,6 +205,8 @@ static bool counting(const struct pmu_model *m, u32 bit)
 {
     if (!exists(m, bit))
         return false;
+    if ((m->faults & PMU_FAULT_HELD_BY_HOST) && m->caps.num_gp && bit == m->caps.num_gp - 1)
+        return false;
     /* v4 CTR_Frz: SDM Vol.4 Table 2-2, IA32_PERF_GLOBAL_STATUS[59] "performance counters in the core PMU are
      * frozen"; cleared through STATUS_RESET (SDM 21.2.4.2). */
     if (is_intel(m) && m->caps.version >= 4 && (m->global_status & ST_CTR_FRZ))

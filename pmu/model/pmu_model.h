@@ -72,8 +72,10 @@ enum pmu_model_fault {
                                              * since the last counter write (so every run alike) */
     PMU_FAULT_RDPMC_GP0_ONLY = 1u << 10,    /* RDPMC #GP(0) on every counter but GP 0 (a vPMU that passes or
                                              * emulates RDPMC for the first counter only) */
+    PMU_FAULT_HELD_BY_HOST = 1u << 11,      /* the last GP counter never counts (its host perf event could not
+                                             * get a hardware counter: the host's NMI watchdog holds one) */
 };
-#define PMU_MODEL_FAULT_COUNT 11
+#define PMU_MODEL_FAULT_COUNT 12
 #define PMU_MODEL_OVERCOUNT_N 100
 /* "lvtpc-no-mask" etc.; NULL for a bit that names no fault. */
 const char *pmu_model_fault_name(u32 fault_bit);

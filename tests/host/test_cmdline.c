@@ -454,6 +454,14 @@ static void test_pmu_emulated(void **state)
     assert_int_equal(o.pmu_faults, PMU_FAULT_LOST_PMI | PMU_FAULT_WIDTH);
     expect_ok("pmu=emulated:amd-v2 pmu=hardware", &o);
     assert_string_equal(o.pmu_emulated, "");
+    assert_int_equal(o.pmu_emulated_kvm, 0);
+    expect_ok("pmu=emulated:intel-v4@kvm", &o); /* presented as a KVM guest's vPMU */
+    assert_string_equal(o.pmu_emulated, "intel-v4");
+    assert_int_equal(o.pmu_emulated_kvm, 1);
+    expect_ok("pmu=emulated:intel-v4@kvm pmu=emulated:knc", &o);
+    assert_int_equal(o.pmu_emulated_kvm, 0);
+    expect_error("pmu=emulated:intel-v4@xen", "pmu=emulated:intel-v4@xen", "[@kvm]");
+    expect_error("pmu=emulated:@kvm", "pmu=emulated:@kvm", "intel-v1");
     expect_error("pmu=emulated:intel-v9", "pmu=emulated:intel-v9", "amd-core-ext");
     expect_error("pmu=emulated", "pmu=emulated", "intel-v1");
     expect_error("pmu=on", "pmu=on", "emulated:KIND");

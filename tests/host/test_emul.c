@@ -33,9 +33,34 @@ static bool base_query(void *ctx, u32 leaf, u32 sub, struct cpuid_regs *r)
 }
 static const struct cpuid_source base = {base_query, NULL};
 
+static void discover_as(const struct pmu_emul_kind *k, bool kvm, struct cpu_ident *id, struct pmu_caps *c)
+{
+    struct pmu_emul_cpuid e = {k, &base, kvm};
+    struct cpuid_source src = {pmu_emul_cpuid_query, &e};
+    cpu_ident_decode(id, &src);
+    pmu_discover(c, id, &src);
+}
+
+/* KIND@kvm: the hypervisor bit and KVM's signature, which discovery turns into caps.hypervisor; bare metal
+ * otherwise, whatever the host CPU says. */
+static void kvm_presentation(void **state)
+{
+    (void)state;
+    struct cpu_ident id;
+    struct pmu_caps c;
+    const struct pmu_emul_kind *k = pmu_emul_kind_find("intel-v4");
+    discover_as(k, true, &id, &c);
+    assert_true(id.hypervisor_bit);
+    assert_string_equal(id.hv_signature, "KVMKVMKVM");
+    assert_true(c.hypervisor);
+    discover_as(k, false, &id, &c);
+    assert_false(id.hypervisor_bit);
+    assert_false(c.hypervisor);
+}
+
 static void discover(const struct pmu_emul_kind *k, struct cpu_ident *id, struct pmu_caps *c)
 {
-    struct pmu_emul_cpuid e = {k, &base};
+    struct pmu_emul_cpuid e = {k, &base, false};
     struct cpuid_source src = {pmu_emul_cpuid_query, &e};
     cpu_ident_decode(id, &src);
     pmu_discover(c, id, &src);
@@ -278,6 +303,7 @@ static void emulated_events(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(kvm_presentation),
         cmocka_unit_test(every_kind_discovers_its_model),
         cmocka_unit_test(fault_names_parse),
         cmocka_unit_test(faults_change_their_rule),
