@@ -96,3 +96,30 @@ const char *reset_type_name(int type)
     static const char *const names[RESET_TYPES] = {"cf9", "kbc", "triple"};
     return type >= 0 && type < RESET_TYPES ? names[type] : "?";
 }
+
+static bool slot_allowed(u32 idx)
+{
+    return idx + RESET_RECORD_BYTES <= RESET_CMOS_END &&
+           (idx + RESET_RECORD_BYTES <= RESET_CMOS_KEEP_FIRST || idx > RESET_CMOS_KEEP_LAST);
+}
+
+int reset_cmos_slot(const u8 cmos[RESET_CMOS_END - RESET_CMOS_FIRST], bool *found_record)
+{
+    struct reset_record r;
+    *found_record = false;
+    for (u32 idx = RESET_CMOS_FIRST; idx < RESET_CMOS_END; idx++)
+        if (slot_allowed(idx) && reset_record_decode(&cmos[idx - RESET_CMOS_FIRST], &r)) {
+            *found_record = true;
+            return (int)idx;
+        }
+    for (u32 idx = RESET_CMOS_FIRST; idx < RESET_CMOS_END; idx++) {
+        if (!slot_allowed(idx))
+            continue;
+        u32 k = 0;
+        while (k < RESET_RECORD_BYTES && cmos[idx - RESET_CMOS_FIRST + k] == 0)
+            k++;
+        if (k == RESET_RECORD_BYTES)
+            return (int)idx;
+    }
+    return -1;
+}

@@ -1,7 +1,7 @@
 /* Suite reset's plan across boots: which machine reset comes next, what the previous boot left, and when to
- * stop. The state lives in CMOS bytes 0x40..0x4F (they survive a reset on QEMU and on PC hardware; QEMU's
- * machine code uses 0x5B-0x5F, left alone), written as a record with a magic, a version and a checksum, so a
- * stale or foreign byte pattern is never taken for a round in flight. Portable: the kernel reads and writes the
+ * stop. The state lives in 16 unused CMOS bytes of 0x40..0x7F (they survive a reset on QEMU and on PC
+ * hardware; reset_cmos_slot), written as a record with a magic, a version and a checksum, so a stale or foreign
+ * byte pattern is never taken for a round in flight. Portable: the kernel reads and writes the
  * bytes (kernel/cmos.c), this decides.
  *
  * Never loops: every boot of a run increments `boots`; a boot that finds its predecessor still "running" (it
@@ -13,8 +13,19 @@
 enum reset_type { RESET_CF9, RESET_KBC, RESET_TRIPLE, RESET_TYPES };
 #define RESET_ALL ((1u << RESET_TYPES) - 1) /* reset=all: one bit per enum reset_type */
 
-#define RESET_CMOS_BASE 0x40
 #define RESET_RECORD_BYTES 16
+
+/* Where the record goes. CMOS bytes 0x40..0x7F are the firmware's extended area: boards keep settings there. So
+ * the record is written only into 16 bytes that read 0 (unused) -- the first such run, or the run already
+ * holding a valid record of this run -- and they are written back to 0 when the run ends, their value before.
+ * Never over QEMU's and SeaBIOS's bytes 0x5B..0x5F (memory above 4 GiB, CPU count). */
+#define RESET_CMOS_FIRST 0x40
+#define RESET_CMOS_END 0x80
+#define RESET_CMOS_KEEP_FIRST 0x5B
+#define RESET_CMOS_KEEP_LAST 0x5F
+/* cmos holds bytes RESET_CMOS_FIRST..RESET_CMOS_END-1 (cmos[0] is byte 0x40). Returns the CMOS index of the
+ * slot (a valid record's, else the first all-zero run), or -1 when there is none. *found_record tells which. */
+int reset_cmos_slot(const u8 cmos[RESET_CMOS_END - RESET_CMOS_FIRST], bool *found_record);
 
 enum reset_state { RESET_STATE_NONE, RESET_STATE_ISSUED, RESET_STATE_RUNNING };
 

@@ -90,9 +90,41 @@ static void test_other_request_is_stale(void **state)
     assert_string_equal(reset_type_name(RESET_KBC), "kbc");
 }
 
+/* The record goes only into unused (zero) CMOS bytes, never over QEMU's and SeaBIOS's 0x5B..0x5F, and is found
+ * again where it was written. */
+static void cmos_slot(void **state)
+{
+    (void)state;
+    u8 cmos[RESET_CMOS_END - RESET_CMOS_FIRST];
+    bool found;
+    memset(cmos, 0, sizeof(cmos));
+    assert_int_equal(reset_cmos_slot(cmos, &found), 0x40); /* QEMU: 0x40.. unused */
+    assert_false(found);
+    memset(cmos, 0x5A, 0x10);                              /* settings in 0x40..0x4F */
+    assert_int_equal(reset_cmos_slot(cmos, &found), 0x60); /* 0x4B..0x5A holds some, 0x50.. reaches 0x5B */
+    memset(cmos, 0x5A, sizeof(cmos));                      /* every byte in use */
+    assert_int_equal(reset_cmos_slot(cmos, &found), -1);
+    memset(cmos, 0, sizeof(cmos));
+    cmos[0x5F - RESET_CMOS_FIRST] = 1;                     /* QEMU's CPU count: the run 0x50..0x5F is not taken */
+    memset(cmos, 0x11, 0x10);
+    assert_int_equal(reset_cmos_slot(cmos, &found), 0x60);
+    /* A record of this run is found where it was written, whatever zero runs precede it. */
+    memset(cmos, 0, sizeof(cmos));
+    struct reset_record r = {.requested = RESET_ALL, .state = RESET_STATE_ISSUED, .current = 1, .boots = 2};
+    reset_record_encode(&r, &cmos[0x62 - RESET_CMOS_FIRST]);
+    assert_int_equal(reset_cmos_slot(cmos, &found), 0x62);
+    assert_true(found);
+    /* ... but not one written over 0x5B..0x5F: the first unused run is taken instead. */
+    memset(cmos, 0, sizeof(cmos));
+    reset_record_encode(&r, &cmos[0x50 - RESET_CMOS_FIRST]);
+    assert_int_equal(reset_cmos_slot(cmos, &found), 0x40);
+    assert_false(found);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(cmos_slot),
         cmocka_unit_test(test_roundtrip_and_garbage),
         cmocka_unit_test(test_all_in_four_boots),
         cmocka_unit_test(test_crash_and_runaway_end_the_run),
