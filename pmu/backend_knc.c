@@ -62,8 +62,8 @@ static int knc_fixed_ctrl_write(struct pmu *p, u32 fixed, u32 field4)
     return PMU_ENOTSUP;
 }
 
-/* PerfCnt writes set all 40 bits, unlike IA-32 parts that sign-extend bit 31 (KNC PMU 1.4.3, L190);
- * bits 63:40 are reserved. */
+/* PerfCnt writes set all 40 bits, unlike IA-32 parts that sign-extend bit 31; bits 63:40 are reserved (KNC PMU
+ * 327357-001 §1.4.3.2 IA32_PerfCnt0/1 and its Table 1-4). */
 static int knc_counter_write(struct pmu *p, u32 bit, u64 value)
 {
     if (!pmu_gp_exists(p, bit) || (value & ~p->gp_mask_val))

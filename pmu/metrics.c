@@ -1,5 +1,6 @@
 /* The derived metrics of Intel's "Optimization and Performance Tuning for Intel Xeon Phi Coprocessors, Part 2:
- * Understanding and Using Hardware Events" (§4-§5) in integer arithmetic. Lnnn: line of the guide's text. */
+ * Understanding and Using Hardware Events" (§4-§5) in integer arithmetic. Each formula and threshold names where
+ * the guide gives it (pmu/metrics.h). */
 #include "pmu/metrics.h"
 
 #include "kernel/lib/format.h"
@@ -35,102 +36,105 @@ const char *pmu_metric_input_name(enum pmu_metric_input in)
 }
 
 #define IN(x) BITI(PMU_MI_##x)
-#define TH(k, lim, sp, r, f, ln, t) {PMU_TH_##k, lim, sp, r, f, ln, t}
-#define NO_TH {PMU_TH_NONE, 0, 0, PMU_M_COUNT, 0, 0, "none given"}
+#define TH(k, lim, sp, r, f, w, t) {PMU_TH_##k, lim, sp, r, f, w, t}
+#define NO_TH {PMU_TH_NONE, 0, 0, PMU_M_COUNT, 0, NULL, "none given"}
 
 static const struct pmu_metric_desc descs[PMU_M_COUNT] = {
     [PMU_M_CPI_THREAD] = {"cpi_thread", "Average CPI per thread", "CPU_CLK_UNHALTED / INSTRUCTIONS_EXECUTED",
-                          "cycles/instruction", 80, IN(CPU_CLK_UNHALTED) | IN(INSTRUCTIONS_EXECUTED),
-                          TH(ABOVE, 4000, 0, PMU_M_COUNT, 0, 86, "> 4.0, or generally increasing"),
-                          "L101 says per-thread CPI 'dropped' from 2.0 to 3.0 (it rose); 'generally increasing' "
-                          "needs a history and is not judged"},
+                          "cycles/instruction", "§4.1 formula table",
+                          IN(CPU_CLK_UNHALTED) | IN(INSTRUCTIONS_EXECUTED),
+                          TH(ABOVE, 4000, 0, PMU_M_COUNT, 0, "§4.1 threshold table", "> 4.0, or generally increasing"),
+                          "§4.1's prose says per-thread CPI 'dropped' from 2.0 to 3.0 (it rose); 'generally "
+                          "increasing' needs a history and is not judged"},
     [PMU_M_CPI_CORE] = {"cpi_core", "Average CPI per core",
-                        "CPU_CLK_UNHALTED(core) / sum of the threads' INSTRUCTIONS_EXECUTED (L99)",
-                        "cycles/instruction", 99, IN(CPU_CLK_UNHALTED) | IN(INSTRUCTIONS_EXECUTED),
-                        TH(ABOVE, 1000, 0, PMU_M_COUNT, 0, 87, "> 1.0, or generally increasing"),
-                        "the formula table (L81) gives (CPI per thread) / (hardware threads used) and L99 calls it "
-                        "the easiest way; it equals the L99 definition only when the threads retired equal counts. "
-                        "CPU_CLK_UNHALTED is a core-level count on KNC (L95); on other PMUs cycles are per thread"},
+                        "CPU_CLK_UNHALTED(core) / sum of the threads' INSTRUCTIONS_EXECUTED (§4.1 prose)",
+                        "cycles/instruction", "§4.1 prose", IN(CPU_CLK_UNHALTED) | IN(INSTRUCTIONS_EXECUTED),
+                        TH(ABOVE, 1000, 0, PMU_M_COUNT, 0, "§4.1 threshold table", "> 1.0, or generally increasing"),
+                        "§4.1's formula table gives (CPI per thread) / (hardware threads used) and its prose calls "
+                        "that the easiest way; it equals the prose definition only when the threads retired equal "
+                        "counts. CPU_CLK_UNHALTED is a core-level count on KNC (§4.1 prose); on other PMUs cycles "
+                        "are per thread"},
     [PMU_M_L1_COMPUTE_TO_DATA] = {"l1_compute_to_data", "L1 compute to data access ratio",
-                                  "VPU_ELEMENTS_ACTIVE / DATA_READ_OR_WRITE", "operations/access", 148,
-                                  IN(VPU_ELEMENTS_ACTIVE) | IN(DATA_READ_OR_WRITE),
-                                  TH(BELOW_METRIC, 0, 0, PMU_M_VECTORIZATION_INTENSITY, 1, 154,
+                                  "VPU_ELEMENTS_ACTIVE / DATA_READ_OR_WRITE", "operations/access",
+                                  "§4.2 formula table", IN(VPU_ELEMENTS_ACTIVE) | IN(DATA_READ_OR_WRITE),
+                                  TH(BELOW_METRIC, 0, 0, PMU_M_VECTORIZATION_INTENSITY, 1, "§4.2 threshold table",
                                      "< vectorization intensity (section 5.3)"),
-                                  "§4.2's event table (L140) and Table 5 (L372) call VPU_ELEMENTS_ACTIVE 'VPU "
-                                  "instructions executed by the thread'; §5.3 (L274) defines it as active vector "
+                                  "§4.2's event table and §6.2 Table 5 call VPU_ELEMENTS_ACTIVE 'VPU instructions "
+                                  "executed by the thread'; §5.3's event table defines it as active vector "
                                   "elements"},
     [PMU_M_L2_COMPUTE_TO_DATA] = {"l2_compute_to_data", "L2 compute to data access ratio",
-                                  "VPU_ELEMENTS_ACTIVE / DATA_READ_MISS_OR_WRITE_MISS", "operations/access", 149,
-                                  IN(VPU_ELEMENTS_ACTIVE) | IN(DATA_READ_MISS_OR_WRITE_MISS),
-                                  TH(BELOW_METRIC, 0, 0, PMU_M_L1_COMPUTE_TO_DATA, 100, 155,
+                                  "VPU_ELEMENTS_ACTIVE / DATA_READ_MISS_OR_WRITE_MISS", "operations/access",
+                                  "§4.2 formula table", IN(VPU_ELEMENTS_ACTIVE) | IN(DATA_READ_MISS_OR_WRITE_MISS),
+                                  TH(BELOW_METRIC, 0, 0, PMU_M_L1_COMPUTE_TO_DATA, 100, "§4.2 threshold table",
                                      "< 100x L1 compute to data access ratio"),
-                                  "L169 says the denominator is closely related to the L1 hit rate 'described in "
-                                  "section 5.2'; the L1 hit rate is in section 5.1"},
+                                  "§4.2's prose says the denominator is closely related to the L1 hit rate "
+                                  "'described in section 5.2'; the L1 hit rate is in section 5.1"},
     [PMU_M_L1_MISSES] = {"l1_misses", "L1 misses", "DATA_READ_MISS_OR_WRITE_MISS + L1_DATA_HIT_INFLIGHT_PF1",
-                         "accesses", 199, IN(DATA_READ_MISS_OR_WRITE_MISS) | IN(L1_DATA_HIT_INFLIGHT_PF1), NO_TH,
-                         NULL},
+                         "accesses", "§5.1 formula table",
+                         IN(DATA_READ_MISS_OR_WRITE_MISS) | IN(L1_DATA_HIT_INFLIGHT_PF1), NO_TH, NULL},
     [PMU_M_L1_HIT_RATE] = {"l1_hit_rate", "L1 hit rate", "(DATA_READ_OR_WRITE - L1 misses) / DATA_READ_OR_WRITE",
-                           "%", 200,
+                           "%", "§5.1 formula table",
                            IN(DATA_READ_OR_WRITE) | IN(DATA_READ_MISS_OR_WRITE_MISS) | IN(L1_DATA_HIT_INFLIGHT_PF1),
-                           TH(BELOW, 95000, 0, PMU_M_COUNT, 0, 206, "< 95%"), NULL},
+                           TH(BELOW, 95000, 0, PMU_M_COUNT, 0, "§5.1 threshold table", "< 95%"), NULL},
     [PMU_M_LATENCY_IMPACT] = {"latency_impact", "Estimated latency impact",
                               "(CPU_CLK_UNHALTED - EXEC_STAGE_CYCLES - DATA_READ_OR_WRITE) / "
                               "DATA_READ_OR_WRITE_MISS",
-                              "cycles/miss", 201,
+                              "cycles/miss", "§5.1 formula table",
                               IN(CPU_CLK_UNHALTED) | IN(EXEC_STAGE_CYCLES) | IN(DATA_READ_OR_WRITE) |
                                   IN(DATA_READ_MISS_OR_WRITE_MISS),
-                              TH(ABOVE, 145000, 0, PMU_M_COUNT, 0, 207, "> 145"),
+                              TH(ABOVE, 145000, 0, PMU_M_COUNT, 0, "§5.1 threshold table", "> 145"),
                               "the denominator DATA_READ_OR_WRITE_MISS is no event (not in Table 5 nor KNC PMU "
                               "Table 1-6); computed with DATA_READ_MISS_OR_WRITE_MISS, the only §5.1 event it can "
-                              "name. The prose (L215) divides by L1 misses (L199) and subtracts 1 per L1 hit, "
-                              "not per access: see latency_impact_prose"},
-    [PMU_M_LATENCY_IMPACT_PROSE] = {"latency_impact_prose", "Estimated latency impact, as the prose (L215) reads",
+                              "name. §5.1's prose divides by the L1 misses (the formula table's first row) and "
+                              "subtracts 1 per L1 hit, not per access: see latency_impact_prose"},
+    [PMU_M_LATENCY_IMPACT_PROSE] = {"latency_impact_prose", "Estimated latency impact, as §5.1's prose reads",
                                     "(CPU_CLK_UNHALTED - EXEC_STAGE_CYCLES - (DATA_READ_OR_WRITE - L1 misses)) / "
                                     "L1 misses",
-                                    "cycles/miss", 215,
+                                    "cycles/miss", "§5.1 prose",
                                     IN(CPU_CLK_UNHALTED) | IN(EXEC_STAGE_CYCLES) | IN(DATA_READ_OR_WRITE) |
                                         IN(DATA_READ_MISS_OR_WRITE_MISS) | IN(L1_DATA_HIT_INFLIGHT_PF1),
-                                    TH(ABOVE, 145000, 0, PMU_M_COUNT, 0, 207, "> 145"),
-                                    "not a formula of the guide: pmuboot's reading of the prose L215, reported "
+                                    TH(ABOVE, 145000, 0, PMU_M_COUNT, 0, "§5.1 threshold table", "> 145"),
+                                    "not a formula of the guide: pmuboot's reading of §5.1's prose, reported "
                                     "beside the printed one so the difference is visible"},
     [PMU_M_L1_TLB_MISS_RATIO] = {"l1_tlb_miss_ratio", "L1 TLB miss ratio", "DATA_PAGE_WALK / DATA_READ_OR_WRITE",
-                                 "%", 239, IN(DATA_PAGE_WALK) | IN(DATA_READ_OR_WRITE),
-                                 TH(ABOVE, 1000, 0, PMU_M_COUNT, 0, 246, "> 1%"), NULL},
+                                 "%", "§5.2 formula table", IN(DATA_PAGE_WALK) | IN(DATA_READ_OR_WRITE),
+                                 TH(ABOVE, 1000, 0, PMU_M_COUNT, 0, "§5.2 threshold table", "> 1%"), NULL},
     [PMU_M_L2_TLB_MISS_RATIO] = {"l2_tlb_miss_ratio", "L2 TLB miss ratio",
-                                 "LONG_DATA_PAGE_WALK / DATA_READ_OR_WRITE", "%", 240,
+                                 "LONG_DATA_PAGE_WALK / DATA_READ_OR_WRITE", "%", "§5.2 formula table",
                                  IN(LONG_DATA_PAGE_WALK) | IN(DATA_READ_OR_WRITE),
-                                 TH(ABOVE, 100, 0, PMU_M_COUNT, 0, 247, "> .1%"), NULL},
+                                 TH(ABOVE, 100, 0, PMU_M_COUNT, 0, "§5.2 threshold table", "> .1%"), NULL},
     [PMU_M_L1_TLB_PER_L2_TLB_MISS] = {"l1_tlb_misses_per_l2_tlb_miss", "L1 TLB misses per L2 TLB miss",
-                                      "DATA_PAGE_WALK / LONG_DATA_PAGE_WALK", "misses/miss", 241,
+                                      "DATA_PAGE_WALK / LONG_DATA_PAGE_WALK", "misses/miss", "§5.2 formula table",
                                       IN(DATA_PAGE_WALK) | IN(LONG_DATA_PAGE_WALK),
-                                      TH(NEAR, 1000, 0, PMU_M_COUNT, 0, 248, "about 1"),
+                                      TH(NEAR, 1000, 0, PMU_M_COUNT, 0, "§5.2 threshold table", "about 1"),
                                       "'about 1' comes with no tolerance, so pmuboot does not judge it"},
     [PMU_M_VECTORIZATION_INTENSITY] = {"vectorization_intensity", "Vectorization intensity",
                                        "VPU_ELEMENTS_ACTIVE / VPU_INSTRUCTIONS_EXECUTED", "elements/instruction",
-                                       279, IN(VPU_ELEMENTS_ACTIVE) | IN(VPU_INSTRUCTIONS_EXECUTED),
-                                       TH(BELOW, 8000, 16000, PMU_M_COUNT, 0, 284,
+                                       "§5.3 formula table", IN(VPU_ELEMENTS_ACTIVE) | IN(VPU_INSTRUCTIONS_EXECUTED),
+                                       TH(BELOW, 8000, 16000, PMU_M_COUNT, 0, "§5.3 threshold table",
                                           "< 8 (double precision), < 16 (single precision)"),
-                                       "§4.2 (L154) names it 'vector intensity'"},
+                                       "§4.2's threshold table names it 'vector intensity'"},
     [PMU_M_READ_BANDWIDTH] = {"read_bandwidth", "Read bandwidth",
                               "(L2_DATA_READ_MISS_MEM_FILL + L2_DATA_WRITE_MISS_MEM_FILL + HWP_L2MISS) * 64 / "
                               "CPU_CLK_UNHALTED",
-                              "bytes/clock", 323,
+                              "bytes/clock", "§5.4 formula table",
                               IN(L2_DATA_READ_MISS_MEM_FILL) | IN(L2_DATA_WRITE_MISS_MEM_FILL) | IN(HWP_L2MISS) |
                                   IN(CPU_CLK_UNHALTED),
                               NO_TH,
                               "HWP_L2MISS is not in KNC PMU Table 1-6, so no KNC event code is known for it"},
     [PMU_M_WRITE_BANDWIDTH] = {"write_bandwidth", "Write bandwidth",
-                               "(L2_VICTIM_REQ_WITH_DATA + SNP_HITM_L2) * 64 / CPU_CLK_UNHALTED", "bytes/clock", 324,
+                               "(L2_VICTIM_REQ_WITH_DATA + SNP_HITM_L2) * 64 / CPU_CLK_UNHALTED", "bytes/clock",
+                               "§5.4 formula table",
                                IN(L2_VICTIM_REQ_WITH_DATA) | IN(SNP_HITM_L2) | IN(CPU_CLK_UNHALTED), NO_TH,
-                               "the formula is split across L324-L326 by the table layout; SNP_HITM_L2 may "
-                               "over-estimate with clevict + streaming stores (L340)"},
+                               "SNP_HITM_L2 may over-estimate it with clevict + streaming stores (§5.4 prose)"},
     [PMU_M_BANDWIDTH] = {"bandwidth", "Bandwidth", "(read bandwidth + write bandwidth) * frequency (GHz)", "GB/s",
-                         327,
+                         "§5.4 formula table",
                          IN(L2_DATA_READ_MISS_MEM_FILL) | IN(L2_DATA_WRITE_MISS_MEM_FILL) | IN(HWP_L2MISS) |
                              IN(L2_VICTIM_REQ_WITH_DATA) | IN(SNP_HITM_L2) | IN(CPU_CLK_UNHALTED),
-                         TH(BELOW, 80000, 0, PMU_M_COUNT, 0, 332, "< 80GB/s"),
+                         TH(BELOW, 80000, 0, PMU_M_COUNT, 0, "§5.4 threshold table", "< 80GB/s"),
                          "GB = 10^9 bytes (bytes/clock x GHz); computed from the exact sums, not from the two "
-                         "rounded bandwidths. L352 adds > 140 GB/s as near the practical maximum"},
+                         "rounded bandwidths. §5.4's tuning suggestions add > 140 GB/s as near the practical "
+                         "maximum"},
 };
 
 const struct pmu_metric_desc *pmu_metric_describe(enum pmu_metric m)
@@ -239,7 +243,7 @@ struct pmu_metric_value pmu_metric_cpi_core(u64 core_clocks, const u64 *thread_i
     return ratio(core_clocks, false, MILLI, sum);
 }
 
-struct pmu_metric_value pmu_metric_cpi_core_l81(s64 cpi_thread_milli, u32 threads)
+struct pmu_metric_value pmu_metric_cpi_core_formula(s64 cpi_thread_milli, u32 threads)
 {
     if (threads == 0)
         return undef("undefined: zero denominator");
@@ -416,12 +420,12 @@ int pmu_metric_format(char *buf, size_t size, enum pmu_metric m, const struct pm
     if (!d)
         return k_snprintf(buf, size, "no such metric");
     if (!v->defined)
-        return k_snprintf(buf, size, "%s (tuning guide L%u)", v->why ? v->why : "undefined", d->line);
+        return k_snprintf(buf, size, "%s (tuning guide %s)", v->why ? v->why : "undefined", d->where);
     pmu_milli_format(num, sizeof num, v->milli);
-    return k_snprintf(buf, size, "%s %s (tuning guide L%u)", num, d->unit, d->line);
+    return k_snprintf(buf, size, "%s %s (tuning guide %s)", num, d->unit, d->where);
 }
 
-/* ---- the sanity rule (L61) ---- */
+/* ---- the sanity rule (§3) ---- */
 
 struct pmu_stability pmu_stability_check(const u64 *samples, size_t n, u32 tolerance_ppm)
 {

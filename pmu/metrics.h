@@ -1,7 +1,12 @@
 /* Derived metrics of the Knights Corner optimisation guide (Intel, "Optimization and Performance Tuning for
  * Intel Xeon Phi Coprocessors, Part 2", §4-§5), reproduced as written - including the guide's inconsistencies,
  * which are flagged in pmu_metric_desc.flag, never silently fixed. They are measurements, not verdicts: the only
- * pass/fail rule is the guide's sanity rule (L61, pmu_stability_check below).
+ * pass/fail rule is the guide's sanity rule (§3, pmu_stability_check below).
+ *
+ * Each formula and threshold is located in the public guide by section and by where in the section it sits:
+ * "§4.1 formula table" / "§4.1 threshold table" (the unnumbered formula and threshold tables of each metric
+ * section), "§4.1 prose" (its description and usage text) or a numbered table ("§4.1 Table 3"). The section
+ * titles are listed in docs/metrics.md.
  *
  * Integer arithmetic only (the kernel is built with -mgeneral-regs-only): every value is in milli-units of the
  * metric's unit (CPI 2.0 -> 2000; hit rate 95 % -> 95000 milli-%), rounded to nearest, half away from zero.
@@ -27,28 +32,28 @@ enum pmu_metric_input {
     PMU_MI_LONG_DATA_PAGE_WALK,
     PMU_MI_L2_DATA_READ_MISS_MEM_FILL,
     PMU_MI_L2_DATA_WRITE_MISS_MEM_FILL,
-    PMU_MI_HWP_L2MISS, /* used by the guide (L323) but absent from KNC PMU Table 1-6: never available */
+    PMU_MI_HWP_L2MISS, /* used by the guide (§5.4 formula table) but absent from KNC PMU Table 1-6: never available */
     PMU_MI_L2_VICTIM_REQ_WITH_DATA,
     PMU_MI_SNP_HITM_L2,
     PMU_MI_COUNT
 };
 
 enum pmu_metric {
-    PMU_M_CPI_THREAD,              /* §4.1 L80 */
-    PMU_M_CPI_CORE,                /* §4.1 L99 (the prose definition; L81's shortcut: pmu_metric_cpi_core_l81) */
-    PMU_M_L1_COMPUTE_TO_DATA,      /* §4.2 L148 */
-    PMU_M_L2_COMPUTE_TO_DATA,      /* §4.2 L149 */
-    PMU_M_L1_MISSES,               /* §5.1 L199 (a count, not a ratio) */
-    PMU_M_L1_HIT_RATE,             /* §5.1 L200 */
-    PMU_M_LATENCY_IMPACT,          /* §5.1 L201, as printed (see its flag) */
-    PMU_M_LATENCY_IMPACT_PROSE,    /* §5.1 L215: pmuboot's reading of the prose, beside the printed formula */
-    PMU_M_L1_TLB_MISS_RATIO,       /* §5.2 L239 */
-    PMU_M_L2_TLB_MISS_RATIO,       /* §5.2 L240 */
-    PMU_M_L1_TLB_PER_L2_TLB_MISS,  /* §5.2 L241 */
-    PMU_M_VECTORIZATION_INTENSITY, /* §5.3 L279 */
-    PMU_M_READ_BANDWIDTH,          /* §5.4 L323 */
-    PMU_M_WRITE_BANDWIDTH,         /* §5.4 L324-L326 */
-    PMU_M_BANDWIDTH,               /* §5.4 L327, needs the core frequency */
+    PMU_M_CPI_THREAD,              /* §4.1 formula table */
+    PMU_M_CPI_CORE,                /* §4.1 prose (its definition; the table's shortcut: pmu_metric_cpi_core_formula) */
+    PMU_M_L1_COMPUTE_TO_DATA,      /* §4.2 formula table */
+    PMU_M_L2_COMPUTE_TO_DATA,      /* §4.2 formula table */
+    PMU_M_L1_MISSES,               /* §5.1 formula table (a count, not a ratio) */
+    PMU_M_L1_HIT_RATE,             /* §5.1 formula table */
+    PMU_M_LATENCY_IMPACT,          /* §5.1 formula table, as printed (see its flag) */
+    PMU_M_LATENCY_IMPACT_PROSE,    /* §5.1 prose: pmuboot's reading of it, beside the printed formula */
+    PMU_M_L1_TLB_MISS_RATIO,       /* §5.2 formula table */
+    PMU_M_L2_TLB_MISS_RATIO,       /* §5.2 formula table */
+    PMU_M_L1_TLB_PER_L2_TLB_MISS,  /* §5.2 formula table */
+    PMU_M_VECTORIZATION_INTENSITY, /* §5.3 formula table */
+    PMU_M_READ_BANDWIDTH,          /* §5.4 formula table */
+    PMU_M_WRITE_BANDWIDTH,         /* §5.4 formula table */
+    PMU_M_BANDWIDTH,               /* §5.4 formula table, needs the core frequency */
     PMU_M_COUNT
 };
 
@@ -67,7 +72,7 @@ struct pmu_metric_threshold {
     s64 limit_sp_milli;  /* single-precision limit where the guide gives one (vectorization intensity), else 0 */
     enum pmu_metric ref; /* BELOW_METRIC */
     u32 factor;          /* BELOW_METRIC */
-    u16 line;            /* guide line of the threshold */
+    const char *where;   /* where the guide gives it: "§4.1 threshold table"; NULL with PMU_TH_NONE */
     const char *text;    /* the threshold as the guide words it (English) */
 };
 
@@ -76,7 +81,7 @@ struct pmu_metric_desc {
     const char *title;   /* the guide's name, English */
     const char *formula; /* verbatim, with the guide's event names */
     const char *unit;    /* of the value (the milli-units are of this unit) */
-    u16 line;            /* guide line of the formula */
+    const char *where;   /* where the guide gives the formula: "§4.1 formula table", "§4.1 prose" */
     u32 inputs;          /* BIT(enum pmu_metric_input) the formula needs */
     struct pmu_metric_threshold threshold;
     const char *flag;    /* the guide's inconsistency here, reproduced not fixed; NULL if none */
@@ -98,24 +103,26 @@ struct pmu_metric_value {
     const char *why; /* when !defined: "undefined: zero denominator", "overflow", "input missing", ... */
 };
 
-/* One thread's counts (or a function's sums over samples, as the guide aggregates them, L67) plus what the
- * per-core and bandwidth formulas need beyond events. */
+/* One thread's counts (or a function's sums over samples, as the guide aggregates them: §4 and §5 introductions)
+ * plus what the per-core and bandwidth formulas need beyond events. */
 struct pmu_metric_inputs {
     u64 v[PMU_MI_COUNT];
     u32 present;           /* BIT(input) for each v[] that was measured */
     u64 core_instructions; /* sum of INSTRUCTIONS_EXECUTED over the core's threads that ran the workload
-                            * (per-core CPI, L99); 0 = unknown */
-    u32 freq_mhz;          /* core clock, for bandwidth in GB/s (L327); 0 = unknown */
+                            * (per-core CPI, §4.1 prose); 0 = unknown */
+    u32 freq_mhz;          /* core clock, for bandwidth in GB/s (§5.4 formula table); 0 = unknown */
 };
 
 struct pmu_metric_value pmu_metric_compute(enum pmu_metric m, const struct pmu_metric_inputs *in);
 
 /* The CPI formulas on their own (the guide's §4.1), for callers without a pmu_metric_inputs. */
-struct pmu_metric_value pmu_metric_cpi_thread(u64 core_clocks, u64 thread_instructions);     /* L80 */
-/* L99: core CPU_CLK_UNHALTED / sum of the threads' INSTRUCTIONS_EXECUTED. */
+/* §4.1 formula table: CPU_CLK_UNHALTED / INSTRUCTIONS_EXECUTED. */
+struct pmu_metric_value pmu_metric_cpi_thread(u64 core_clocks, u64 thread_instructions);
+/* §4.1 prose: core CPU_CLK_UNHALTED / sum of the threads' INSTRUCTIONS_EXECUTED. */
 struct pmu_metric_value pmu_metric_cpi_core(u64 core_clocks, const u64 *thread_instructions, u32 threads);
-/* L81: (CPI per thread) / (hardware threads used). Equals L99 only when every thread retired the same count. */
-struct pmu_metric_value pmu_metric_cpi_core_l81(s64 cpi_thread_milli, u32 threads);
+/* §4.1 formula table: (CPI per thread) / (hardware threads used). Equals pmu_metric_cpi_core only when every
+ * thread retired the same count. */
+struct pmu_metric_value pmu_metric_cpi_core_formula(s64 cpi_thread_milli, u32 threads);
 
 /* Theoretical minimum CPI per core and per thread for 1..4 threads per core (the guide's §4.1 Table 3);
  * false for other thread counts. */
@@ -125,7 +132,7 @@ enum pmu_judgement {
     PMU_J_NO_THRESHOLD, /* the guide gives none */
     PMU_J_UNDECIDABLE,  /* value or reference undefined, or "about" with no tolerance (PMU_TH_NEAR) */
     PMU_J_OK,
-    PMU_J_INVESTIGATE,  /* the guide's "investigate further"; a hint, never a FAIL (L129, L181) */
+    PMU_J_INVESTIGATE,  /* the guide's "investigate further"; a hint, never a FAIL (§4.1 prose, §5 introduction) */
 };
 /* Judge a value against the guide's threshold. `all` holds every metric of the same run (for
  * PMU_TH_BELOW_METRIC); `single_precision` picks the vectorization-intensity limit (16 SP / 8 DP). */
@@ -135,8 +142,10 @@ const char *pmu_judgement_name(enum pmu_judgement j); /* "ok", "investigate", ..
 
 /* "-1.234" style: integer part, '.', three decimals. Returns the length as k_snprintf does. */
 int pmu_milli_format(char *buf, size_t size, s64 milli);
-/* A YAML note value for metric m: "2.000 cycles/instruction (tuning guide L80)", or "undefined: zero
- * denominator (tuning guide L80)". Returns the length as k_snprintf does. */
+/* A YAML note value for metric m: "2.000 cycles/instruction (tuning guide §4.1 formula table)", or "undefined:
+ * zero denominator (tuning guide §4.1 formula table)". Returns the length as k_snprintf does. A buffer of
+ * PMU_METRIC_NOTE_SIZE holds every note (host-tested with the longest reason of every metric). */
+#define PMU_METRIC_NOTE_SIZE 128
 int pmu_metric_format(char *buf, size_t size, enum pmu_metric m, const struct pmu_metric_value *v);
 
 /* The guide's sanity rule (§3): cycles and instructions of repeated runs of the same workload stay

@@ -67,7 +67,7 @@ void events_metrics_check(struct check *c)
     if (!width)
         return check_skip(c, "no GP counter");
     /* Every input some available metric needs, measured width at a time over repeated runs (the guide collects
-     * its events over several runs too, L59). */
+     * its events over several runs too, §3). */
     u32 wanted = 0;
     for (int m = 0; m < PMU_M_COUNT; m++)
         if (!pmu_metric_missing_inputs((enum pmu_metric)m, p->caps->kind))
@@ -95,7 +95,7 @@ void events_metrics_check(struct check *c)
     if (!expect_eq(c, "measurement access", 0, (u64)rc))
         return;
     /* One thread runs the workload at a time (the suite visits the CPUs in turn): the core's instructions are
-     * this thread's, and per-core CPI (L99) is taken with one active thread. */
+     * this thread's, and per-core CPI (§4.1 prose) is taken with one active thread. */
     in.core_instructions = in.v[PMU_MI_INSTRUCTIONS_EXECUTED];
     check_note(c, "workload", "ew_mem n %u at CPL 3, USR; one active thread per core", METRIC_N);
     struct pmu_metric_value all[PMU_M_COUNT];
@@ -104,7 +104,7 @@ void events_metrics_check(struct check *c)
         all[m] = pmu_metric_compute((enum pmu_metric)m, &in);
         if (pmu_metric_missing_inputs((enum pmu_metric)m, p->caps->kind))
             continue;
-        char val[96];
+        char val[PMU_METRIC_NOTE_SIZE];
         pmu_metric_format(val, sizeof(val), (enum pmu_metric)m, &all[m]);
         enum pmu_judgement j = pmu_metric_judge((enum pmu_metric)m, all, false);
         check_note(c, pmu_metric_describe((enum pmu_metric)m)->name, "%s; guide: %s", val, pmu_judgement_name(j));

@@ -28,14 +28,14 @@ static const struct ew_event amd_events[] = {
 
 /* Knights Corner (KNC PMU 327357-001 Table 1-6): an in-order core: "executed" instructions are the retired ones. */
 static const struct ew_event knc_events[] = {
-    {"INSTRUCTIONS_EXECUTED", EWJ_EXACT, F(INSNS), "KNC Table 1-6 0x16 (PMU doc 327357-001)"},
-    {"BRANCHES", EWJ_EXACT, F(BRANCHES), "KNC Table 1-6 0x12 taken and not taken branches (L245)"},
-    {"DATA_READ", EWJ_EXACT, F(LOADS), "KNC Table 1-6 0x00 successful memory data reads (L232)"},
-    {"DATA_WRITE", EWJ_EXACT, F(STORES), "KNC Table 1-6 0x01 successful memory data writes (L233)"},
-    {"DATA_READ_OR_WRITE", EWJ_EXACT, F(LOADS) | F(STORES), "KNC Table 1-6 0x28 reads and writes (L255)"},
-    {"CPU_CLK_UNHALTED", EWJ_CYCLES, 0, "KNC Table 1-6 0x2A (L257)"},
-    {"DATA_READ_MISS_OR_WRITE_MISS", EWJ_LLC_MISSES, 0, "KNC Table 1-6 0x29 L1 data misses (L256)"},
-    {"BRANCHES_MISPREDICTED", EWJ_MISPREDICTS, 0, "KNC Table 1-6 0x2B (L258)"},
+    {"INSTRUCTIONS_EXECUTED", EWJ_EXACT, F(INSNS), "KNC PMU 327357-001 Table 1-6, event code 0x16"},
+    {"BRANCHES", EWJ_EXACT, F(BRANCHES), "KNC Table 1-6, event code 0x12: taken and not taken branches"},
+    {"DATA_READ", EWJ_EXACT, F(LOADS), "KNC Table 1-6, event code 0x00: successful memory data reads"},
+    {"DATA_WRITE", EWJ_EXACT, F(STORES), "KNC Table 1-6, event code 0x01: successful memory data writes"},
+    {"DATA_READ_OR_WRITE", EWJ_EXACT, F(LOADS) | F(STORES), "KNC Table 1-6, event code 0x28: reads and writes"},
+    {"CPU_CLK_UNHALTED", EWJ_CYCLES, 0, "KNC Table 1-6, event code 0x2A"},
+    {"DATA_READ_MISS_OR_WRITE_MISS", EWJ_LLC_MISSES, 0, "KNC Table 1-6, event code 0x29: L1 data misses"},
+    {"BRANCHES_MISPREDICTED", EWJ_MISPREDICTS, 0, "KNC Table 1-6, event code 0x2B"},
 };
 
 static size_t take(const struct ew_event *t, size_t n, const struct ew_event **out, size_t max)

@@ -1,6 +1,6 @@
 /* pmu/metrics: the KNC optimisation guide's derived metrics (Intel, Xeon Phi tuning Part 2, §4-§5). Expected values
- * come from the guide's own worked examples and tables (Lnnn: lines of the guide's text) or from exact arithmetic
- * done here in 128 bits, never from running the code under test. */
+ * come from the guide's own worked examples and tables (cited by section and table, as in pmu/metrics.h) or from
+ * exact arithmetic done here in 128 bits, never from running the code under test. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -31,7 +31,7 @@ static void expect_undefined(struct pmu_metric_value v, const char *why_part)
         fail_msg("why '%s' lacks '%s'", v.why, why_part);
 }
 
-/* L99: 2 threads, 1200 clocks, 600 instructions each: per thread 2.0, per core 1.0; 3 threads x 400: 3.0, 1.0. */
+/* §4.1 prose: 2 threads, 1200 clocks, 600 instructions each: per thread 2.0, per core 1.0; 3 x 400: 3.0, 1.0. */
 static void test_cpi_worked_examples(void **state)
 {
     (void)state;
@@ -40,9 +40,9 @@ static void test_cpi_worked_examples(void **state)
     expect_milli(pmu_metric_cpi_core(1200, two, 2), 1000);
     expect_milli(pmu_metric_cpi_thread(1200, 400), 3000);
     expect_milli(pmu_metric_cpi_core(1200, three, 3), 1000);
-    /* L81's shortcut gives the same when the threads retired equal counts */
-    expect_milli(pmu_metric_cpi_core_l81(2000, 2), 1000);
-    expect_milli(pmu_metric_cpi_core_l81(3000, 3), 1000);
+    /* the formula table's shortcut gives the same when the threads retired equal counts */
+    expect_milli(pmu_metric_cpi_core_formula(2000, 2), 1000);
+    expect_milli(pmu_metric_cpi_core_formula(3000, 3), 1000);
 
     /* the same through the generic entry, as the events suite will call it */
     struct pmu_metric_inputs in = {.present = MI(CPU_CLK_UNHALTED) | MI(INSTRUCTIONS_EXECUTED),
@@ -53,31 +53,32 @@ static void test_cpi_worked_examples(void **state)
     expect_milli(pmu_metric_compute(PMU_M_CPI_CORE, &in), 1000);
 }
 
-/* Table 4 (L124-L125): per-core = per-thread / threads, the guide printing two decimals. */
+/* §4.1 Table 4: per-core = per-thread / threads, the guide printing two decimals. */
 static void test_cpi_table4(void **state)
 {
     (void)state;
     static const struct { s64 thread, core; u32 n; } t4[] = {
         {5240, 5240, 1}, {8800, 4400, 2}, {11180, 3730, 3}, {13740, 3430, 4}};
     for (size_t i = 0; i < 4; i++) {
-        struct pmu_metric_value v = pmu_metric_cpi_core_l81(t4[i].thread, t4[i].n);
+        struct pmu_metric_value v = pmu_metric_cpi_core_formula(t4[i].thread, t4[i].n);
         assert_true(v.defined);
         if (llabs(v.milli - t4[i].core) > 5)
             fail_msg("Table 4 row %zu: %lld vs printed %lld", i, (long long)v.milli, (long long)t4[i].core);
     }
 }
 
-/* The flagged inconsistency: L81 and L99 part ways when the threads retire different counts. */
-static void test_cpi_l81_vs_l99(void **state)
+/* The flagged inconsistency: §4.1's formula table and its prose part ways when the threads retire different
+ * counts. */
+static void test_cpi_formula_vs_prose(void **state)
 {
     (void)state;
     const u64 instr[] = {400, 800};
-    struct pmu_metric_value l99 = pmu_metric_cpi_core(1200, instr, 2);
+    struct pmu_metric_value prose = pmu_metric_cpi_core(1200, instr, 2);
     s64 mean_thread = (pmu_metric_cpi_thread(1200, 400).milli + pmu_metric_cpi_thread(1200, 800).milli) / 2;
-    struct pmu_metric_value l81 = pmu_metric_cpi_core_l81(mean_thread, 2);
-    expect_milli(l99, 1000);
-    expect_milli(l81, 1125);
-    /* the generic entry follows L99 (this thread 400 of the core's 1200), not L81 (3.0 / 2 = 1.5) */
+    struct pmu_metric_value table = pmu_metric_cpi_core_formula(mean_thread, 2);
+    expect_milli(prose, 1000);
+    expect_milli(table, 1125);
+    /* the generic entry follows the prose (this thread 400 of the core's 1200), not the table (3.0 / 2 = 1.5) */
     struct pmu_metric_inputs in = {.present = MI(CPU_CLK_UNHALTED) | MI(INSTRUCTIONS_EXECUTED),
                                    .core_instructions = 1200};
     in.v[PMU_MI_CPU_CLK_UNHALTED] = 1200;
@@ -85,7 +86,9 @@ static void test_cpi_l81_vs_l99(void **state)
     expect_milli(pmu_metric_compute(PMU_M_CPI_THREAD, &in), 3000);
     expect_milli(pmu_metric_compute(PMU_M_CPI_CORE, &in), 1000);
     assert_non_null(pmu_metric_describe(PMU_M_CPI_CORE)->flag);
-    assert_non_null(strstr(pmu_metric_describe(PMU_M_CPI_CORE)->flag, "L81"));
+    assert_non_null(strstr(pmu_metric_describe(PMU_M_CPI_CORE)->flag, "formula table"));
+    assert_string_equal(pmu_metric_describe(PMU_M_CPI_CORE)->where, "§4.1 prose");
+    assert_string_equal(pmu_metric_describe(PMU_M_CPI_THREAD)->where, "§4.1 formula table");
 }
 
 static void test_min_cpi_table3(void **state)
@@ -113,7 +116,7 @@ static struct pmu_metric_inputs knc_inputs(void)
     in.v[PMU_MI_DATA_READ_MISS_OR_WRITE_MISS] = 900;
     in.v[PMU_MI_L1_DATA_HIT_INFLIGHT_PF1] = 100;
     in.v[PMU_MI_EXEC_STAGE_CYCLES] = 30000;
-    in.v[PMU_MI_DATA_PAGE_WALK] = 20000 / 64; /* sequential over 4 KB pages: 1/64 (L256) */
+    in.v[PMU_MI_DATA_PAGE_WALK] = 20000 / 64; /* sequential over 4 KB pages: 1/64 (§5.2 prose) */
     in.v[PMU_MI_LONG_DATA_PAGE_WALK] = 10;
     in.v[PMU_MI_L2_DATA_READ_MISS_MEM_FILL] = 300;
     in.v[PMU_MI_L2_DATA_WRITE_MISS_MEM_FILL] = 100;
@@ -159,7 +162,7 @@ static void test_rounding_and_sign(void **state)
     struct pmu_metric_inputs in = knc_inputs();
     in.v[PMU_MI_EXEC_STAGE_CYCLES] = 95000; /* 100000 - 95000 - 20000 = -15000 */
     expect_milli(pmu_metric_compute(PMU_M_LATENCY_IMPACT, &in), -16667);
-    expect_milli(pmu_metric_cpi_core_l81(-3001, 2), -1501); /* half away from zero */
+    expect_milli(pmu_metric_cpi_core_formula(-3001, 2), -1501); /* half away from zero */
 }
 
 static void test_zero_denominators(void **state)
@@ -169,7 +172,7 @@ static void test_zero_denominators(void **state)
     expect_undefined(pmu_metric_cpi_thread(1200, 0), "zero denominator");
     expect_undefined(pmu_metric_cpi_core(1200, none, 2), "zero denominator");
     expect_undefined(pmu_metric_cpi_core(1200, none, 0), "no threads");
-    expect_undefined(pmu_metric_cpi_core_l81(2000, 0), "zero denominator");
+    expect_undefined(pmu_metric_cpi_core_formula(2000, 0), "zero denominator");
     struct pmu_metric_inputs zero = {.present = (1u << PMU_MI_COUNT) - 1, .freq_mhz = 1000};
     for (int m = 0; m < PMU_M_COUNT; m++) {
         struct pmu_metric_value v = pmu_metric_compute((enum pmu_metric)m, &zero);
@@ -269,7 +272,7 @@ static void test_thresholds(void **state)
     assert_int_equal(judge1(PMU_M_READ_BANDWIDTH, 1, false), PMU_J_NO_THRESHOLD);
     assert_int_equal(judge1(PMU_M_L1_MISSES, 1, false), PMU_J_NO_THRESHOLD);
 
-    /* relative thresholds: L1 ratio < vectorization intensity; L2 ratio < 100 x L1 ratio (L154-L155) */
+    /* relative thresholds: L1 ratio < vectorization intensity; L2 ratio < 100 x L1 ratio (§4.2 threshold table) */
     struct pmu_metric_value all[PMU_M_COUNT] = {0};
     all[PMU_M_L1_COMPUTE_TO_DATA] = (struct pmu_metric_value){.defined = true, .milli = 3200};
     assert_int_equal(pmu_metric_judge(PMU_M_L1_COMPUTE_TO_DATA, all, false), PMU_J_UNDECIDABLE);
@@ -308,7 +311,27 @@ static void test_availability(void **state)
     assert_string_equal(pmu_metric_input_name(PMU_MI_EXEC_STAGE_CYCLES), "EXEC_STAGE_CYCLES");
 }
 
-/* Descriptor sanity: names unique, lines inside the 413-line guide text, every printed threshold present. */
+/* Where the guide gives a formula or threshold: "§<section> <place>", the section one of the metric sections
+ * (§4.1-§4.2, §5.1-§5.4), the place one of `places`. Returns the section ("4.1") length, 0 if malformed. */
+static size_t where_ok(const char *where, const char *const *places, size_t nplaces)
+{
+    static const char *const sections[] = {"4.1", "4.2", "5.1", "5.2", "5.3", "5.4"};
+    if (!where || strncmp(where, "§", strlen("§")) != 0)
+        return 0;
+    const char *sec = where + strlen("§");
+    for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
+        size_t n = strlen(sections[i]);
+        if (strncmp(sec, sections[i], n) != 0 || sec[n] != ' ')
+            continue;
+        for (size_t p = 0; p < nplaces; p++)
+            if (strcmp(sec + n + 1, places[p]) == 0)
+                return n;
+    }
+    return 0;
+}
+
+/* Descriptor sanity: names unique, every formula and threshold located by section (never by a line of some
+ * copy of the text), every printed threshold present. */
 static void test_descriptors(void **state)
 {
     (void)state;
@@ -318,10 +341,20 @@ static void test_descriptors(void **state)
         assert_non_null(d->name);
         assert_non_null(d->formula);
         assert_non_null(d->unit);
-        assert_true(d->line >= 50 && d->line <= 413);
+        static const char *const formula_places[] = {"formula table", "prose"};
+        static const char *const threshold_places[] = {"threshold table"};
+        size_t sec = where_ok(d->where, formula_places, 2);
+        if (!sec)
+            fail_msg("%s: formula location '%s'", d->name, d->where ? d->where : "(null)");
         assert_true(d->inputs != 0);
-        if (d->threshold.kind != PMU_TH_NONE)
-            assert_true(d->threshold.line >= 50 && d->threshold.line <= 413);
+        if (d->threshold.kind != PMU_TH_NONE) {
+            if (!where_ok(d->threshold.where, threshold_places, 1))
+                fail_msg("%s: threshold location '%s'", d->name, d->threshold.where ? d->threshold.where : "(null)");
+            /* the threshold sits in the same section as the formula */
+            assert_memory_equal(d->threshold.where, d->where, strlen("§") + sec + 1);
+        } else {
+            assert_null(d->threshold.where);
+        }
         for (int o = 0; o < m; o++)
             assert_string_not_equal(d->name, pmu_metric_describe((enum pmu_metric)o)->name);
     }
@@ -345,14 +378,50 @@ static void test_format(void **state)
     assert_int_equal(pmu_milli_format(b, 4, 123456), 7);
     assert_string_equal(b, "123");
     struct pmu_metric_value two = {.defined = true, .milli = 2000}, none = {.defined = false, .why = "overflow"};
-    char line[96];
+    char line[PMU_METRIC_NOTE_SIZE];
     pmu_metric_format(line, sizeof line, PMU_M_CPI_THREAD, &two);
-    assert_string_equal(line, "2.000 cycles/instruction (tuning guide L80)");
+    assert_string_equal(line, "2.000 cycles/instruction (tuning guide §4.1 formula table)");
     pmu_metric_format(line, sizeof line, PMU_M_L1_HIT_RATE, &none);
-    assert_string_equal(line, "overflow (tuning guide L200)");
+    assert_string_equal(line, "overflow (tuning guide §5.1 formula table)");
+    pmu_metric_format(line, sizeof line, PMU_M_LATENCY_IMPACT_PROSE, &two);
+    assert_string_equal(line, "2.000 cycles/miss (tuning guide §5.1 prose)");
 }
 
-/* The sanity rule (L61). */
+/* Every note fits PMU_METRIC_NOTE_SIZE (the events suite's buffer): each metric with the widest value and with
+ * every reason pmu/metrics.c gives for an undefined one (the longest last). */
+static void test_format_fits(void **state)
+{
+    (void)state;
+    static const char *const whys[] = {
+        "input missing",
+        "no such metric",
+        "undefined: no threads",
+        "undefined: zero denominator",
+        "undefined: core frequency unknown",
+        "overflow: result does not fit 64 bits",
+        "overflow: event sum does not fit 64 bits",
+        "overflow: instruction sum does not fit 64 bits",
+        "undefined: sum of the core's threads' instructions unknown or zero",
+        "undefined: L1 misses exceed accesses, so there are no L1 hits to subtract",
+    };
+    char line[PMU_METRIC_NOTE_SIZE];
+    int longest = 0;
+    for (int m = 0; m < PMU_M_COUNT; m++) {
+        struct pmu_metric_value widest = {.defined = true, .milli = INT64_MIN};
+        int n = pmu_metric_format(line, sizeof line, (enum pmu_metric)m, &widest);
+        longest = n > longest ? n : longest;
+        for (size_t w = 0; w < sizeof whys / sizeof whys[0]; w++) {
+            struct pmu_metric_value u = {.defined = false, .why = whys[w]};
+            n = pmu_metric_format(line, sizeof line, (enum pmu_metric)m, &u);
+            longest = n > longest ? n : longest;
+        }
+    }
+    if (longest >= PMU_METRIC_NOTE_SIZE)
+        fail_msg("a note needs %d bytes + NUL, PMU_METRIC_NOTE_SIZE is %d", longest, PMU_METRIC_NOTE_SIZE);
+    print_message("# longest note %d of %d bytes\n", longest, PMU_METRIC_NOTE_SIZE - 1);
+}
+
+/* The sanity rule (§3). */
 static void test_stability(void **state)
 {
     (void)state;
@@ -390,11 +459,12 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cpi_worked_examples), cmocka_unit_test(test_cpi_table4),
-        cmocka_unit_test(test_cpi_l81_vs_l99),      cmocka_unit_test(test_min_cpi_table3),
+        cmocka_unit_test(test_cpi_formula_vs_prose), cmocka_unit_test(test_min_cpi_table3),
         cmocka_unit_test(test_formulas),            cmocka_unit_test(test_rounding_and_sign),
         cmocka_unit_test(test_zero_denominators),   cmocka_unit_test(test_wide_counts),
         cmocka_unit_test(test_thresholds),          cmocka_unit_test(test_availability),
         cmocka_unit_test(test_descriptors),         cmocka_unit_test(test_format),
+        cmocka_unit_test(test_format_fits),
         cmocka_unit_test(test_stability),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
