@@ -5,6 +5,8 @@
 #define SRC_SDM_079 "SDM 325462-079US (March 2023) and later: one enable bit per GP counter"
 #define SRC_SDM_OLD "SDM before 325462-079US: 0"
 #define SRC_AMD_V2 "AMD PPR (PerfMonV2) PerfCntrGlobalCtl: one enable bit per core counter"
+#define SRC_AMD_V2_QEMU "0: QEMU's reset state, written into KVM after a machine reset since its AMD PerfMonV2 " \
+                        "reset support (target/i386/kvm/kvm.c, 2025), over KVM's all-counters value"
 #define SRC_AMD "AMD APM Vol.2 13.2.1 / PPR: 0"
 
 static u64 gp_bits(const struct pmu_caps *c)
@@ -36,6 +38,9 @@ void pmu_reset_expect(const struct pmu_caps *caps, const struct pmu_state_entry 
         if (e->reg == PMU_SREG_GLOBAL_CTRL) {
             out->value = gp_bits(caps);
             out->source = SRC_AMD_V2;
+            out->has_alt = true; /* which of the two was seen is reported (suite reset) */
+            out->alt = 0;
+            out->alt_source = SRC_AMD_V2_QEMU;
         }
         return;
     default:

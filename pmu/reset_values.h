@@ -7,7 +7,8 @@
  *     accepted and the edition the observation matches is reported. GLOBAL_STATUS bit 63 (CondChgd) may read 1
  *     after reset on some parts (an erratum, Linux b292d7a10487): tolerated and reported.
  *   AMD PerfMonV2: PerfCntrGlobalCtl likewise one enable bit per core counter (AMD PPRs for PerfMonV2 parts,
- *     as KVM de120e1d692d cites them); counters, selects and status 0. AMD legacy / PerfCtrExtCore: 0 (APM
+ *     as KVM de120e1d692d cites them); 0 is accepted too, reported as QEMU's reset state (QEMU writes it into
+ *     KVM after a machine reset); counters, selects and status 0. AMD legacy / PerfCtrExtCore: 0 (APM
  *     Vol.2 13.2.1 gives no other value; the PPRs list 0).
  * Portable. */
 #pragma once

@@ -129,7 +129,8 @@ static void type_check(struct check *c)
         check_note(c, "PMU after reset", "not verified: %s",
                    (res & RESET_R_PMU_SKIPPED) ? "no PMU on any CPU" : "no record");
     if (res & RESET_R_OLD_EDITION)
-        check_note(c, "GLOBAL_CTRL", "matched the SDM before 325462-079US (0), not the newer one-bit-per-GP value");
+        check_note(c, "GLOBAL_CTRL", "matched its other documented reset value (0: the SDM before 325462-079US on "
+                   "Intel, QEMU's reset state on AMD PerfMonV2), not the one enable bit per counter");
 }
 
 /* Phase 2, every CPU: each PMU register at its documented reset value (pmu/reset_values.h), after firmware. */

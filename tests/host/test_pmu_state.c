@@ -144,6 +144,12 @@ static void test_judge_editions(void **state)
     assert_false(x.has_alt);
     assert_int_equal(pmu_reset_judge(&x, 0x3), PMU_RESET_MISMATCH);
     assert_int_equal(pmu_reset_judge(&x, 0), PMU_RESET_MATCHES);
+    /* AMD PerfMonV2: every core counter enabled (PPR), or 0 as QEMU writes it into KVM after a reset. */
+    pmu_model_caps_amd(&c, PMU_KIND_AMD_PERFMON_V2, 6);
+    pmu_reset_expect(&c, &gctl, &x);
+    assert_int_equal(pmu_reset_judge(&x, 0x3F), PMU_RESET_MATCHES);
+    assert_int_equal(pmu_reset_judge(&x, 0), PMU_RESET_MATCHES_ALT);
+    assert_int_equal(pmu_reset_judge(&x, 0x1F), PMU_RESET_MISMATCH);
 }
 
 static void test_names(void **state)
