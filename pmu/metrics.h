@@ -6,7 +6,8 @@
  * Each formula and threshold is located in the public guide by section and by where in the section it sits:
  * "§4.1 formula table" / "§4.1 threshold table" (the unnumbered formula and threshold tables of each metric
  * section), "§4.1 prose" (its description and usage text) or a numbered table ("§4.1 Table 3"). The section
- * titles are listed in docs/metrics.md.
+ * titles are listed in docs/metrics.md. Section numbers, titles and table numbers are those of a translated copy
+ * and have not been verified against the English article (docs/metrics.md says what was checked).
  *
  * Integer arithmetic only (the kernel is built with -mgeneral-regs-only): every value is in milli-units of the
  * metric's unit (CPI 2.0 -> 2000; hit rate 95 % -> 95000 milli-%), rounded to nearest, half away from zero.
