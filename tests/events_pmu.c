@@ -16,6 +16,7 @@
 #include "kernel/lib/format.h"
 #include "kernel/pmu_cpu.h"
 #include "kernel/pmu_emul.h"
+#include "kernel/timing.h"
 #include "kernel/x86.h"
 #include "pmu/deviations.h"
 #include "pmu/events.h"
@@ -25,7 +26,7 @@
 #define ATTEMPTS 3      /* a comparison is retried when it misses: a stray counted interrupt only adds */
 #define MAX_DETAIL 6    /* YAML lines for individual misses; the total is always reported */
 #define CYCLE_N 2000    /* ew_cycles lengths for the cycle and reference-cycle windows */
-#define REF_TOL_PPM 20000 /* 2 %: two windows of one fixed-rate clock against the TSC */
+#define REF_TOL_PPM 20000 /* 2 %: two windows of one fixed-rate clock against the TSC, before quantization */
 
 static inline u64 rdtsc_fenced(void)
 {
@@ -444,11 +445,101 @@ void events_cycles_check(struct check *c)
     check_note(c, "event", "%s: %s", ce->event, ce->claim);
 }
 
+/* The clock to size the reference windows for (ew_ref_clock): CPUID.15H of the real CPU (the emulated PMU
+ * answers no leaf 15H of its own) and the TSC frequency boot/clocks chose. */
+static struct ew_ref_clock ref_clock(void)
+{
+    u32 max, a = 0, b = 0, cx = 0, d;
+    cpuid_count(0, 0, &max, &b, &cx, &d);
+    b = cx = 0;
+    if (max >= 0x15)
+        cpuid_count(0x15, 0, &a, &b, &cx, &d);
+    return ew_ref_clock(max >= 0x15, a, b, cx, timing.tsc_hz);
+}
+
+/* Iterations of ew_cycles per window: a pilot run of CYCLE_N gives the TSC ticks per iteration, and a window must
+ * hold EW_REF_MIN_TICKS ticks of `clk`. With 3n the longest run, n stays within ew_max_n / 3. The pilot is kept as
+ * the first run when n is CYCLE_N (so under the emulated PMU, where a single-stepped iteration is long). */
+static u64 ref_window_n(struct check *c, struct pmu *p, u64 ctrs, const struct ew_ref_clock *clk, struct ew_meas *pilot)
+{
+    ew_measure(p, ctrs, 0, ew_cycles, CYCLE_N, pilot);
+    u64 n = pilot->rc ? CYCLE_N
+                      : ew_ref_window_n(EW_REF_MIN_TICKS, clk->hz, timing.tsc_hz, CYCLE_N, pilot->tsc, CYCLE_N,
+                                        ew_max_n(EW_CYCLES) / 3);
+    check_note(c, "window", "%llu ew_cycles iterations, sized for >= %u ticks of %llu Hz (%s); pilot: %u iterations "
+               "in %llu TSC ticks at %llu Hz", (unsigned long long)n, EW_REF_MIN_TICKS, (unsigned long long)clk->hz,
+               clk->source, CYCLE_N, (unsigned long long)pilot->tsc, (unsigned long long)timing.tsc_hz);
+    return n;
+}
+
+/* One counter's two windows: run 2n minus run n, run 3n minus run 2n. */
+struct ref_windows {
+    u64 ref_a, ref_b, tsc_a, tsc_b;
+};
+
+/* Quantization of a window's rate: +-2 ticks of the slowest clock that can drive the counter - the ticks it
+ * counted, or the sizing clock's ticks in the window's time when fewer (a counter that steps by more than one per
+ * crystal tick, as a TSC-rate count derived from the crystal may). */
+static u64 quant_ppm(u64 counted, u64 tsc, const struct ew_ref_clock *clk)
+{
+    u64 q = ew_ref_quant_ppm(counted), clock_ticks = ew_ref_ticks(tsc, clk->hz, timing.tsc_hz);
+    u64 qc = clock_ticks ? ew_ref_quant_ppm(clock_ticks) : 0;
+    return q > qc ? q : qc;
+}
+
+/* The TSC/reference ratio of window b against window a: 0 within 2 % plus both windows' quantization. */
+static void judge_constant(struct check *c, const char *cn, const struct ref_windows *w,
+                           const struct ew_ref_clock *clk, bool hv)
+{
+    char what[64];
+    k_snprintf(what, sizeof(what), "%s rate constant over two windows", cn);
+    s64 drift = 0;
+    if (!w->ref_a || !w->ref_b || !ew_ratio_ppm(w->tsc_a, w->ref_a, w->tsc_b, w->ref_b, &drift)) {
+        expect_true(c, what, false, "ticks in both windows", "ref %llu/%llu, TSC %llu/%llu",
+                    (unsigned long long)w->ref_a, (unsigned long long)w->ref_b, (unsigned long long)w->tsc_a,
+                    (unsigned long long)w->tsc_b);
+        return;
+    }
+    u64 q = quant_ppm(w->ref_a, w->tsc_a, clk) + quant_ppm(w->ref_b, w->tsc_b, clk);
+    u64 tol = REF_TOL_PPM + q;
+    if (hv && (drift > (s64)tol || drift < -(s64)tol)) {
+        check_deviation(c, "%s: TSC/reference ratio moved %lld ppm (tolerance %llu) between windows under a "
+                        "hypervisor (host scheduling)", cn, (long long)drift, (unsigned long long)tol);
+        return;
+    }
+    expect_within(c, what, 0, drift, tol, "ppm");
+    char key[32];
+    k_snprintf(key, sizeof(key), "%s windows", cn);
+    check_note(c, key, "TSC %llu/%llu, ref %llu/%llu; tolerance 2 %% + quantization %llu ppm",
+               (unsigned long long)w->tsc_a, (unsigned long long)w->tsc_b, (unsigned long long)w->ref_a,
+               (unsigned long long)w->ref_b, (unsigned long long)q);
+}
+
+/* Fixed counter 2 over both windows against the TSC: 0 within 2 % plus the quantization of run 3n minus run n. */
+static void judge_tsc_rate(struct check *c, const struct ref_windows *w, const struct ew_ref_clock *clk, bool hv)
+{
+    u64 ref = w->ref_a + w->ref_b, tsc = w->tsc_a + w->tsc_b;
+    s64 off = 0;
+    if (!ref || !ew_ratio_ppm(ref, tsc, 1, 1, &off)) {
+        expect_true(c, "fixed2 at the TSC rate", false, "ticks counted", "%llu in %llu TSC ticks",
+                    (unsigned long long)ref, (unsigned long long)tsc);
+        return;
+    }
+    u64 tol = REF_TOL_PPM + quant_ppm(ref, tsc, clk);
+    if (hv && (off > (s64)tol || off < -(s64)tol))
+        check_deviation(c, "fixed2 off the TSC rate by %lld ppm (tolerance %llu) under a hypervisor", (long long)off,
+                        (unsigned long long)tol);
+    else
+        expect_within(c, "fixed2 at the TSC rate", 0, off, tol, "ppm");
+}
+
 /* Reference cycles against the TSC. A fixed-rate clock keeps its ratio to the TSC: two windows (ew_cycles with
- * n, 2n and 3n, differences taken so the measuring path cancels) must give the same ratio within 2 %. Intel's
- * fixed counter 2 counts at the TSC rate (SDM Vol.3B Table 21-2, CPU_CLK_UNHALTED.REF_TSC): ratio 1 within 2 %.
- * Table 21-1's event 3CH/01H may use the crystal, TSC or bus clock ("software should calibrate it"): its ratio is
- * reported, and only its constancy is checked. */
+ * n, 2n and 3n, differences taken so the measuring path cancels) must give the same ratio within 2 % plus the
+ * windows' quantization. Intel's fixed counter 2 counts at the TSC rate (SDM Vol.3B Table 21-2,
+ * CPU_CLK_UNHALTED.REF_TSC): ratio 1 within 2 % plus quantization. Table 21-1's event 3CH/01H may use the
+ * crystal, TSC or bus clock ("software should calibrate it"): its ratio is reported, and only its constancy is
+ * checked. A crystal of 24/25 MHz gives ~100 ticks in a CYCLE_N window, where one tick alone is 1 %: n is sized
+ * for EW_REF_MIN_TICKS ticks of the slowest clock it can be (ref_window_n). */
 void events_ref_cycles_check(struct check *c)
 {
     struct pmu_cpu *pmc = this_pmu_cpu();
@@ -475,42 +566,28 @@ void events_ref_cycles_check(struct check *c)
     }
     if (!expect_eq(c, "programming", 0, (u64)r))
         return;
+    struct ew_ref_clock clk = ref_clock();
     struct ew_meas m[3];
-    for (int i = 0; i < 3; i++)
-        ew_measure(p, ctrs, 0, ew_cycles, CYCLE_N * (u64)(i + 1), &m[i]);
+    u64 n = ref_window_n(c, p, ctrs, &clk, &m[0]);
+    for (int i = n == CYCLE_N ? 1 : 0; i < 3; i++)
+        ew_measure(p, ctrs, 0, ew_cycles, n * (u64)(i + 1), &m[i]);
     pmu_reset(p);
     if (!expect_eq(c, "measurement access", 0, (u64)(m[0].rc | m[1].rc | m[2].rc)))
         return;
-    bool hv = p->caps->hypervisor;
     for (u32 bit = 0; bit < 64; bit++) {
         if (!(ctrs >> bit & 1))
             continue;
-        char what[64], cn[12];
+        char cn[12];
         ctr_name(bit, cn, sizeof(cn));
-        u64 ref_a = m[1].v[bit] - m[0].v[bit], ref_b = m[2].v[bit] - m[1].v[bit];
-        u64 tsc_a = m[1].tsc - m[0].tsc, tsc_b = m[2].tsc - m[1].tsc;
-        s64 drift = 0, vs_tsc = 0;
-        bool ok_drift = ew_ratio_ppm(tsc_a, ref_a, tsc_b, ref_b ? ref_b : 1, &drift);
-        k_snprintf(what, sizeof(what), "%s rate constant over two windows", cn);
-        bool held = ok_drift && drift <= REF_TOL_PPM && drift >= -REF_TOL_PPM;
-        if (!held && hv)
-            check_deviation(c, "%s: TSC/reference ratio moved %lld ppm between windows under a hypervisor (host "
-                       "scheduling)", cn, (long long)drift);
-        else
-            expect_true(c, what, held, "within 2 %", "%lld ppm (TSC %llu/%llu, ref %llu/%llu)", (long long)drift,
-                        (unsigned long long)tsc_a, (unsigned long long)tsc_b, (unsigned long long)ref_a,
-                        (unsigned long long)ref_b);
+        struct ref_windows w = {m[1].v[bit] - m[0].v[bit], m[2].v[bit] - m[1].v[bit], m[1].tsc - m[0].tsc,
+                                m[2].tsc - m[1].tsc};
+        judge_constant(c, cn, &w, &clk, p->caps->hypervisor);
         if (PMU_IS_FIXED(bit)) {
-            bool ok = ew_ratio_ppm(ref_a + ref_b, tsc_a + tsc_b, 1, 1, &vs_tsc);
-            bool in = ok && vs_tsc <= REF_TOL_PPM && vs_tsc >= -REF_TOL_PPM;
-            if (!in && hv)
-                check_deviation(c, "fixed2 off the TSC rate by %lld ppm under a hypervisor", (long long)vs_tsc);
-            else
-                expect_true(c, "fixed2 at the TSC rate", in, "within 2 %", "%lld ppm", (long long)vs_tsc);
+            judge_tsc_rate(c, &w, &clk, p->caps->hypervisor);
         } else {
-            check_note(c, "gp_ref_ratio", "TSC ticks per reference cycle: %llu.%03llu",
-                       (unsigned long long)((tsc_a + tsc_b) / (ref_a + ref_b ? ref_a + ref_b : 1)),
-                       (unsigned long long)(((tsc_a + tsc_b) * 1000 / (ref_a + ref_b ? ref_a + ref_b : 1)) % 1000));
+            u64 ref = w.ref_a + w.ref_b ? w.ref_a + w.ref_b : 1, tsc = w.tsc_a + w.tsc_b;
+            check_note(c, "gp_ref_ratio", "TSC ticks per reference cycle: %llu.%03llu", (unsigned long long)(tsc / ref),
+                       (unsigned long long)((tsc * 1000 / ref) % 1000));
         }
     }
 }
