@@ -61,6 +61,13 @@ const struct pmu_emul_kind *pmu_emul_kind_at(u32 i)
     return i < ARRAY_SIZE(kinds) ? &kinds[i] : NULL;
 }
 
+/* APM Vol.3 CPUID Fn0000_0001 EAX: family = BaseFamily[11:8] + ExtFamily[27:20] when BaseFamily is 0xF. */
+static u32 amd_family(u32 signature)
+{
+    u32 base = signature >> 8 & 0xf;
+    return base == 0xf ? base + (signature >> 20 & 0xff) : base;
+}
+
 void pmu_emul_caps(const struct pmu_emul_kind *k, struct pmu_caps *out)
 {
     switch (k->kind) {
@@ -81,6 +88,7 @@ void pmu_emul_caps(const struct pmu_emul_kind *k, struct pmu_caps *out)
         break;
     default:
         pmu_model_caps_amd(out, k->kind, k->num_gp);
+        out->family = amd_family(k->signature); /* the family's counter constraints apply (pmu/events.c) */
         break;
     }
 }

@@ -41,5 +41,16 @@ const struct pmu_event *pmu_event_generic(const struct pmu_caps *caps, enum pmu_
  * pmu_arch_event_name, e.g. "instructions"; AMD and KNC: the table names). NULL if absent. */
 const struct pmu_event *pmu_event_find(const struct pmu_caps *caps, const char *name);
 
+/* The GP counters that can count an event. On some families an event is wired to only some counters, and a
+ * counter outside the set counts nothing (AMD family 15h, Bulldozer..Excavator: the BKDG for Family 15h lists
+ * PERF_CTL[n:m] for every core event; Linux arch/x86/events/amd/core.c amd_get_event_constraints_f15h()). */
+struct pmu_gp_constraint {
+    u32 counters;       /* bit i: GP counter i can count the event (a subset of caps->gp_mask; 0: none can) */
+    const char *source; /* why counters is narrower than caps->gp_mask, with its source; NULL when it is not */
+};
+/* The constraint of event `event` (12 bits on AMD) with unit mask `umask` on this CPU's family. Families
+ * without a table (every Intel and KNC PMU, AMD other than family 15h) get every GP counter. */
+struct pmu_gp_constraint pmu_event_gp_constraint(const struct pmu_caps *caps, u16 event, u8 umask);
+
 /* Fill a select from an event (usr/os/intr/enable left as given in `base`). */
 void pmu_event_to_evsel(const struct pmu_event *ev, const struct pmu_evsel *base, struct pmu_evsel *out);

@@ -1,6 +1,8 @@
 /* Events the events suite compares, per PMU kind: tests/events_spec.h. */
 #include "tests/events_spec.h"
 
+#include "apic/timer_calc.h"
+
 #define F(x) BIT(EWC_##x)
 
 /* Intel architectural events (SDM Vol.3B 21.2.1.2, Table 21-1). */
@@ -108,4 +110,41 @@ bool ew_ratio_ppm(u64 a, u64 b, u64 num, u64 den, s64 *ppm)
     s64 d = (s64)(u64)x - (s64)(u64)y;
     *ppm = d * 1000000 / (s64)(u64)y;
     return true;
+}
+
+struct ew_ref_clock ew_ref_clock(bool leaf15, u32 eax, u32 ebx, u32 ecx, u64 tsc_hz)
+{
+    if (leaf15 && ecx)
+        return (struct ew_ref_clock){ecx, "CPUID.15H ECX (core crystal clock)"};
+    bool ok = false;
+    u64 hz = leaf15 && eax && ebx && tsc_hz ? mul_div_u64(tsc_hz, eax, ebx, &ok) : 0;
+    if (ok && hz)
+        return (struct ew_ref_clock){hz, "TSC frequency * CPUID.15H EAX/EBX (core crystal clock)"};
+    return (struct ew_ref_clock){EW_REF_ASSUMED_HZ, "assumed: CPUID.15H enumerates no crystal; the slowest nominal "
+                                                    "core crystal of SDM Vol.3B, 19.2 MHz"};
+}
+
+u64 ew_ref_window_n(u64 min_ticks, u64 ref_hz, u64 tsc_hz, u64 pilot_n, u64 pilot_tsc, u64 n_min, u64 n_max)
+{
+    if (!ref_hz || !tsc_hz || !pilot_n || !pilot_tsc)
+        return n_max;
+    /* TSC ticks the window needs, then iterations at the pilot's TSC ticks per iteration; both rounded up. */
+    bool ok1 = false, ok2 = false;
+    u64 tsc = mul_div_u64(min_ticks, tsc_hz, ref_hz, &ok1) + 1;
+    u64 n = mul_div_u64(tsc, pilot_n, pilot_tsc, &ok2) + 1;
+    if (!ok1 || !ok2 || n > n_max)
+        return n_max;
+    return n < n_min ? n_min : n;
+}
+
+u64 ew_ref_ticks(u64 tsc, u64 ref_hz, u64 tsc_hz)
+{
+    bool ok = false;
+    u64 t = ref_hz && tsc_hz ? mul_div_u64(tsc, ref_hz, tsc_hz, &ok) : 0;
+    return ok ? t : 0;
+}
+
+u64 ew_ref_quant_ppm(u64 ticks)
+{
+    return ticks ? (2000000 + ticks - 1) / ticks : UINT64_MAX;
 }

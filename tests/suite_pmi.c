@@ -103,14 +103,23 @@ static int program_instructions(struct check *c, struct pmu *p, u32 bit)
     return r;
 }
 
-/* Counters that can count retired instructions: every GP counter, and Intel's fixed counter 0. */
-static u64 instruction_counters(struct pmu *p)
+/* Counters that can count retired instructions: every GP counter its family's constraint allows
+ * (pmu_event_gp_constraint; none restricts it today: AMD family 15h counts PMCx0C0 on PERF_CTL[5:0]), named in
+ * the YAML when one does, and Intel's fixed counter 0. */
+static u64 instruction_counters(struct check *c, struct pmu *p)
 {
+    const struct pmu_event *ev = pmu_event_generic(p->caps, PMU_EV_INSTRUCTIONS, NULL);
+    struct pmu_gp_constraint k = ev ? pmu_event_gp_constraint(p->caps, ev->event, ev->umask)
+                                    : (struct pmu_gp_constraint){p->caps->gp_mask, NULL};
     u64 m = 0;
     for (u32 bit = 0; bit < 64; bit++)
         if (pmu_counter_exists(p, bit) &&
-            (!PMU_IS_FIXED(bit) || pmu_intel_fixed_event(bit - PMU_FIXED_BIT) == PMU_AE_INSTRUCTIONS))
+            (PMU_IS_FIXED(bit) ? pmu_intel_fixed_event(bit - PMU_FIXED_BIT) == PMU_AE_INSTRUCTIONS
+                               : (k.counters >> bit & 1)))
             m |= 1ull << bit;
+    if (k.source)
+        check_note(c, "skipped GP counters", "0x%x cannot count instructions: %s",
+                   p->caps->gp_mask & ~k.counters, k.source);
     return m;
 }
 
@@ -207,7 +216,7 @@ static void overflow_each_check(struct check *c)
     struct pmu_cpu *pmc = this_pmu_cpu();
     SKIP_WITHOUT_PMU(c, pmc);
     struct pmu *p = &pmc->pmu;
-    u64 ctrs = instruction_counters(p), should = 0, counted = 0, missed = 0;
+    u64 ctrs = instruction_counters(c, p), should = 0, counted = 0, missed = 0;
     for (u32 bit = 0; bit < 64; bit++) {
         if (!(ctrs >> bit & 1))
             continue;
@@ -247,7 +256,7 @@ static void simultaneous_check(struct check *c)
     struct pmu_cpu *pmc = this_pmu_cpu();
     SKIP_WITHOUT_PMU(c, pmc);
     struct pmu *p = &pmc->pmu;
-    struct run r = {.counters = instruction_counters(p), .period = PMI_SIMUL_PERIOD,
+    struct run r = {.counters = instruction_counters(c, p), .period = PMI_SIMUL_PERIOD,
                     .iterations = pmi_simultaneous_iterations()};
     do_run(c, p, &r);
     if (!expect_eq(c, "setup", 0, (u64)r.rc))
@@ -281,7 +290,7 @@ static void sampling_check(struct check *c)
     struct pmu_cpu *pmc = this_pmu_cpu();
     SKIP_WITHOUT_PMU(c, pmc);
     struct pmu *p = &pmc->pmu;
-    u64 ctrs = instruction_counters(p);
+    u64 ctrs = instruction_counters(c, p);
     /* Under pmu=emulated every instruction is a #DB (kernel/workload.c): a tenth of the work and of the period
      * keeps the number of PMIs (about 40) and the run under a second per CPU. */
     u64 iterations = g_pmu_emulated ? 20000 : 200000, period = g_pmu_emulated ? 1009 : 10007;
@@ -325,7 +334,7 @@ static void during_handler_check(struct check *c)
     struct pmu_cpu *pmc = this_pmu_cpu();
     SKIP_WITHOUT_PMU(c, pmc);
     struct pmu *p = &pmc->pmu;
-    u64 ctrs = instruction_counters(p);
+    u64 ctrs = instruction_counters(c, p);
     if (popcount64(ctrs) < 2)
         return check_skip(c, "needs two counters that count instructions; this PMU has %d",
                           popcount64(ctrs));
@@ -374,7 +383,7 @@ static void lvt_mask_check(struct check *c)
     struct pmu_cpu *pmc = this_pmu_cpu();
     SKIP_WITHOUT_PMU(c, pmc);
     struct pmu *p = &pmc->pmu;
-    u64 gp0 = instruction_counters(p) & -instruction_counters(p);
+    u64 ic = instruction_counters(c, p), gp0 = ic & -ic;
     u64 period[64] = {0};
     period[__builtin_ctzll(gp0)] = 1000;
     pmu_reset(p);
@@ -400,7 +409,7 @@ static void pending_at_unmask_check(struct check *c)
     struct pmu_cpu *pmc = this_pmu_cpu();
     SKIP_WITHOUT_PMU(c, pmc);
     struct pmu *p = &pmc->pmu;
-    u64 gp0 = instruction_counters(p) & -instruction_counters(p);
+    u64 ic = instruction_counters(c, p), gp0 = ic & -ic;
     u32 bit = (u32)__builtin_ctzll(gp0);
     pmu_reset(p);
     program_instructions(c, p, bit);
@@ -442,7 +451,7 @@ static void freeze_on_pmi_check(struct check *c)
     if (pmc->caps.kind != PMU_KIND_INTEL_ARCH || pmc->caps.version < 2)
         return check_skip(c, "freeze-on-PMI is Intel perfmon v2+; this PMU: %s v%u", pmu_kind_name(pmc->caps.kind),
                           pmc->caps.version);
-    u64 gp0 = instruction_counters(p) & -instruction_counters(p);
+    u64 ic = instruction_counters(c, p), gp0 = ic & -ic;
     u32 bit = (u32)__builtin_ctzll(gp0);
     pmu_reset(p); /* clears DEBUGCTL's freeze bits: set bit 12 after it */
     u64 dbg = 0;

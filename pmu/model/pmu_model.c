@@ -9,6 +9,7 @@
  *   KVM     Linux arch/x86/kvm/pmu.c, vmx/pmu_intel.c, svm/pmu.c, which emulate the same rules for guests. */
 #include "pmu/model/pmu_model.h"
 
+#include "pmu/events.h"
 #include "pmu/pmu_msr.h"
 
 #include <string.h>
@@ -254,8 +255,11 @@ static bool selects(const struct pmu_model *m, u32 bit, const struct event_match
         u16 ev = sel & 0xff;
         if (is_amd(m))
             ev |= (u16)(((sel & AMD_SEL_EVENT_HI) >> 32) << 8);
-        /* Edge, invert and counter mask are not modelled: every event counts once (docs/model.md). */
-        return ev == e->event && ((sel >> 8) & 0xff) == e->umask;
+        /* Edge, invert and counter mask are not modelled: every event counts once (docs/model.md). A counter the
+         * family does not wire the event to counts nothing (AMD family 15h, Linux amd/core.c
+         * amd_get_event_constraints_f15h: pmu_event_gp_constraint, the table the checks use). */
+        return ev == e->event && ((sel >> 8) & 0xff) == e->umask &&
+               (pmu_event_gp_constraint(&m->caps, e->event, e->umask).counters >> bit & 1);
     }
     u32 f = bit - PMU_MODEL_FIXED_BIT;
     return f < ARRAY_SIZE(fixed_events) && fixed_events[f].event == e->event && fixed_events[f].umask == e->umask;

@@ -83,6 +83,7 @@ static void every_kind_discovers_its_model(void **state)
         assert_false(id.hypervisor_bit);
         assert_int_equal(got.kind, k->kind);
         assert_int_equal(got.kind, want.kind);
+        assert_int_equal(got.family, want.family); /* the model applies the family's counter constraints */
         assert_int_equal(got.version, want.version);
         assert_int_equal(got.num_gp, want.num_gp);
         assert_int_equal(got.gp_mask, want.gp_mask);

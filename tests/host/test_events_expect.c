@@ -202,12 +202,75 @@ static void silent_counters(void **state)
     assert_true(ew_silent_counters(0xF, 0xF, 0x1) == 0);     /* counted, but wrongly */
 }
 
+/* events/ref_cycles window sizing. References: CPUID.15H (SDM Vol.2A: TSC = crystal * EBX / EAX), and plain
+ * arithmetic on the figures of a Skylake-era part: 24 MHz crystal, 3 GHz TSC, ew_cycles at 50 TSC ticks per
+ * iteration. */
+static void ref_clock_source(void **state)
+{
+    (void)state;
+    struct ew_ref_clock k = ew_ref_clock(true, 2, 250, 24000000, 3000000000ull); /* ECX first */
+    assert_int_equal(k.hz, 24000000);
+    assert_non_null(strstr(k.source, "ECX"));
+    k = ew_ref_clock(true, 2, 250, 0, 3000000000ull); /* 3 GHz * 2 / 250 = 24 MHz */
+    assert_int_equal(k.hz, 24000000);
+    assert_non_null(strstr(k.source, "EAX/EBX"));
+    static const struct {
+        bool leaf;
+        u32 eax, ebx, ecx;
+        u64 tsc_hz;
+    } none[] = {{false, 2, 250, 24000000, 3000000000ull}, {true, 0, 0, 0, 3000000000ull},
+                {true, 2, 250, 0, 0}, {true, 0, 250, 0, 3000000000ull}, {true, 2, 0, 0, 3000000000ull}};
+    for (size_t i = 0; i < sizeof(none) / sizeof(none[0]); i++) {
+        k = ew_ref_clock(none[i].leaf, none[i].eax, none[i].ebx, none[i].ecx, none[i].tsc_hz);
+        assert_int_equal(k.hz, EW_REF_ASSUMED_HZ);
+        assert_non_null(strstr(k.source, "assumed"));
+    }
+    assert_int_equal(EW_REF_ASSUMED_HZ, 19200000); /* SDM nominal core crystal table: Goldmont 19.2 MHz */
+}
+
+static void ref_window_sizing(void **state)
+{
+    (void)state;
+    const u64 tsc_hz = 3000000000ull, xtal = 24000000, n_min = 2000, n_max = (1u << 20) / 3;
+    /* The old window: 2000 iterations x 50 TSC ticks = 100000 TSC ticks = 800 crystal ticks per window; at
+     * 12.5 TSC ticks per iteration (a fast core) 200 ticks. Quantization of 100 ticks is the whole 2 %. */
+    assert_int_equal(ew_ref_ticks(2000 * 50, xtal, tsc_hz), 800);
+    assert_int_equal(ew_ref_quant_ppm(100), 20000);
+    /* Sized: 5000 ticks = 625000 TSC ticks = 12500 iterations (rounded up twice: 12501). */
+    u64 n = ew_ref_window_n(EW_REF_MIN_TICKS, xtal, tsc_hz, 2000, 100000, n_min, n_max);
+    assert_int_equal(n, 12501);
+    assert_true(ew_ref_ticks(n * 50, xtal, tsc_hz) >= EW_REF_MIN_TICKS);
+    assert_true(ew_ref_quant_ppm(ew_ref_ticks(n * 50, xtal, tsc_hz)) <= 400); /* a fifth of 2 % */
+    /* Every pilot speed from 1 to 2^20 TSC ticks per iteration, three clocks: at least min ticks, or clamped. */
+    static const u64 clocks[] = {EW_REF_ASSUMED_HZ, 25000000, 100000000};
+    for (size_t c = 0; c < 3; c++)
+        for (u64 per = 1; per <= (1u << 20); per *= 3) {
+            u64 k = ew_ref_window_n(EW_REF_MIN_TICKS, clocks[c], tsc_hz, 2000, 2000 * per, n_min, n_max);
+            assert_true(k >= n_min && k <= n_max);
+            if (k < n_max && k > n_min)
+                assert_true(ew_ref_ticks(k * per, clocks[c], tsc_hz) >= EW_REF_MIN_TICKS);
+            if (k == n_min) /* the emulated PMU's case: a long iteration, the old length already suffices */
+                assert_true(ew_ref_ticks(n_min * per, clocks[c], tsc_hz) >= EW_REF_MIN_TICKS);
+        }
+    /* Nothing known: the longest window. */
+    assert_int_equal(ew_ref_window_n(EW_REF_MIN_TICKS, xtal, 0, 2000, 100000, n_min, n_max), n_max);
+    assert_int_equal(ew_ref_window_n(EW_REF_MIN_TICKS, xtal, tsc_hz, 2000, 0, n_min, n_max), n_max);
+    assert_int_equal(ew_ref_window_n(EW_REF_MIN_TICKS, 0, tsc_hz, 2000, 100000, n_min, n_max), n_max);
+    assert_int_equal(ew_ref_ticks(1000, xtal, 0), 0);
+    /* Quantization: +-2 ticks per window. */
+    assert_int_equal(ew_ref_quant_ppm(5000), 400);
+    assert_int_equal(ew_ref_quant_ppm(3), 666667);
+    assert_int_equal(ew_ref_quant_ppm(2000000), 1);
+    assert_int_equal(ew_ref_quant_ppm(0), UINT64_MAX);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(silent_counters),
         cmocka_unit_test(hand_counts), cmocka_unit_test(per_iteration), cmocka_unit_test(consistency),
         cmocka_unit_test(lfsr),        cmocka_unit_test(bounds),        cmocka_unit_test(spec),
+        cmocka_unit_test(ref_clock_source), cmocka_unit_test(ref_window_sizing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

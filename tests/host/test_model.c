@@ -389,6 +389,31 @@ static void test_counting_gated_by_en_and_global(void **state)
     assert_int_equal(rd(MSR_KNC_PERFCTR0 + 1), 3);
 }
 
+/* AMD family 15h wires PMCx076 (CPU clocks not halted) to PERF_CTL[2:0] and PMCx0C0 to PERF_CTL[5:0] (Linux
+ * amd/core.c amd_get_event_constraints_f15h: PMC20, PMC50): programmed on all six counters, only those count.
+ * Family 19h has no such constraint: all six count. */
+static void test_family_counter_constraints(void **state)
+{
+    (void)state;
+    static const struct {
+        u32 family;
+        u16 event;
+        u64 counting;
+    } t[] = {{0x15, 0x076, 0x07}, {0x15, 0x0c0, 0x3f}, {0x19, 0x076, 0x3f}, {0x19, 0x0c0, 0x3f}};
+    for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+        pmu_model_caps_amd(&caps, PMU_KIND_AMD_CORE_EXT, 6);
+        caps.family = t[i].family;
+        start(MODEL_APIC_STRICT_EDGE);
+        for (u32 gp = 0; gp < 6; gp++)
+            wr(MSR_F15H_PERF_CTL0 + 2 * gp, SEL(t[i].event, 0));
+        pmu_model_count(&m, t[i].event, 0, 9);
+        for (u32 gp = 0; gp < 6; gp++)
+            if (rd(MSR_F15H_PERF_CTR0 + 2 * gp) != (t[i].counting >> gp & 1 ? 9u : 0u))
+                fail_msg("family 0x%x event 0x%03x gp%u: %llu", t[i].family, t[i].event, gp,
+                         (unsigned long long)rd(MSR_F15H_PERF_CTR0 + 2 * gp));
+    }
+}
+
 /* SDM 21.2.2: fixed counter i counts its architectural event when its FIXED_CTR_CTRL field enables the current
  * ring and GLOBAL_CTRL bit 32 + i is set. */
 static void test_fixed_counters_gated(void **state)
@@ -962,6 +987,7 @@ int main(void)
         cmocka_unit_test(test_ctr_frz_freezes),
         cmocka_unit_test(test_counting_gated_by_en_and_global),
         cmocka_unit_test(test_fixed_counters_gated),
+        cmocka_unit_test(test_family_counter_constraints),
         cmocka_unit_test(test_rdpmc_encodings),
         cmocka_unit_test(test_pmi_delivery_masks_lvt_intel_not_amd),
         cmocka_unit_test(test_strict_vs_level_at_unmask),

@@ -857,6 +857,84 @@ static void test_knc_table_has_seed_events(void **state)
     assert_non_null(pmu_event_find(&caps, "l2_requests"));
 }
 
+/* AMD family 15h counter constraints. Each expected set is the PMC set Linux arch/x86/events/amd/core.c
+ * amd_get_event_constraints_f15h() returns for that code (PMC0 0x01, PMC20 0x07, PMC3 0x08, PMC30 0x09, PMC50
+ * 0x3F, PMC53 0x38, emptyconstraint 0), by its unit (code bits 7:4) or its listed exception. */
+static const struct {
+    u16 event;
+    u8 umask;
+    u32 counters;
+} f15h[] = {
+    {0x076, 0x00, 0x07}, /* CU: CPU clocks not halted, the cycles event pmuboot programs */
+    {0x07d, 0x07, 0x07}, {0x07e, 0x07, 0x07}, /* CU: L2 requests, misses (l2_requests, l2_misses) */
+    {0x0d0, 0x00, 0x07}, {0x0d1, 0x00, 0x07}, /* DE: decoder empty, dispatch stalls */
+    {0x0c0, 0x00, 0x3f}, {0x0c2, 0x00, 0x3f}, {0x0c3, 0x00, 0x3f}, {0x0c4, 0x00, 0x3f}, /* EX_LS */
+    {0x000, 0x11, 0x08}, {0x000, 0x01, 0x38}, {0x000, 0x10, 0x38}, /* FP 0x000: by unit-mask nibbles */
+    {0x004, 0x03, 0x08}, {0x004, 0x02, 0x38}, {0x003, 0x00, 0x08}, {0x00b, 0x00, 0x08}, {0x00d, 0x00, 0x08},
+    {0x010, 0x00, 0x38}, {0x01f, 0x00, 0x38}, /* FP default */
+    {0x023, 0x00, 0x07}, {0x043, 0x00, 0x07}, {0x046, 0x00, 0x07}, {0x055, 0x00, 0x07},
+    {0x02d, 0x00, 0x08}, {0x02e, 0x00, 0x09}, {0x031, 0x01, 0x07}, {0x031, 0x03, 0x00},
+    {0x020, 0x00, 0x3f}, {0x040, 0x00, 0x3f}, {0x05f, 0x00, 0x3f}, /* LS, DC default */
+    {0x1c0, 0x00, 0x38}, {0x1c1, 0x00, 0x3f}, /* EX 0x1C0 exception; 0x1C1's unit is EX_LS */
+    {0x08f, 0x00, 0x01}, {0x187, 0x00, 0x01}, {0x188, 0x00, 0x01}, {0x087, 0x01, 0x07},
+    {0x0db, 0x00, 0x3f}, {0x0df, 0x00, 0x3f}, {0x0da, 0x00, 0x07}, {0x1d6, 0x00, 0x3f}, {0x1d7, 0x00, 0x07},
+    {0x1d8, 0x00, 0x3f},
+    {0x0a0, 0x00, 0x00}, {0x0b5, 0x00, 0x00}, {0x0e0, 0x00, 0x00}, {0x1f0, 0x00, 0x00}, /* unused, NB */
+};
+
+static void expect_constraint(const struct pmu_caps *c, u16 event, u8 umask, u32 counters)
+{
+    struct pmu_gp_constraint k = pmu_event_gp_constraint(c, event, umask);
+    if (k.counters != counters)
+        fail_msg("family 0x%x event 0x%03x umask 0x%02x: counters 0x%x, expected 0x%x", c->family, event, umask,
+                 k.counters, counters);
+    if (counters == c->gp_mask)
+        assert_null(k.source);
+    else
+        assert_non_null(strstr(k.source, "amd_get_event_constraints_f15h"));
+}
+
+static void test_f15h_counter_constraints(void **state)
+{
+    (void)state;
+    syn_caps(&caps, SYN_AMD_CORE_EXT); /* family 15h, 6 counters */
+    for (size_t i = 0; i < ARRAY_SIZE(f15h); i++)
+        expect_constraint(&caps, f15h[i].event, f15h[i].umask, f15h[i].counters);
+    /* The cycles event of pmuboot's table, looked up as the checks do. */
+    const struct pmu_event *cyc = pmu_event_generic(&caps, PMU_EV_CYCLES, NULL);
+    assert_int_equal(pmu_event_gp_constraint(&caps, cyc->event, cyc->umask).counters, 0x07);
+    /* A family-15h guest offered only the four legacy counters: the same wiring, within those four. */
+    amd_caps(&caps, 0x15, false, false, 0);
+    assert_int_equal(caps.gp_mask, 0xf);
+    expect_constraint(&caps, 0x076, 0x00, 0x07);
+    expect_constraint(&caps, 0x1c0, 0x00, 0x08);
+    expect_constraint(&caps, 0x0c0, 0x00, 0x0f);
+}
+
+/* Families without a constraint table get every GP counter for every code (Linux: amd_get_event_constraints
+ * for 10h/16h and K8, the f17h pair constraint only merges counters; Intel and KNC tables here have none). */
+static void test_other_families_unconstrained(void **state)
+{
+    (void)state;
+    static const struct {
+        u32 family;
+        bool core_ext, v2;
+    } amd[] = {{0xf, false, false}, {0x10, false, false}, {0x16, true, false}, {0x17, true, false},
+               {0x19, true, true}};
+    for (size_t i = 0; i < ARRAY_SIZE(amd); i++) {
+        amd_caps(&caps, amd[i].family, amd[i].core_ext, amd[i].v2, 6);
+        for (size_t j = 0; j < ARRAY_SIZE(f15h); j++)
+            expect_constraint(&caps, f15h[j].event, f15h[j].umask, caps.gp_mask);
+    }
+    static const enum syn_kind others[] = {SYN_INTEL_V1, SYN_INTEL_V3, SYN_INTEL_V6, SYN_KNC};
+    for (size_t i = 0; i < ARRAY_SIZE(others); i++) {
+        syn_caps(&caps, others[i]);
+        caps.family = 0x15; /* the family number alone does not make a constraint off AMD */
+        for (size_t j = 0; j < ARRAY_SIZE(f15h); j++)
+            expect_constraint(&caps, f15h[j].event, f15h[j].umask, caps.gp_mask);
+    }
+}
+
 /* ------------------------------------------------------------------------------------------------------ */
 
 /* ------------------------------------------------------------------------------------------------------ */
@@ -1319,6 +1397,8 @@ int main(void)
         cmocka_unit_test(test_intel_arch_event_codes),
         cmocka_unit_test(test_generic_events_per_kind),
         cmocka_unit_test(test_knc_table_has_seed_events),
+        cmocka_unit_test(test_f15h_counter_constraints),
+        cmocka_unit_test(test_other_families_unconstrained),
         MODEL_TESTS
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
