@@ -1,7 +1,7 @@
-/* Suite "pmu_enum": each thread's PMU as CPUID describes it, printed; identical across threads except by
- * hybrid core type; and the PMU registers as the firmware left them. An AMD guest without PerfCtrExtCore is first probed for the K7 counters
- * (pmu_probe_amd_legacy, kernel/pmu_cpu.c), and the evidence says what the probe saw. Without a PMU every check
- * SKIPs with that evidence: never a PASS without a PMU. */
+/* Suite "pmu_enum": each thread's PMU as CPUID describes it, printed; identical across threads of one kind of core
+ * (CPUID.1AH:EAX on hybrid parts); and the PMU registers as the firmware left them. An AMD guest without
+ * PerfCtrExtCore is first probed for the K7 counters (pmu_probe_amd_legacy, kernel/pmu_cpu.c), and the evidence
+ * says what the probe saw. Without a PMU every check SKIPs with that evidence: never a PASS without a PMU. */
 #include <string.h>
 
 #include "kernel/pmu_cpu.h"
@@ -49,19 +49,23 @@ static void discover_check(struct check *c)
                    k->version, PMU_INTEL_NEWEST_KNOWN_VERSION, PMU_INTEL_NEWEST_KNOWN_VERSION);
 }
 
-/* Same PMU on every thread of the same core type (the reference is the first thread of that type). */
+/* Same PMU on every thread of the same kind of core (the reference is the first thread of that kind): the whole
+ * CPUID.1AH:EAX (cpu_ident_kind), as smp/features groups threads. The core type alone would compare Arrow Lake-H's
+ * Crestmont low-power E-cores (fixed counters 0-2) with its Skymont E-cores (fixed 0-2 and 4-6) and fail. */
 static void consistent_check(struct check *c)
 {
     struct pmu_cpu *pc = this_pmu_cpu();
     SKIP_WITHOUT_PMU(c, pc);
+    u32 kind = cpu_ident_kind(&pc->id);
     const struct pmu_cpu *ref = NULL;
     u32 ref_idx = 0;
     for (u32 i = 0; i < smp.count && !ref; i++)
-        if (pmu_cpus[i].discovered && pmu_cpus[i].id.core_type == pc->id.core_type) {
+        if (pmu_cpus[i].discovered && cpu_ident_kind(&pmu_cpus[i].id) == kind) {
             ref = &pmu_cpus[i];
             ref_idx = i;
         }
-    check_note(c, "reference", "cpu%u (core type 0x%02x)", ref_idx, pc->id.core_type);
+    check_note(c, "reference", "cpu%u (CPUID.1AH:EAX 0x%08x: %s core, native model 0x%06x)", ref_idx, kind,
+               cpu_core_type_name(pc->id.core_type), pc->id.native_model_id);
     const struct pmu_caps *a = &ref->caps, *b = &pc->caps;
     expect_eq_dec(c, "kind", a->kind, b->kind);
     expect_eq_dec(c, "version", a->version, b->version);
