@@ -33,6 +33,11 @@ const char *cpu_core_type_name(u8 core_type);
  * uniquely identifies the microarchitecture of the core" (enum intel_native_id: Crestmont 2, Skymont 3), and
  * events/intel/core.c find_hybrid_pmu_for_cpu() picks the Atom PMU by it. */
 u32 cpu_ident_kind(const struct cpu_ident *id);
+/* Whether the CPU has MSR_SMI_COUNT (34H, bits 31:0 the SMIs taken since reset, read-only): Intel Nehalem and later
+ * cores and Silvermont and later Atoms (SDM Vol.4 ch.2, the MSR tables from Nehalem and from Silvermont on; Linux
+ * turbostat reads it on the same parts). Family 6 models before Nehalem, Bonnell/Saltwell Atoms, NetBurst and
+ * Knights Corner do not; an unknown later family is assumed to. Kernels still read it with rdmsr_safe. */
+bool cpu_has_smi_count(const struct cpu_ident *id);
 
 struct strbuf;
 /* Identification lines (cpu, brand, core type, hypervisor), each ending in '\n', no "# " prefix. */

@@ -730,6 +730,39 @@ static void test_describe(void **state)
     assert_non_null(strstr(buf, "brand: AMD EPYC 9124 16-Core Processor\n"));
 }
 
+/* MSR_SMI_COUNT (34H) on the real dumps: from Nehalem and Silvermont on (SDM Vol.4 ch.2), not on Core 2, AMD or
+ * Knights Corner; a Bonnell Atom (6/0x1C) and Dunnington (6/0x1D) are after Nehalem's model number but not after
+ * Nehalem. */
+static void test_smi_count_msr(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file;
+        bool has;
+    } cases[] = {
+        {"intel_core2_conroe_000006F6.txt", false},    {"intel_westmere_gulftown_000206C2.txt", true},
+        {"intel_sandybridge_000206A7.txt", true},      {"intel_skylake_000506E3.txt", true},
+        {"intel_denverton_000506F1.txt", true},        {"intel_knights_landing_00050671.txt", true},
+        {"intel_meteorlake_hybrid_000A06A4.txt", true}, {"intel_arrowlake_u_hybrid_000B0650.txt", true},
+        {"amd_zen4_genoa_00A10F11.txt", false},        {"knc_synthetic.txt", false},
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+        decode_file(cases[i].file, 0);
+        if (cpu_has_smi_count(&id) != cases[i].has)
+            fail_msg("%s: cpu_has_smi_count %d", cases[i].file, !cases[i].has);
+    }
+    struct cpu_ident x = {.vendor = VENDOR_INTEL, .family = 6, .model = 0x1c};
+    assert_false(cpu_has_smi_count(&x));
+    x.model = 0x1d;
+    assert_false(cpu_has_smi_count(&x));
+    x.model = 0x1a;
+    assert_true(cpu_has_smi_count(&x));
+    x.family = 0xf;
+    assert_false(cpu_has_smi_count(&x));
+    x.family = 19;
+    assert_true(cpu_has_smi_count(&x));
+}
+
 /* Family/model table spot checks: Linux intel-family.h and amd.c bsp_init_amd(). */
 static void test_uarch_table(void **state)
 {
@@ -768,6 +801,7 @@ int main(void)
         cmocka_unit_test(test_meteorlake_leaf23),
         cmocka_unit_test(test_arrowlake_h_atom_kinds),
         cmocka_unit_test(test_arrowlake_u_is_meteor_lake),
+        cmocka_unit_test(test_smi_count_msr),
         cmocka_unit_test(test_goldmont),
         cmocka_unit_test(test_knights_landing),
         cmocka_unit_test(test_amd_k8),
