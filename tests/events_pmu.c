@@ -205,9 +205,10 @@ static u64 bad_counters(u64 counters, const struct ew_meas *m1, const struct ew_
 }
 
 /* Run w at both lengths on `counters` until every counter's difference is `want` or ATTEMPTS are spent. An attempt
- * with an SMI in either window is not valid (SMM code runs at CPL 0 and is counted unless IA32_DEBUGCTL's
- * FREEZE_WHILE_SMM is set, SDM Vol.3B; pmuboot leaves it clear): it is made again, up to SMI_RETRIES times, and
- * tallied; the last valid attempt is the one reported, and a comparison no valid attempt decided is inconclusive. */
+ * with an SMI in either window is not valid: SMM code is counted unless IA32_DEBUGCTL.FREEZE_WHILE_SMM (bit 14) is
+ * set (Linux "x86/perf: Default set FREEZE_ON_SMI for all" sets it for that reason; pmuboot leaves it clear). It is
+ * made again, up to SMI_RETRIES times, and tallied; the last valid attempt is the one reported, and a comparison no
+ * valid attempt decided is inconclusive. */
 static void compare_counters(struct check *c, struct tally *t, struct pmu *p, u64 counters, enum ew_id w, u8 cpl,
                              struct want wt, const char *label)
 {
