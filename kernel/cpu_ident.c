@@ -115,6 +115,28 @@ const char *cpu_core_type_name(u8 core_type)
     }
 }
 
+u32 cpu_ident_kind(const struct cpu_ident *id)
+{
+    return ((u32)id->core_type << 24) | id->native_model_id;
+}
+
+bool cpu_has_smi_count(const struct cpu_ident *id)
+{
+    /* Family 6 models from Nehalem (0x1A) on that are not Nehalem-era: Bonnell 0x1C/0x26, Dunnington (Penryn)
+     * 0x1D, Saltwell 0x27/0x35/0x36 (Linux intel-family.h). */
+    static const u8 older[] = {0x1c, 0x1d, 0x26, 0x27, 0x35, 0x36};
+    if (id->vendor != VENDOR_INTEL)
+        return false;
+    if (id->family != 6)
+        return id->family > 0xf; /* not P5/P6-era, NetBurst (0xF) or Knights Corner (0xB); 18, 19 and later */
+    if (id->model < 0x1a)
+        return false;
+    for (u32 i = 0; i < ARRAY_SIZE(older); i++)
+        if (id->model == older[i])
+            return false;
+    return true;
+}
+
 void cpu_ident_describe(const struct cpu_ident *id, struct strbuf *sb)
 {
     sb_printf(sb, "cpu: %s family 0x%x model 0x%x stepping 0x%x (signature 0x%08x): %s\n",
@@ -123,7 +145,7 @@ void cpu_ident_describe(const struct cpu_ident *id, struct strbuf *sb)
     sb_printf(sb, "brand: %s\n", id->brand[0] ? id->brand : "(none: CPUID 0x80000002..4 absent)");
     if (id->hybrid || id->core_type)
         sb_printf(sb, "core type: %s (CPUID.1AH.EAX=0x%08x, native model 0x%06x)%s\n",
-                  cpu_core_type_name(id->core_type), ((u32)id->core_type << 24) | id->native_model_id,
+                  cpu_core_type_name(id->core_type), cpu_ident_kind(id),
                   id->native_model_id, id->hybrid ? ", hybrid part (CPUID.(7,0):EDX[15]=1)" : "");
     if (id->hypervisor_bit)
         sb_printf(sb, "hypervisor: \"%s\" (CPUID 0x40000000 max leaf 0x%x)\n", id->hv_signature, id->hv_max_leaf);

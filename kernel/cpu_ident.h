@@ -27,6 +27,17 @@ void cpu_ident_decode(struct cpu_ident *id, const struct cpuid_source *src);
 const char *cpu_vendor_name(enum cpu_vendor v);
 /* "Atom" (0x20), "Core" (0x40), "none" (0) or "unknown". */
 const char *cpu_core_type_name(u8 core_type);
+/* The thread's kind of core: the whole CPUID.1AH:EAX, core type [31:24] and native model ID [23:0] (0 without leaf
+ * 1AH). The core type alone does not tell the two Atom kinds of Arrow Lake-H apart (Skymont E-cores, Crestmont
+ * low-power E-cores: different counters), the native model ID does: Linux intel-family.h "CPUID.1AH.EAX[31:0]
+ * uniquely identifies the microarchitecture of the core" (enum intel_native_id: Crestmont 2, Skymont 3), and
+ * events/intel/core.c find_hybrid_pmu_for_cpu() picks the Atom PMU by it. */
+u32 cpu_ident_kind(const struct cpu_ident *id);
+/* Whether the CPU has MSR_SMI_COUNT (34H, bits 31:0 the SMIs taken since reset, read-only): Intel Nehalem and later
+ * cores and Silvermont and later Atoms (SDM Vol.4 ch.2, the MSR tables from Nehalem and from Silvermont on; Linux
+ * turbostat reads it on the same parts). Family 6 models before Nehalem, Bonnell/Saltwell Atoms, NetBurst and
+ * Knights Corner do not; an unknown later family is assumed to. Kernels still read it with rdmsr_safe. */
+bool cpu_has_smi_count(const struct cpu_ident *id);
 
 struct strbuf;
 /* Identification lines (cpu, brand, core type, hypervisor), each ending in '\n', no "# " prefix. */

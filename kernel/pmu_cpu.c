@@ -9,6 +9,19 @@
 
 struct pmu_cpu pmu_cpus[MAX_CPUS];
 
+/* Every PMU register as the firmware left it, read only (pmu_state_read), before any check writes one: firmware
+ * that left counters running (Linux check_hw_exists(), arch/x86/events/core.c) is reported from this. */
+static void record_entry(struct pmu_cpu *pc)
+{
+    pmu_state_read(&pc->pmu, &pc->entry);
+    for (u32 i = 0; i < pc->entry.count; i++)
+        if (pc->entry.e[i].reg == PMU_SREG_GLOBAL_CTRL) {
+            pc->global_ctrl_rc = pc->entry.e[i].rc;
+            pc->global_ctrl_at_entry = pc->entry.e[i].value;
+            pc->global_ctrl_seen = pc->global_ctrl_rc == 0;
+        }
+}
+
 void pmu_cpu_discover(void *unused)
 {
     (void)unused;
@@ -34,10 +47,8 @@ void pmu_cpu_discover(void *unused)
             pmu_caps_apply_perf_capabilities(&pc->caps, v);
     }
     pc->init_rc = pmu_init(&pc->pmu, &pc->caps, &pc->hw);
-    if (!pc->init_rc && pc->caps.msrs.global_ctrl) {
-        pc->global_ctrl_rc = rdmsr_safe(pc->caps.msrs.global_ctrl, &pc->global_ctrl_at_entry);
-        pc->global_ctrl_seen = pc->global_ctrl_rc == 0;
-    }
+    if (!pc->init_rc)
+        record_entry(pc);
     pc->discovered = true;
 }
 

@@ -1,11 +1,13 @@
 /* Each CPU's view of its own PMU: identification and discovery from its own CPUID (hybrid parts differ by
  * core type), IA32_PERF_CAPABILITIES read safely, the kernel access layer, and the bound pmu API.
- * Filled on every online CPU before the suites run, without writing any PMU register, so the state the
- * firmware left (e.g. GLOBAL_CTRL) can be reported as found. */
+ * Filled on every online CPU before the suites run, without writing any PMU register (the AMD guest probe puts
+ * back what it wrote), so every register's value as the firmware left it is recorded (`entry`) and reported
+ * (pmu_enum/firmware_state, pmu/entry_state.h). */
 #pragma once
 #include "kernel/cpu_ident.h"
 #include "kernel/percpu.h"
 #include "pmu/pmu.h"
+#include "pmu/pmu_state.h"
 
 struct pmu_cpu {
     bool discovered;
@@ -15,7 +17,8 @@ struct pmu_cpu {
     struct hw_access hw;
     struct pmu pmu;
     int init_rc;             /* pmu_init result; PMU_ENOTSUP for kind none */
-    bool global_ctrl_seen;   /* GLOBAL_CTRL could be read at entry */
+    struct pmu_state entry;  /* every register at entry, read before any check wrote one (empty without a PMU) */
+    bool global_ctrl_seen;   /* GLOBAL_CTRL could be read at entry (its entry in `entry`) */
     int global_ctrl_rc;
     u64 global_ctrl_at_entry;
 };

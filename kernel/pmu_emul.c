@@ -82,6 +82,9 @@ void pmu_emul_cpu_init(void)
     pmu_model_reset(&e->m); /* power-up, with the faults already in place (global-ctrl-reset-zero) */
     if (g_options.pmu_faults & PMU_FAULT_COUNTERS_SURVIVE_RESET)
         e->restored = pmu_emul_persist_restore(this_cpu()->index, &e->m, g_pmu_emul_kind->name);
+    /* Then the firmware, which runs between the reset and this kernel. */
+    if (g_options.pmu_faults & PMU_FAULT_FIRMWARE_LEFT_ENABLED)
+        pmu_model_firmware_left_enabled(&e->m);
     e->m.apic.deliver = model_deliver;
     e->m.apic.deliver_ctx = e;
     pmu_model_access(&e->m, &e->hw);

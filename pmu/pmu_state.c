@@ -41,15 +41,18 @@ void pmu_state_read(struct pmu *p, struct pmu_state *s)
         add_msr(p, s, PMU_SREG_FIXED_CTRL, c->msrs.fixed_ctr_ctrl);
     add_msr(p, s, PMU_SREG_GLOBAL_CTRL, c->msrs.global_ctrl);
     add_msr(p, s, PMU_SREG_GLOBAL_STATUS, c->msrs.global_status);
+    /* KNC PERF_SPFLT_CONTROL (KNC PMU Table 1-2: 0 at reset; it lets user mode start and stop counters). */
+    add_msr(p, s, PMU_SREG_SPFLT, c->msrs.spflt_ctrl);
 }
 
 void pmu_state_name(const struct pmu_state_entry *e, char *buf, size_t size)
 {
-    static const char *const names[] = {"gp", "sel", "fixed", "fixed_ctrl", "global_ctrl", "global_status"};
+    static const char *const names[] = {"gp",          "sel",           "fixed", "fixed_ctrl",
+                                        "global_ctrl", "global_status", "spflt"};
     if (e->reg <= PMU_SREG_FIXED_CTR)
         k_snprintf(buf, size, "%s%u", names[e->reg], e->index);
     else
-        k_snprintf(buf, size, "%s", e->reg <= PMU_SREG_GLOBAL_STATUS ? names[e->reg] : "?");
+        k_snprintf(buf, size, "%s", e->reg < ARRAY_SIZE(names) ? names[e->reg] : "?");
 }
 
 /* Event codes legal everywhere (Intel architectural, AMD, KNC all take 8-bit codes); the umask makes each

@@ -1,13 +1,13 @@
 /* The core PMU's register state as a list (every counter, select, the fixed-counter control, the global control
- * and status), read through the bound PMU's hw_access so it works unchanged on hardware and on a model. Used by
- * suite init (the state must survive INIT: KNC PMU 1.4.4; SDM Vol.3A Table 10-1 "Perf. counters and event
- * select: INIT unchanged") and suite reset (it must come back at its documented reset values,
- * pmu/reset_values.h). Portable. */
+ * and status, KNC's SPFLT control), read through the bound PMU's hw_access so it works unchanged on hardware and
+ * on a model. Used at entry on every thread (kernel/pmu_cpu.c: what firmware left, pmu/entry_state.h), by suite
+ * init (the state must survive INIT: KNC PMU 1.4.4; SDM Vol.3A Table 10-1 "Perf. counters and event select: INIT
+ * unchanged") and suite reset (it must come back at its documented reset values, pmu/reset_values.h). Portable. */
 #pragma once
 #include "pmu/pmu.h"
 
 enum pmu_sreg { PMU_SREG_GP_CTR, PMU_SREG_GP_SEL, PMU_SREG_FIXED_CTR, PMU_SREG_FIXED_CTRL, PMU_SREG_GLOBAL_CTRL,
-                PMU_SREG_GLOBAL_STATUS };
+                PMU_SREG_GLOBAL_STATUS, PMU_SREG_SPFLT };
 
 #define PMU_STATE_MAX 48
 struct pmu_state_entry {
@@ -23,7 +23,7 @@ struct pmu_state {
 
 /* Read every register this PMU has, in a fixed order (the same order for the same caps). */
 void pmu_state_read(struct pmu *p, struct pmu_state *s);
-/* "gp0", "sel0", "fixed1", "fixed_ctrl", "global_ctrl", "global_status". */
+/* "gp0", "sel0", "fixed1", "fixed_ctrl", "global_ctrl", "global_status", "spflt". */
 void pmu_state_name(const struct pmu_state_entry *e, char *buf, size_t size);
 
 /* A state no reset or firmware would leave: every counter preset to its own non-zero value, every select and

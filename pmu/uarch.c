@@ -83,9 +83,17 @@ static const struct uarch_range table[] = {
     {VENDOR_INTEL, 6, 0xbf, 0xbf, "Raptor Lake-S (Raptor Cove / Gracemont)"},
     {VENDOR_INTEL, 6, 0xac, 0xac, "Meteor Lake (Redwood Cove / Crestmont)"},
     {VENDOR_INTEL, 6, 0xaa, 0xaa, "Meteor Lake-L (Redwood Cove / Crestmont)"},
-    {VENDOR_INTEL, 6, 0xc5, 0xc5, "Arrow Lake-H (Lion Cove / Skymont)"},
+    /* Three kinds: Lion Cove, Skymont E-cores and Crestmont low-power E-cores (Linux events/intel/core.c
+     * intel_pmu_init: INTEL_ARROWLAKE_H is hybrid_big_small_tiny; CPUID.1AH of a Core Ultra 9 285H in InstLatx64's
+     * dump: 0x40000003, 0x20000003, 0x20000002; the two Atom kinds are in tests/host/data). */
+    {VENDOR_INTEL, 6, 0xc5, 0xc5, "Arrow Lake-H (Lion Cove / Skymont / Crestmont LP)"},
     {VENDOR_INTEL, 6, 0xc6, 0xc6, "Arrow Lake (Lion Cove / Skymont)"},
-    {VENDOR_INTEL, 6, 0xb5, 0xb5, "Arrow Lake-U (Lion Cove / Skymont)"},
+    /* Meteor Lake's cores, not Lion Cove / Skymont: intel-family.h lists INTEL_ARROWLAKE_U IFM(6, 0xB5) with no core
+     * names, under INTEL_ARROWLAKE_H's; Linux "perf/x86/intel: Add Arrow Lake U support" (Kan Liang, Nov 2024): "From
+     * PMU's perspective, the new Arrow Lake U is the same as the Meteor Lake" (intel_pmu_init: case
+     * INTEL_ARROWLAKE_U with INTEL_METEORLAKE, hybrid_big_small); CPUID.1AH of a Core Ultra 7 265U (tests/host/data):
+     * 0x40000002 Redwood Cove, 0x20000002 Crestmont, native model 2 as on Meteor Lake. */
+    {VENDOR_INTEL, 6, 0xb5, 0xb5, "Arrow Lake-U (Redwood Cove / Crestmont)"},
     {VENDOR_INTEL, 6, 0xbd, 0xbd, "Lunar Lake-M (Lion Cove / Skymont)"},
     {VENDOR_INTEL, 6, 0xcc, 0xcc, "Panther Lake-L (Cougar Cove / Darkmont)"},
     {VENDOR_INTEL, 6, 0xd5, 0xd5, "Wildcat Lake-L"},

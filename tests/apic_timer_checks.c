@@ -6,8 +6,9 @@
  * constant: on QEMU TCG with a loaded 2-core host it drifted up to 2.5% for tens of milliseconds. So every
  * comparison of the timer with the TSC is an attempt bracketed by two 0.5 ms divide-by-1 references of the timer's
  * own clock, counted only when they agree, repeated a bounded number of times, and judged on the best valid
- * attempt with every attempt's deviation reported (expect_attempts, apic/timer_calc.h). An error in the TSC
- * frequency moves only the microsecond figures in the notes.
+ * attempt with every attempt's deviation reported (expect_attempts, apic/timer_calc.h). On bare metal an SMI stalls
+ * a window the same way: where MSR_SMI_COUNT exists (kernel/smi.h) an attempt with an SMI inside is not valid.
+ * An error in the TSC frequency moves only the microsecond figures in the notes.
  * Interrupt latency under QEMU TCG is host scheduling: the expiry is a host timer in QEMU's main thread, which
  * then wakes the vCPU thread. Measured on a 2-core host with three CPU-bound host processes: while the waiting
  * vCPU spins, the least-delayed of five 2 ms one-shots arrived up to 13.7 ms late (it competes with that main
@@ -26,6 +27,7 @@
 #include "apic/timer_calc.h"
 #include "kernel/lib/format.h"
 #include "kernel/percpu.h"
+#include "kernel/smi.h"
 #include "kernel/timing.h"
 #include "kernel/traps.h"
 #include "kernel/x86.h"
@@ -55,11 +57,20 @@ static bool timer_delivered[MAX_CPUS];          /* a spin-waited one-shot reache
  * it must stand out of (timer_attempts_init_noise). */
 static u64 clock_noise_ppm[MAX_CPUS];
 
+/* The SMIs (MSR_SMI_COUNT, kernel/smi.h) inside the attempts of the expectation this CPU is measuring: an attempt
+ * an SMI hit is fed to the statistics as not continuous (TIMER_UNBRACKETED, like a descheduled vCPU: the time
+ * went to SMM) and counted here for the YAML. The window is the whole attempt, its reference windows included. */
+static struct {
+    u32 attempts; /* attempts with an SMI inside */
+    u32 smis;
+} smi_lost[MAX_CPUS];
+
 /* Start the attempts of one expectation with this CPU's clock noise so far, the calibration's window spread
  * included. */
 static void attempts_begin(struct timer_attempts *t)
 {
     u32 idx = this_cpu()->index;
+    smi_lost[idx].attempts = smi_lost[idx].smis = 0;
     const struct apic_timer_cal *cal = apic_timer_calibrate();
     if (cal->ok && cal->hz && cal->windows > 1) {
         u64 lo = cal->window_hz[0], hi = cal->window_hz[0];
@@ -305,11 +316,41 @@ static bool ref_rate(struct timer_rate *r, u64 *bracket)
     return rate_window(1, REF_US * tsc_per_us(), &r->ticks, &r->tsc, bracket);
 }
 
+/* End one attempt's SMI window: an attempt that was disturbed (a slow read, a gap, an overrun) or had an SMI inside
+ * is recorded as not continuous and true is returned; the SMIs are counted either way. */
+static bool attempt_lost(struct timer_attempts *at, const struct smi_window *w, bool disturbed)
+{
+    u32 n = smi_window_end(w), idx = this_cpu()->index;
+    if (n) {
+        smi_lost[idx].attempts++;
+        smi_lost[idx].smis += n;
+    }
+    if (!disturbed && !n)
+        return false;
+    timer_attempts_add(at, TIMER_UNBRACKETED, 0, 0, 0);
+    return true;
+}
+
 /* Where a window can be stalled from outside, which the YAML names with every timing verdict. */
 static const char *timing_platform(void)
 {
     return g_ident.hypervisor_bit ? "hypervisor (CPUID.01H:ECX[31]=1): the vCPU can be descheduled inside a window"
                                   : "bare metal: an SMI (System Management Mode) can stall a window";
+}
+
+/* How many of these attempts SMIs cost (kernel/smi.h); on bare metal, where they stall windows, why they could not
+ * be counted when they could not. */
+static void note_smis(struct check *c, const char *what, const struct timer_attempts *t)
+{
+    const char *why = "";
+    char key[96];
+    u32 idx = this_cpu()->index;
+    k_snprintf(key, sizeof(key), "%s: SMIs", what);
+    if (smi_countable(&why))
+        check_note(c, key, "%u of %u attempts lost to SMIs (%u by MSR_SMI_COUNT), counted as not continuous",
+                   smi_lost[idx].attempts, t->made, smi_lost[idx].smis);
+    else if (!g_ident.hypervisor_bit)
+        check_note(c, key, "not counted: %s", why);
 }
 
 /* Report the attempts of one expectation, decided from all of them (timer_attempts_judge, apic/timer_calc.h):
@@ -329,9 +370,10 @@ static void expect_attempts(struct check *c, const char *what, const struct time
     k_snprintf(key, sizeof(key), "%s: attempts", what);
     check_note(c, key,
                "%u made: %u valid (references within %u ppm; worst seen %llu ppm), %u not continuous (a read or a "
-               "gap between two TSC reads over 5%% of the window: descheduled); deviations [%s] %s",
+               "gap between two TSC reads over 5%% of the window: descheduled; or an SMI); deviations [%s] %s",
                t->made, t->valid, TIMER_REF_AGREE_PPM, (unsigned long long)t->worst_ref_ppm, t->unbracketed, noise,
                unit);
+    note_smis(c, what, t);
     k_snprintf(key, sizeof(key), "%s: decided", what);
     check_note(c, key,
                "%s: %u passed, %u failed, %u agreeing (%lld..%lld ppm); FAIL needs %u agreeing (+1 per pass), "
@@ -353,10 +395,11 @@ static void expect_attempts(struct check *c, const char *what, const struct time
         return;
     }
     check_inconclusive(c, what,
-                       "%s (%u made, %u valid, %u not continuous, %u passed, %u failed, %u agreeing, deviations "
-                       "[%s] %s, clock noise %llu ppm; %s)",
-                       timer_basis_text(j.basis), t->made, t->valid, t->unbracketed, j.passed, j.failed, j.agreeing,
-                       noise, unit, (unsigned long long)timer_attempts_noise_ppm(t),
+                       "%s (%u made, %u valid, %u not continuous (%u with an SMI), %u passed, %u failed, %u agreeing, "
+                       "deviations [%s] %s, clock noise %llu ppm; %s)",
+                       timer_basis_text(j.basis), t->made, t->valid, t->unbracketed,
+                       smi_lost[this_cpu()->index].attempts, j.passed, j.failed, j.agreeing, noise, unit,
+                       (unsigned long long)timer_attempts_noise_ppm(t),
                        g_ident.hypervisor_bit ? "hypervisor" : "bare metal: SMIs");
 }
 
@@ -377,11 +420,12 @@ void timer_divide_check(struct check *c)
         while (timer_attempts_more(&at)) {
             struct timer_rate r0, r1;
             u64 ticks, tsc, bracket, b0, b1;
-            if (!ref_rate(&r0, &b0) || !rate_window(div, 4 * REF_US * tsc_per_us(), &ticks, &tsc, &bracket) ||
-                !ref_rate(&r1, &b1)) {
-                timer_attempts_add(&at, TIMER_UNBRACKETED, 0, 0, 0);
+            struct smi_window sw;
+            smi_window_begin(&sw);
+            bool measured = ref_rate(&r0, &b0) && rate_window(div, 4 * REF_US * tsc_per_us(), &ticks, &tsc, &bracket) &&
+                            ref_rate(&r1, &b1);
+            if (attempt_lost(&at, &sw, !measured))
                 continue;
-            }
             /* Divide by `div` against divide by 1 of the same clock, just before and after: exactly 1:div. */
             u64 expected, tolerance, ref_ppm = timer_rate_diff_ppm(r0, r1);
             timer_expect_divided(timer_rate_mean(r0, r1), ref_ppm, tsc, bracket, div, &expected, &tolerance);
@@ -423,8 +467,10 @@ static void oneshot_countdown(u32 count, struct timer_attempts *at)
     while (timer_attempts_more(at)) {
         struct timer_rate r0, r1;
         u64 rb0, rb1, g0, g1;
+        struct smi_window sw;
+        smi_window_begin(&sw);
         if (!ref_rate(&r0, &rb0)) {
-            timer_attempts_add(at, TIMER_UNBRACKETED, 0, 0, 0);
+            attempt_lost(at, &sw, true);
             continue;
         }
         apic_timer_start(VEC_TIMER, 0, true, 1, count);
@@ -438,11 +484,10 @@ static void oneshot_countdown(u32 count, struct timer_attempts *at)
         u32 c1 = apic_timer_current();
         u64 b1 = rdtsc();
         apic_timer_stop();
-        if (b0 - a0 > span / 20 || b1 - a1 > span / 20 || MAX(g0, g1) > span / 20 || a1 - a0 > span + span / 10 ||
-            c1 == 0 || !ref_rate(&r1, &rb1)) {
-            timer_attempts_add(at, TIMER_UNBRACKETED, 0, 0, 0);
+        bool disturbed = b0 - a0 > span / 20 || b1 - a1 > span / 20 || MAX(g0, g1) > span / 20 ||
+                         a1 - a0 > span + span / 10 || c1 == 0 || !ref_rate(&r1, &rb1);
+        if (attempt_lost(at, &sw, disturbed))
             continue;
-        }
         u64 expected, tolerance, ref_ppm = timer_rate_diff_ppm(r0, r1);
         timer_expect_divided(timer_rate_mean(r0, r1), ref_ppm, (a1 + (b1 - a1) / 2) - (a0 + (b0 - a0) / 2),
                              (b0 - a0) + (b1 - a1), 1, &expected, &tolerance);
@@ -552,8 +597,10 @@ static void periodic_phase(u32 count, struct timer_attempts *at, u32 *highest, u
     while (timer_attempts_more(at)) {
         struct timer_rate r0, r1;
         u64 rb0, rb1;
+        struct smi_window sw;
+        smi_window_begin(&sw);
         if (!ref_rate(&r0, &rb0)) {
-            timer_attempts_add(at, TIMER_UNBRACKETED, 0, 0, 0);
+            attempt_lost(at, &sw, true);
             continue;
         }
         apic_timer_start(VEC_TIMER, LVT_TIMER_PERIODIC, true, 1, count);
@@ -571,11 +618,11 @@ static void periodic_phase(u32 count, struct timer_attempts *at, u32 *highest, u
             (*reads)++;
             *zero_reads += c1 == 0;
         }
-        if (b0 - a0 > span / 20 || b1 - a1 > span / 20 || gap > span / 20 || a1 - a0 > span + span / 10 ||
-            !ref_rate(&r1, &rb1)) {
-            timer_attempts_add(at, TIMER_UNBRACKETED, 0, 0, 0);
-            continue; /* a read took over 5% of the span, or the span overran: measure again */
-        }
+        /* A read took over 5% of the span, the span overran, or an SMI came: measure again. */
+        bool disturbed = b0 - a0 > span / 20 || b1 - a1 > span / 20 || gap > span / 20 || a1 - a0 > span + span / 10 ||
+                         !ref_rate(&r1, &rb1);
+        if (attempt_lost(at, &sw, disturbed))
+            continue;
         u64 tolerance, ref_ppm = timer_rate_diff_ppm(r0, r1);
         s64 e = timer_periodic_phase_error(timer_rate_mean(r0, r1), ref_ppm, count, c0, c1,
                                            (a1 + (b1 - a1) / 2) - (a0 + (b0 - a0) / 2), (b0 - a0) + (b1 - a1),

@@ -18,6 +18,7 @@
 #include "kernel/pmu_cpu.h"
 #include "kernel/pmu_emul.h"
 #include "kernel/timing.h"
+#include "kernel/smi.h"
 #include "kernel/x86.h"
 #include "pmu/deviations.h"
 #include "pmu/events.h"
@@ -26,6 +27,7 @@
 #include "tests/events_workloads.h"
 
 #define ATTEMPTS 3      /* a comparison is retried when it misses: a stray counted interrupt only adds */
+#define SMI_RETRIES 3   /* attempts with an SMI in a window, not valid, made beyond ATTEMPTS */
 #define MAX_DETAIL 6    /* YAML lines for individual misses; the total is always reported */
 #define CYCLE_N 2000    /* ew_cycles lengths for the cycle and reference-cycle windows */
 #define REF_TOL_PPM 20000 /* 2 %: two windows of one fixed-rate clock against the TSC, before quantization */
@@ -71,12 +73,15 @@ void ew_measure(struct pmu *p, u64 counters, u8 cpl, ew_fn fn, u64 n, struct ew_
     if (m->rc)
         return;
     struct quiet q;
+    struct smi_window sw;
     quiet_begin(&q);
+    smi_window_begin(&sw); /* read while the counters are stopped: the read itself is not counted */
     u64 t0 = rdtsc_fenced();
     p->be->global_set(p, counters);
     ew_count_run(cpl, fn, n);
     p->be->global_set(p, 0);
     u64 t1 = rdtsc_fenced();
+    m->smis = smi_window_end(&sw);
     quiet_end(&q);
     m->tsc = t1 - t0;
     for (u32 bit = 0; bit < 64 && !m->rc; bit++)
@@ -157,6 +162,8 @@ struct tally {
     u64 missed_on;        /* counters with a miss */
     u64 should_count;     /* counters given a window in which they should count */
     u64 counted;          /* ... of which read anything but 0 at least once */
+    u32 smi_attempts, smis; /* attempts with an SMI in a window (not valid), and the SMIs in them */
+    u32 undecided;          /* comparisons every attempt of which had an SMI */
 };
 
 static void silent_counters_deviation(struct check *c, const struct tally *t)
@@ -171,6 +178,15 @@ static void note_overhead(struct tally *t, s64 o)
     if (!t->ovh_seen || o > t->ovh_max)
         t->ovh_max = o;
     t->ovh_seen = true;
+}
+
+/* How many attempts SMIs cost (kernel/smi.h), where they can be counted. */
+static void report_smis(struct check *c, const struct tally *t)
+{
+    const char *why = "";
+    if (smi_countable(&why))
+        check_note(c, "SMIs", "%u attempts had an SMI in a window (%u SMIs by MSR_SMI_COUNT): not valid, made again; "
+                   "%u comparisons undecided", t->smi_attempts, t->smis, t->undecided);
 }
 
 /* The overhead the differences cancelled, for one event (then reset for the next). */
@@ -210,29 +226,55 @@ static struct want expected(enum ew_id w, u32 fields, u8 cpl, const struct filte
                          false};
 }
 
-/* Run w at both lengths on `counters` until every counter's difference is `want` or ATTEMPTS are spent. */
+/* Counters whose difference of the two runs is not `want` (or that counted in a window that holds nothing). */
+static u64 bad_counters(u64 counters, const struct ew_meas *m1, const struct ew_meas *m2, struct want wt)
+{
+    u64 bad = 0;
+    for (u32 bit = 0; bit < 64; bit++)
+        if (counters >> bit & 1 &&
+            ((s64)(m2->v[bit] - m1->v[bit]) != wt.delta || (wt.zero && (m1->v[bit] || m2->v[bit]))))
+            bad |= 1ull << bit;
+    return bad;
+}
+
+/* Run w at both lengths on `counters` until every counter's difference is `want` or ATTEMPTS are spent. An attempt
+ * with an SMI in either window is not valid: SMM code is counted unless IA32_DEBUGCTL.FREEZE_WHILE_SMM (bit 14) is
+ * set (Linux "x86/perf: Default set FREEZE_ON_SMI for all" sets it for that reason; pmuboot leaves it clear). It is
+ * made again, up to SMI_RETRIES times, and tallied; the last valid attempt is the one reported, and a comparison no
+ * valid attempt decided is inconclusive. */
 static void compare_counters(struct check *c, struct tally *t, struct pmu *p, u64 counters, enum ew_id w, u8 cpl,
                              struct want wt, const char *label)
 {
     ew_fn fn = ew_function(w);
-    struct ew_meas m1, m2;
+    struct ew_meas m1, m2, s1, s2; /* the last valid attempt; the one being made */
     char attempts[96] = "";
     struct strbuf sb;
     sb_init(&sb, attempts, sizeof(attempts));
     u64 bad = counters;
-    for (int a = 0; a < ATTEMPTS && bad; a++) {
-        ew_measure(p, counters, cpl, fn, ew_lengths[w].n1, &m1);
-        ew_measure(p, counters, cpl, fn, ew_lengths[w].n2, &m2);
-        if (m1.rc || m2.rc) {
-            expect_eq(c, "measurement access", 0, (u64)(m1.rc ? m1.rc : m2.rc));
+    u32 valid = 0, lost = 0;
+    for (int a = 0; valid < ATTEMPTS && lost <= SMI_RETRIES && bad; a++) {
+        ew_measure(p, counters, cpl, fn, ew_lengths[w].n1, &s1);
+        ew_measure(p, counters, cpl, fn, ew_lengths[w].n2, &s2);
+        if (s1.rc || s2.rc) {
+            expect_eq(c, "measurement access", 0, (u64)(s1.rc ? s1.rc : s2.rc));
             return;
         }
-        bad = 0;
-        for (u32 bit = 0; bit < 64; bit++)
-            if (counters >> bit & 1 &&
-                ((s64)(m2.v[bit] - m1.v[bit]) != wt.delta || (wt.zero && (m1.v[bit] || m2.v[bit]))))
-                bad |= 1ull << bit;
+        if (s1.smis || s2.smis) {
+            lost++;
+            t->smi_attempts++;
+            t->smis += s1.smis + s2.smis;
+            sb_printf(&sb, "%sSMI", a ? ", " : "");
+            continue;
+        }
+        valid++;
+        m1 = s1;
+        m2 = s2;
+        bad = bad_counters(counters, &m1, &m2, wt);
         sb_printf(&sb, "%s%u bad", a ? ", " : "", popcount64(bad));
+    }
+    if (!valid) {
+        t->undecided++;
+        return check_inconclusive(c, label, "every attempt had an SMI in a window (attempts: %s)", attempts);
     }
     for (u32 bit = 0; bit < 64; bit++) {
         if (!(counters >> bit & 1))
@@ -346,6 +388,7 @@ void events_exact_gp_check(struct check *c)
     check_note(c, "compared", "%u exact events x their GP counters (%u here) x USR/OS/USR+OS x CPL 3/0 x "
                "workloads: %llu differences n2-n1", events_done, popcount64(gp_counters(p)),
                (unsigned long long)t.compared);
+    report_smis(c, &t);
     expect_true(c, "exact events compared", events_done > 0, "at least one", "%u", events_done);
     expect_eq_dec(c, "differences not exact", 0, t.missed);
     silent_counters_deviation(c, &t);
@@ -379,6 +422,7 @@ void events_exact_fixed_check(struct check *c)
     pmu_reset(p);
     check_note(c, "compared", "%llu differences n2-n1 on fixed0", (unsigned long long)t.compared);
     report_overhead(c, &t, "fixed0 instructions");
+    report_smis(c, &t);
     expect_eq_dec(c, "differences not exact", 0, t.missed);
     silent_counters_deviation(c, &t);
 }

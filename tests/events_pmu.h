@@ -6,10 +6,12 @@
 
 /* One counting pass of fn(n) at cpl on counters already programmed: counters zeroed while stopped, the LVT
  * timer and PMC entries masked with interrupts on, one global enable right before the workload and one
- * disable right after, the TSC read fenced around them (tsc), then each counter read while stopped. */
+ * disable right after, the TSC read fenced around them (tsc) and MSR_SMI_COUNT outside them (smis), then each
+ * counter read while stopped. */
 struct ew_meas {
     u64 v[64]; /* by counter bit */
     u64 tsc;   /* TSC ticks from before the enable to after the disable */
+    u32 smis;  /* SMIs taken in that window (MSR_SMI_COUNT, kernel/smi.h; 0 where they cannot be counted) */
     int rc;    /* first PMU access error */
 };
 void ew_measure(struct pmu *p, u64 counters, u8 cpl, ew_fn fn, u64 n, struct ew_meas *m);

@@ -861,6 +861,24 @@ void pmu_model_reset(struct pmu_model *m)
     update_line(m);
 }
 
+/* Select values Linux printed in "[Firmware Bug]: the BIOS has corrupted hw-PMU resources (MSR %x is %Lx)"
+ * (arch/x86/events/core.c check_hw_exists()), or the same fields for the vendor's cycles/instructions event:
+ * EN 22, OS 17, USR 16 (SDM Vol.3B Figure 21-1; APM Vol.2 13.2.1; KNC PMU Table 1-5). */
+#define FW_SEL_AMD 0x530076ull  /* + INT 20, event 076h: "MSR c0010200 is 530076" */
+#define FW_SEL_INTEL 0x43003Cull /* event 3CH UnHalted Core Cycles (SDM Vol.3B Table 21-1) */
+#define FW_SEL_KNC 0x430016ull   /* event 16H INSTRUCTIONS_EXECUTED (KNC PMU Table 1-6) */
+#define FW_FIXED_CTRL 0x330ull   /* fixed 1 and 2 at OS+USR: "MSR 38d is 330" */
+
+void pmu_model_firmware_left_enabled(struct pmu_model *m)
+{
+    struct hw_access hw;
+    pmu_model_access(m, &hw);
+    u64 sel = is_amd(m) ? FW_SEL_AMD : is_knc(m) ? FW_SEL_KNC : FW_SEL_INTEL;
+    hw_wrmsr(&hw, m->caps.msrs.evtsel0, sel);
+    if (m->caps.num_fixed >= 3 && m->caps.msrs.fixed_ctr_ctrl)
+        hw_wrmsr(&hw, m->caps.msrs.fixed_ctr_ctrl, FW_FIXED_CTRL);
+}
+
 void pmu_model_init_signal(struct pmu_model *m)
 {
     /* PMU_FAULT_RESET_ON_INIT: INIT treated as a reset of the PMU, against KNC PMU 1.4.4 and the SDM. */

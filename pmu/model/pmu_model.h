@@ -74,8 +74,11 @@ enum pmu_model_fault {
                                              * emulates RDPMC for the first counter only) */
     PMU_FAULT_HELD_BY_HOST = 1u << 11,      /* the last GP counter never counts (its host perf event could not
                                              * get a hardware counter: the host's NMI watchdog holds one) */
+    PMU_FAULT_FIRMWARE_LEFT_ENABLED = 1u << 12, /* firmware leaves counters enabled after the reset (real BIOSes;
+                                                 * QEMU's system_reset kept AMD selects): the kernel applies it with
+                                                 * pmu_model_firmware_left_enabled() */
 };
-#define PMU_MODEL_FAULT_COUNT 12
+#define PMU_MODEL_FAULT_COUNT 13
 #define PMU_MODEL_OVERCOUNT_N 100
 /* "lvtpc-no-mask" etc.; NULL for a bit that names no fault. */
 const char *pmu_model_fault_name(u32 fault_bit);
@@ -149,6 +152,13 @@ struct pmu_model {
 /* Configure from `caps` (copied), apply the reset state, and start the APIC with behaviour `b`. The LVT mask
  * is set on PMI delivery except on AMD PMU kinds (m->apic.mask_on_delivery may be changed afterwards). */
 void pmu_model_init(struct pmu_model *m, const struct pmu_caps *caps, enum model_apic_behaviour b);
+/* What a firmware that leaves counters enabled does after the reset (PMU_FAULT_FIRMWARE_LEFT_ENABLED), with values
+ * Linux reported as "the BIOS has corrupted hw-PMU resources" on real machines: GP select 0 enabled (AMD 0x530076,
+ * a KVM guest after a QEMU system_reset; Intel 0x43003C, UnHalted Core Cycles at OS+USR; KNC 0x430016, instructions
+ * executed at OS+USR) and, with three fixed counters or more, IA32_FIXED_CTR_CTRL 0x330 (a Core i3-3240). Written
+ * through the model's own MSR path at CPL 0. */
+void pmu_model_firmware_left_enabled(struct pmu_model *m);
+
 /* Switch deliberate misbehaviours on (enum pmu_model_fault bits; 0: none), after pmu_model_init. */
 void pmu_model_set_faults(struct pmu_model *m, u32 faults);
 /* Fill `out` with the model's hw_ops (counts zeroed). */

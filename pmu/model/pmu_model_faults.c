@@ -6,7 +6,7 @@
 static const char *const fault_names[PMU_MODEL_FAULT_COUNT] = {
     "lvtpc-no-mask",          "duplicate-pmi",          "lost-pmi", "status-sticky", "width",
     "global-ctrl-reset-zero", "counters-survive-reset", "reset-on-init", "no-freeze", "overcount",
-    "rdpmc-gp0-only",         "held-by-host",
+    "rdpmc-gp0-only",         "held-by-host",           "firmware-left-enabled",
 };
 
 const char *pmu_model_fault_name(u32 fault_bit)
@@ -20,7 +20,8 @@ const char *pmu_model_fault_name(u32 fault_bit)
 const char *pmu_model_fault_list(void)
 {
     return "lvtpc-no-mask, duplicate-pmi, lost-pmi, status-sticky, width, global-ctrl-reset-zero, "
-           "counters-survive-reset, reset-on-init, no-freeze, overcount, rdpmc-gp0-only, held-by-host";
+           "counters-survive-reset, reset-on-init, no-freeze, overcount, rdpmc-gp0-only, held-by-host, "
+           "firmware-left-enabled";
 }
 
 bool pmu_model_faults_parse(const char *list, u32 *mask, char *bad, size_t bad_size)

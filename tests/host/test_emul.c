@@ -11,6 +11,7 @@
 
 #include "kernel/cpu_ident.h"
 #include "pmu/emul.h"
+#include "pmu/entry_state.h"
 #include "pmu/events.h"
 #include "pmu/model/pmu_model.h"
 #include "pmu/pmu.h"
@@ -301,6 +302,38 @@ static void emulated_events(void **state)
     assert_int_equal(pmu_emul_event_count(1u << PMU_EMUL_CYCLES, &rmw), 0);
 }
 
+/* firmware-left-enabled, on every kind: after the power-up reset the firmware's writes leave GP counter 0 (and
+ * fixed 1 and 2 where they exist) enabled, which is exactly what pmu_enum/firmware_state judges from the state read
+ * at entry (pmu/entry_state.c); the reset alone leaves nothing. */
+static void firmware_left_enabled_is_seen(void **state)
+{
+    (void)state;
+    for (u32 i = 0; i < pmu_emul_kind_count(); i++) {
+        const struct pmu_emul_kind *k = pmu_emul_kind_at(i);
+        struct pmu_caps c;
+        struct pmu p;
+        struct pmu_state st;
+        struct pmu_entry_judgement j;
+        pmu_emul_caps(k, &c);
+        pmu_model_init(&m, &c, MODEL_APIC_STRICT_EDGE);
+        pmu_model_set_faults(&m, PMU_FAULT_FIRMWARE_LEFT_ENABLED);
+        pmu_model_reset(&m);
+        pmu_model_access(&m, &hw);
+        assert_int_equal(pmu_init(&p, &m.caps, &hw), 0);
+        pmu_state_read(&p, &st);
+        pmu_entry_judge(&m.caps, &st, &j);
+        assert_int_equal(j.enabled + j.programmed, 0);
+        pmu_model_firmware_left_enabled(&m);
+        pmu_state_read(&p, &st);
+        pmu_entry_judge(&m.caps, &st, &j);
+        u64 want = 1ull << PMU_GP(0);
+        if (c.num_fixed >= 3)
+            want |= 1ull << PMU_FIXED(1) | 1ull << PMU_FIXED(2);
+        assert_int_equal(j.enabled_counters, want);
+        assert_int_equal(j.programmed, 0);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -308,6 +341,7 @@ int main(void)
         cmocka_unit_test(every_kind_discovers_its_model),
         cmocka_unit_test(fault_names_parse),
         cmocka_unit_test(faults_change_their_rule),
+        cmocka_unit_test(firmware_left_enabled_is_seen),
         cmocka_unit_test(external_delivery),
         cmocka_unit_test(btfn_predictor),
         cmocka_unit_test(emulated_events),

@@ -47,6 +47,11 @@ static void kinds_told_apart(void **state)
     snapshot("intel_meteorlake_hybrid_000A06A4.txt", 1, &e);
     assert_int_equal(p.kind, 0x40000002);
     assert_int_equal(e.kind, 0x20000002);
+    /* Arrow Lake-H: Skymont E-cores and Crestmont low-power E-cores, one core type (Atom), two kinds. */
+    snapshot("intel_arrowlake_h_hybrid_000C0652.txt", 0, &p);
+    snapshot("intel_arrowlake_h_hybrid_000C0652.txt", 2, &e);
+    assert_int_equal(p.kind, 0x20000003);
+    assert_int_equal(e.kind, 0x20000002);
     /* Not hybrid: one kind, 0. */
     snapshot("intel_skylake_000506E3.txt", 0, &p);
     assert_int_equal(p.kind, 0);

@@ -227,6 +227,58 @@ static void test_meteorlake_leaf23(void **state)
     assert_int_equal(caps.arch_events, AE_ALL7);
 }
 
+/* The fields pmu_enum/consistent compares (tests/suite_pmu_enum.c), of CPU `cpu` of `file`. */
+struct pmu_summary {
+    u32 kind, version, gp_mask, gp_width, fixed_mask, fixed_width, arch_events;
+};
+static struct pmu_summary summary(const char *file, unsigned cpu)
+{
+    decode_file(file, cpu);
+    return (struct pmu_summary){cpu_ident_kind(&id), caps.version, (u32)caps.gp_mask, caps.gp_width,
+                                (u32)caps.fixed_mask, caps.fixed_width, caps.arch_events};
+}
+
+/* Core Ultra 9 285H (Arrow Lake-H, 6/0xC5): three kinds of core, CPUID.1AH:EAX 0x40000003 Lion Cove (P-cores, not
+ * in the excerpt: PROVENANCE.md), 0x20000003 Skymont (E-cores) and 0x20000002 Crestmont (low-power E-cores). The
+ * core type alone (0x20) does not tell the two Atom kinds apart, and their counters differ (leaf 23H.1: fixed 0-2
+ * and 4-6 against 0-2; 23H.3 events), so threads are grouped by the whole EAX (cpu_ident_kind; Linux
+ * find_hybrid_pmu_for_cpu() by native model ID). */
+static void test_arrowlake_h_atom_kinds(void **state)
+{
+    (void)state;
+    const char *f = "intel_arrowlake_h_hybrid_000C0652.txt";
+    struct pmu_summary e1 = summary(f, 0), e2 = summary(f, 1), lp = summary(f, 2);
+    assert_string_equal(id.uarch, "Arrow Lake-H (Lion Cove / Skymont / Crestmont LP)");
+    assert_int_equal(e1.kind, 0x20000003);
+    assert_int_equal(lp.kind, 0x20000002);
+    assert_int_equal(e1.kind >> 24, lp.kind >> 24); /* one core type, */
+    assert_int_not_equal(e1.kind, lp.kind);          /* two kinds */
+    assert_memory_equal(&e1, &e2, sizeof(e1));       /* threads of one kind: one PMU */
+    assert_int_equal(e1.gp_mask, 0xff);
+    assert_int_equal(e1.fixed_mask, 0x77);
+    assert_int_equal(lp.gp_mask, 0xff);
+    assert_int_equal(lp.fixed_mask, 0x7);
+    assert_int_not_equal(e1.arch_events, lp.arch_events);
+}
+
+/* Core Ultra 7 265U (Arrow Lake-U, 6/0xB5): Meteor Lake's cores. CPUID.1AH:EAX 0x40000002 Redwood Cove and
+ * 0x20000002 Crestmont on both the E-cores and the low-power E-cores ("Intel Atom LP" in the dump), as on the
+ * Core Ultra 5 125H (Meteor Lake) dump: the name pmu/uarch.c gives 0xB5 follows. */
+static void test_arrowlake_u_is_meteor_lake(void **state)
+{
+    (void)state;
+    const char *f = "intel_arrowlake_u_hybrid_000B0650.txt";
+    struct pmu_summary p = summary(f, 0), e = summary(f, 1), lp = summary(f, 2);
+    assert_string_equal(id.uarch, "Arrow Lake-U (Redwood Cove / Crestmont)");
+    assert_int_equal(p.kind, 0x40000002);
+    assert_int_equal(e.kind, 0x20000002);
+    assert_memory_equal(&e, &lp, sizeof(e)); /* E and LP E-cores: one kind, one PMU */
+    struct pmu_summary mp = summary("intel_meteorlake_hybrid_000A06A4.txt", 0);
+    struct pmu_summary me = summary("intel_meteorlake_hybrid_000A06A4.txt", 1);
+    assert_memory_equal(&p, &mp, sizeof(p));
+    assert_memory_equal(&e, &me, sizeof(e));
+}
+
 /* Atom C3958 (Denverton, Goldmont, 6/0x5F). SDM Vol.3B "Performance Monitoring for Goldmont
  * Microarchitecture": architectural perfmon v4, 4 GP counters and 3 fixed counters, 48 bits. */
 static void test_goldmont(void **state)
@@ -679,6 +731,39 @@ static void test_describe(void **state)
     assert_non_null(strstr(buf, "brand: AMD EPYC 9124 16-Core Processor\n"));
 }
 
+/* MSR_SMI_COUNT (34H) on the real dumps: from Nehalem and Silvermont on (SDM Vol.4 ch.2), not on Core 2, AMD or
+ * Knights Corner; a Bonnell Atom (6/0x1C) and Dunnington (6/0x1D) are after Nehalem's model number but not after
+ * Nehalem. */
+static void test_smi_count_msr(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file;
+        bool has;
+    } cases[] = {
+        {"intel_core2_conroe_000006F6.txt", false},    {"intel_westmere_gulftown_000206C2.txt", true},
+        {"intel_sandybridge_000206A7.txt", true},      {"intel_skylake_000506E3.txt", true},
+        {"intel_denverton_000506F1.txt", true},        {"intel_knights_landing_00050671.txt", true},
+        {"intel_meteorlake_hybrid_000A06A4.txt", true}, {"intel_arrowlake_u_hybrid_000B0650.txt", true},
+        {"amd_zen4_genoa_00A10F11.txt", false},        {"knc_synthetic.txt", false},
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+        decode_file(cases[i].file, 0);
+        if (cpu_has_smi_count(&id) != cases[i].has)
+            fail_msg("%s: cpu_has_smi_count %d", cases[i].file, !cases[i].has);
+    }
+    struct cpu_ident x = {.vendor = VENDOR_INTEL, .family = 6, .model = 0x1c};
+    assert_false(cpu_has_smi_count(&x));
+    x.model = 0x1d;
+    assert_false(cpu_has_smi_count(&x));
+    x.model = 0x1a;
+    assert_true(cpu_has_smi_count(&x));
+    x.family = 0xf;
+    assert_false(cpu_has_smi_count(&x));
+    x.family = 19;
+    assert_true(cpu_has_smi_count(&x));
+}
+
 /* Family/model table spot checks: Linux intel-family.h and amd.c bsp_init_amd(). */
 static void test_uarch_table(void **state)
 {
@@ -689,6 +774,7 @@ static void test_uarch_table(void **state)
     assert_string_equal(cpu_uarch_name(VENDOR_INTEL, 6, 0xad), "Granite Rapids-X (Redwood Cove)");
     assert_string_equal(cpu_uarch_name(VENDOR_INTEL, 6, 0xaf), "Atom Crestmont-X (Sierra Forest)");
     assert_string_equal(cpu_uarch_name(VENDOR_INTEL, 6, 0xc6), "Arrow Lake (Lion Cove / Skymont)");
+    assert_string_equal(cpu_uarch_name(VENDOR_INTEL, 6, 0xb5), "Arrow Lake-U (Redwood Cove / Crestmont)");
     assert_string_equal(cpu_uarch_name(VENDOR_INTEL, 6, 0xbd), "Lunar Lake-M (Lion Cove / Skymont)");
     assert_string_equal(cpu_uarch_name(VENDOR_INTEL, 6, 0x96), "Atom Tremont (Elkhart Lake)");
     assert_string_equal(cpu_uarch_name(VENDOR_INTEL, 6, 0xbe), "Atom Gracemont (Alder Lake-N)");
@@ -714,6 +800,9 @@ int main(void)
         cmocka_unit_test(test_alderlake_hybrid),
         cmocka_unit_test(test_alderlake_ecores_disabled),
         cmocka_unit_test(test_meteorlake_leaf23),
+        cmocka_unit_test(test_arrowlake_h_atom_kinds),
+        cmocka_unit_test(test_arrowlake_u_is_meteor_lake),
+        cmocka_unit_test(test_smi_count_msr),
         cmocka_unit_test(test_goldmont),
         cmocka_unit_test(test_knights_landing),
         cmocka_unit_test(test_amd_k8),

@@ -311,6 +311,23 @@ static void test_amd_guest_k7_counters_probed(void **state)
     assert_int_equal(c.kind, PMU_KIND_NONE);
     assert_non_null(strstr(c.evidence, "read back"));
 
+    /* Firmware (here a hypervisor's reset) left PerfEvtSel0 enabled and PerfCtr0 counting: the probe puts both back
+     * as it found them, so the state recorded at entry shows them. 0x530076 is the value Linux reported as "the BIOS
+     * has corrupted hw-PMU resources (MSR c0010200 is 530076)" after a QEMU system_reset (QEMU "reset AMD PMU
+     * registers" series by Dongli Zhang); here on the K7 select: EN, INT, OS, USR, event 076h. */
+    pmu_model_init(&m, &backed, MODEL_APIC_STRICT_EDGE);
+    pmu_model_set_access_hook(&m, run_cycles, NULL);
+    pmu_model_access(&m, &hw);
+    m.gp_sel[0] = 0x530076;
+    m.gp_ctr[0] = 123456;
+    c = amd_guest_caps();
+    assert_true(pmu_probe_amd_legacy(&c, &hw));
+    assert_int_equal(m.gp_sel[0], 0x530076);
+    assert_int_equal(m.gp_ctr[0], 123456 + 1000); /* as read first: the hook ran 1000 cycles before that read */
+    /* And when the probe finds the counters not backed it still writes back what it read. */
+    c = amd_guest_caps();
+    assert_false(pmu_probe_amd_legacy(&c, &tcg));
+
     /* Not a candidate (bare metal, or PerfCtrExtCore enumerated): untouched. */
     c = amd_guest_caps();
     c.hypervisor = false;

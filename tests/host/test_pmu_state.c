@@ -162,6 +162,24 @@ static void test_names(void **state)
     e.reg = PMU_SREG_GLOBAL_STATUS;
     pmu_state_name(&e, b, sizeof(b));
     assert_string_equal(b, "global_status");
+    e.reg = PMU_SREG_SPFLT;
+    pmu_state_name(&e, b, sizeof(b));
+    assert_string_equal(b, "spflt");
+}
+
+/* KNC's SPFLT control is part of the state (KNC PMU Table 1-2), and only there. */
+static void test_spflt_knc_only(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < nkinds; i++) {
+        struct pmu_state s;
+        bind(&kinds[i]);
+        pmu_state_read(&pmu, &s);
+        u32 n = 0;
+        for (u32 a = 0; a < s.count; a++)
+            n += s.e[a].reg == PMU_SREG_SPFLT;
+        assert_int_equal(n, kinds[i].caps.kind == PMU_KIND_KNC);
+    }
 }
 
 int main(void)
@@ -172,6 +190,7 @@ int main(void)
         cmocka_unit_test(test_init_keeps_reset_documents),
         cmocka_unit_test(test_judge_editions),
         cmocka_unit_test(test_names),
+        cmocka_unit_test(test_spflt_knc_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
