@@ -813,6 +813,18 @@ void acpi_madt_format(const struct acpi_madt *m, struct strbuf *sb)
 
 /* ---- Everything at once ---- */
 
+/* Why there is no RSDP, by how the kernel was loaded: the advice differs. */
+static const char *no_rsdp_reason(const struct boot_info *bi)
+{
+    if (bi && bi->protocol == BOOT_PROTO_MULTIBOOT1)
+        return ACPI_NO_RSDP_MB1;
+    if (bi && (bi->rsdp_v1_phys || bi->rsdp_v2_phys))
+        return "no ACPI RSDP: the multiboot2 ACPI tags hold no valid one (smp/acpi_tables), none in the BIOS area";
+    if (bi && bi->protocol == BOOT_PROTO_MULTIBOOT2)
+        return "no ACPI RSDP: the multiboot2 loader passed no ACPI tag and none is in the BIOS area";
+    return "no ACPI RSDP: none in the BIOS area";
+}
+
 u32 acpi_discover(struct acpi_info *ai, const struct phys_window *mem, const struct boot_info *bi)
 {
     struct acpi_problems *pr = &ai->problems;
@@ -830,8 +842,10 @@ u32 acpi_discover(struct acpi_info *ai, const struct phys_window *mem, const str
         ai->has_rsdp = true;
         ai->rsdp_source = "BIOS area scan";
     }
-    if (!ai->has_rsdp)
+    if (!ai->has_rsdp) {
+        ai->no_rsdp = no_rsdp_reason(bi);
         return pr->count;
+    }
 
     ai->has_root = acpi_root_parse(mem, &ai->rsdp, &ai->root, pr);
     if (!ai->has_root)

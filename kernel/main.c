@@ -116,6 +116,8 @@ void kmain(u32 magic, u32 info_phys)
     report_comment("smp: %u of %u CPUs online (%s), %s bring-up %llu us from the first INIT", smp_online_count(),
                    smp.count, smp.enumeration, smp.mode == SMP_SERIAL ? "serial" : "parallel",
                    (unsigned long long)(smp.count > 1 ? tsc_to_us(smp.all_online_tsc - smp.first_init_tsc) : 0));
+    if (!g_acpi.has_rsdp && !g_options.cpu_count) /* the one place a reader of the header sees why one CPU */
+        report_comment("%s", g_acpi.no_rsdp);
 
     smp_run_on_each(pmu_cpu_discover, NULL); /* before any check writes a PMU register */
 
