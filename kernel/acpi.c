@@ -18,7 +18,8 @@ PRINTF_LIKE(2, 3) static void problem(struct acpi_problems *pr, const char *fmt,
     pr->count++;
 }
 
-/* Sum of len bytes at addr; a valid ACPI checksum makes it 0. False when the range leaves the window. */
+/* Sum of len bytes at addr; a valid ACPI checksum makes it 0. False when the range leaves the window or
+ * cannot be reached (a window with a reach hook: above 4 GiB and not mappable). */
 static bool byte_sum(const struct phys_window *mem, u64 addr, u64 len, u8 *sum)
 {
     u8 chunk[64];
@@ -27,7 +28,8 @@ static bool byte_sum(const struct phys_window *mem, u64 addr, u64 len, u8 *sum)
         return false;
     while (len) {
         u64 n = MIN(len, (u64)sizeof(chunk));
-        phys_read(mem, addr, chunk, n);
+        if (!phys_read(mem, addr, chunk, n))
+            return false;
         for (u64 i = 0; i < n; i++)
             s = (u8)(s + chunk[i]);
         addr += n;

@@ -161,7 +161,7 @@ static void image_alloc(struct image *im, u64 base, size_t size)
     assert_non_null(im->buf);
     im->base = base;
     im->size = size;
-    im->w = (struct phys_window){base, size, im->buf};
+    im->w = (struct phys_window){base, size, im->buf, NULL};
 }
 
 static void image_free(struct image *im)

@@ -32,8 +32,8 @@ static struct image *image_new(const u8 vector[16])
     im->low = calloc(1, LOW_SIZE);
     assert_non_null(im->low);
     memcpy(im->top, vector, sizeof(im->top));
-    im->low_w = (struct phys_window){0, LOW_SIZE, im->low};
-    im->top_w = (struct phys_window){FW_RESET_VECTOR, sizeof(im->top), im->top};
+    im->low_w = (struct phys_window){0, LOW_SIZE, im->low, NULL};
+    im->top_w = (struct phys_window){FW_RESET_VECTOR, sizeof(im->top), im->top, NULL};
     return im;
 }
 
@@ -215,13 +215,13 @@ static void test_unreadable_refused(void **state)
     (void)state;
     struct image *im = image_new(SEABIOS_VECTOR);
     put_seabios(im, 0xF5E20);
-    struct phys_window no_top = {0, 0, im->top};
+    struct phys_window no_top = {0, 0, im->top, NULL};
     struct fw_resume r;
     fw_resume_decide(&r, &im->low_w, &no_top);
     assert_false(r.allowed);
     assert_false(r.vector_read);
     assert_non_null(strstr(r.evidence, "unreadable"));
-    struct phys_window short_low = {0, 0xE0000, im->low}; /* E and F segments outside */
+    struct phys_window short_low = {0, 0xE0000, im->low, NULL}; /* E and F segments outside */
     fw_resume_decide(&r, &short_low, &im->top_w);
     assert_false(r.allowed);
     assert_false(r.seabios);
