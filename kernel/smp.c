@@ -155,7 +155,7 @@ static bool bsp_resume_known;
 const struct fw_resume *smp_bsp_resume(void)
 {
     if (!bsp_resume_known) {
-        const struct phys_window low4g = {0, 1ull << 32, (const u8 *)0}; /* the identity map: 0xFFFFFFF0 too */
+        const struct phys_window low4g = {0, 1ull << 32, (const u8 *)0, NULL}; /* 0xFFFFFFF0 too */
         fw_resume_decide(&bsp_resume, &low4g, &low4g);
         bsp_resume_known = true;
     }
