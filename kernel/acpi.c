@@ -815,11 +815,15 @@ void acpi_madt_format(const struct acpi_madt *m, struct strbuf *sb)
 
 /* ---- Everything at once ---- */
 
-/* Why there is no RSDP, by how the kernel was loaded: the advice differs. */
+/* Why there is no RSDP, by how the kernel was loaded: the advice differs. GRUB's multiboot1 under BIOS finds the
+ * RSDP by the BIOS-area scan on any ACPI machine, so GRUB without one is GRUB under UEFI; the other multiboot1
+ * loaders (QEMU -kernel, iPXE) are BIOS-only, so there the machine has no ACPI tables in the BIOS area. */
 static const char *no_rsdp_reason(const struct boot_info *bi)
 {
     if (bi && bi->protocol == BOOT_PROTO_MULTIBOOT1)
-        return ACPI_NO_RSDP_MB1;
+        return bi->has_loader && !strncmp(bi->loader, "GRUB", 4)
+                   ? ACPI_NO_RSDP_MB1
+                   : "no ACPI RSDP: the multiboot1 loader passes none and the BIOS area holds none (no ACPI tables)";
     if (bi && (bi->rsdp_v1_phys || bi->rsdp_v2_phys))
         return "no ACPI RSDP: the multiboot2 ACPI tags hold no valid one (smp/acpi_tables), none in the BIOS area";
     if (bi && bi->protocol == BOOT_PROTO_MULTIBOOT2)

@@ -1041,6 +1041,8 @@ static void test_no_rsdp_reason_by_protocol(void **state)
     image_alloc(&low, LOW_BASE, LOW_END - LOW_BASE);
     memset(&bi, 0, sizeof(bi));
     bi.protocol = BOOT_PROTO_MULTIBOOT1;
+    bi.has_loader = true;
+    strcpy(bi.loader, "GRUB 2.06-13+deb12u2"); /* what GRUB names itself in the multiboot1 boot_loader_name */
     acpi_discover(&info, &low.w, &bi);
     assert_false(info.has_rsdp);
     assert_string_equal(info.no_rsdp,
@@ -1050,6 +1052,13 @@ static void test_no_rsdp_reason_by_protocol(void **state)
     assert_int_equal(cl.ap_count, 0);
     assert_contains(cl.note, ACPI_NO_RSDP_MB1);
     assert_contains(cl.note, "use cpus=ID,...");
+
+    strcpy(bi.loader, "qemu"); /* QEMU -kernel (SeaBIOS): BIOS-only, so no RSDP means no ACPI (-machine acpi=off) */
+    acpi_discover(&info, &low.w, &bi);
+    assert_contains(info.no_rsdp, "BIOS area holds none (no ACPI tables)");
+    bi.has_loader = false;
+    acpi_discover(&info, &low.w, &bi);
+    assert_contains(info.no_rsdp, "no ACPI tables");
 
     bi.protocol = BOOT_PROTO_MULTIBOOT2; /* no ACPI tag */
     acpi_discover(&info, &low.w, &bi);
