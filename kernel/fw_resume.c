@@ -80,7 +80,7 @@ static void vector_describe(const struct fw_resume *r, char *buf, size_t size)
         k_snprintf(buf, size, "EA %02X %02X 00 F0 (jmp far F000:%04X)", v[1], v[2], v[1] | v[2] << 8);
     else
         k_snprintf(buf, size, "%02X %02X %02X %02X %02X%s", v[0], v[1], v[2], v[3], v[4],
-                   v[0] == 0xE9 ? " (jmp near: no jump into the F segment)" : "");
+                   v[0] == 0xE9 ? " (jmp near)" : "");
 }
 
 void fw_resume_decide(struct fw_resume *r, const struct phys_window *low, const struct phys_window *top)

@@ -150,6 +150,20 @@ static void test_coreboot_bad_checksum_still_refused(void **state)
     image_free(im);
 }
 
+/* The longest evidence (header that does not verify, coreboot's vector, SeaBIOS found) still fits whole. */
+static void test_longest_evidence_fits(void **state)
+{
+    (void)state;
+    struct image *im = image_new(COREBOOT_VECTOR);
+    put_seabios(im, 0xFFF00);
+    put_lb_forward(im, 0xFFFC0, false); /* the F segment's last 64 bytes: addresses as long as they get */
+    struct fw_resume r;
+    decide(im, &r); /* asserts the evidence is not cut */
+    assert_false(r.allowed);
+    assert_non_null(strstr(r.evidence, "SeaBIOS is only its payload"));
+    image_free(im);
+}
+
 /* Payloads scan 16-byte boundaries only; "LBIO" elsewhere is not coreboot's header. */
 static void test_unaligned_signature_ignored(void **state)
 {
@@ -235,6 +249,7 @@ int main(void)
         cmocka_unit_test(test_coreboot_seabios_refused),
         cmocka_unit_test(test_coreboot_header_wins_over_vector),
         cmocka_unit_test(test_coreboot_bad_checksum_still_refused),
+        cmocka_unit_test(test_longest_evidence_fits),
         cmocka_unit_test(test_unaligned_signature_ignored),
         cmocka_unit_test(test_neither_refused),
         cmocka_unit_test(test_seabios_string_foreign_vector_refused),
