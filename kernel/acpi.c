@@ -18,7 +18,8 @@ PRINTF_LIKE(2, 3) static void problem(struct acpi_problems *pr, const char *fmt,
     pr->count++;
 }
 
-/* Sum of len bytes at addr; a valid ACPI checksum makes it 0. False when the range leaves the window. */
+/* Sum of len bytes at addr; a valid ACPI checksum makes it 0. False when the range leaves the window or
+ * cannot be reached (a window with a reach hook: above 4 GiB and not mappable). */
 static bool byte_sum(const struct phys_window *mem, u64 addr, u64 len, u8 *sum)
 {
     u8 chunk[64];
@@ -27,7 +28,8 @@ static bool byte_sum(const struct phys_window *mem, u64 addr, u64 len, u8 *sum)
         return false;
     while (len) {
         u64 n = MIN(len, (u64)sizeof(chunk));
-        phys_read(mem, addr, chunk, n);
+        if (!phys_read(mem, addr, chunk, n))
+            return false;
         for (u64 i = 0; i < n; i++)
             s = (u8)(s + chunk[i]);
         addr += n;
@@ -813,6 +815,22 @@ void acpi_madt_format(const struct acpi_madt *m, struct strbuf *sb)
 
 /* ---- Everything at once ---- */
 
+/* Why there is no RSDP, by how the kernel was loaded: the advice differs. GRUB's multiboot1 under BIOS finds the
+ * RSDP by the BIOS-area scan on any ACPI machine, so GRUB without one is GRUB under UEFI; the other multiboot1
+ * loaders (QEMU -kernel, iPXE) are BIOS-only, so there the machine has no ACPI tables in the BIOS area. */
+static const char *no_rsdp_reason(const struct boot_info *bi)
+{
+    if (bi && bi->protocol == BOOT_PROTO_MULTIBOOT1)
+        return bi->has_loader && !strncmp(bi->loader, "GRUB", 4)
+                   ? ACPI_NO_RSDP_MB1
+                   : "no ACPI RSDP: the multiboot1 loader passes none and the BIOS area holds none (no ACPI tables)";
+    if (bi && (bi->rsdp_v1_phys || bi->rsdp_v2_phys))
+        return "no ACPI RSDP: the multiboot2 ACPI tags hold no valid one (smp/acpi_tables), none in the BIOS area";
+    if (bi && bi->protocol == BOOT_PROTO_MULTIBOOT2)
+        return "no ACPI RSDP: the multiboot2 loader passed no ACPI tag and none is in the BIOS area";
+    return "no ACPI RSDP: none in the BIOS area";
+}
+
 u32 acpi_discover(struct acpi_info *ai, const struct phys_window *mem, const struct boot_info *bi)
 {
     struct acpi_problems *pr = &ai->problems;
@@ -830,8 +848,10 @@ u32 acpi_discover(struct acpi_info *ai, const struct phys_window *mem, const str
         ai->has_rsdp = true;
         ai->rsdp_source = "BIOS area scan";
     }
-    if (!ai->has_rsdp)
+    if (!ai->has_rsdp) {
+        ai->no_rsdp = no_rsdp_reason(bi);
         return pr->count;
+    }
 
     ai->has_root = acpi_root_parse(mem, &ai->rsdp, &ai->root, pr);
     if (!ai->has_root)

@@ -236,8 +236,15 @@ struct acpi_hpet {
 bool acpi_hpet_parse(const struct phys_window *mem, u64 phys, struct acpi_hpet *hpet, struct acpi_problems *pr);
 
 /* ---- Everything at once ---- */
+
+/* GRUB's `multiboot` command (Multiboot 0.6.96 has no ACPI field) passes no RSDP; under UEFI the legacy BIOS
+ * area usually holds none either (the firmware publishes it in the EFI system table: ACPI 6.5 5.2.5.2, UEFI 2.10
+ * 4.6), so only the boot CPU can be found. multiboot2 carries it in its "ACPI old/new RSDP" tags (types 14, 15). */
+#define ACPI_NO_RSDP_MB1 "no ACPI RSDP: multiboot1 under UEFI passes none; boot with multiboot2 to test every CPU"
+
 struct acpi_info {
     bool has_rsdp;
+    const char *no_rsdp; /* !has_rsdp: why, in words for the person at the console */
     const char *rsdp_source; /* "multiboot2 new RSDP tag", "multiboot2 old RSDP tag", "BIOS area scan" */
     struct acpi_rsdp rsdp;
     bool has_root;

@@ -327,6 +327,26 @@ u32 bootinfo_parse(struct boot_info *bi, u32 magic, u64 info_phys, const struct 
     return bi->problem_count;
 }
 
+static bool ram_type(u32 type)
+{
+    return type == MEM_AVAILABLE || type == MEM_ACPI_RECLAIM || type == MEM_ACPI_NVS;
+}
+
+const char *bootinfo_ram_refusal(const struct boot_info *bi, u64 addr, u64 len)
+{
+    bool inside = false;
+    for (u32 i = 0; i < bi->mmap_count; i++) {
+        const struct mem_region *r = &bi->mmap[i];
+        bool overlaps = addr < r->base + r->length && r->base < addr + len;
+        if (overlaps && !ram_type(r->type))
+            return r->type == MEM_RESERVED ? "reserved in the loader's memory map (possibly MMIO)"
+                                           : "not RAM in the loader's memory map";
+        if (ram_type(r->type) && addr >= r->base && addr + len <= r->base + r->length)
+            inside = true;
+    }
+    return inside ? NULL : "not inside one RAM or ACPI region of the loader's memory map";
+}
+
 const char *boot_protocol_name(enum boot_protocol p)
 {
     switch (p) {

@@ -68,5 +68,11 @@ struct boot_info {
 /* Parse the information at info_phys for the given loader magic. Returns the number of problems. */
 u32 bootinfo_parse(struct boot_info *bi, u32 magic, u64 info_phys, const struct phys_window *mem);
 
+/* NULL when [addr, addr+len) lies inside one region the memory map calls available, ACPI reclaimable or ACPI NVS
+ * (RAM: safe to map write-back and read; ACPI 6.5 ch. 15 address range types: the tables lie in AddressRangeACPI
+ * or AddressRangeNVS), else why not: not inside one such region, or overlapping a reserved (possibly MMIO) or
+ * other region. */
+const char *bootinfo_ram_refusal(const struct boot_info *bi, u64 addr, u64 len);
+
 const char *boot_protocol_name(enum boot_protocol p);
 const char *mem_type_name(u32 type);

@@ -97,7 +97,7 @@ void cpu_list_build(struct cpu_list *l, const struct acpi_info *ai, const u32 *c
     }
     const struct acpi_madt *m = &ai->madt;
     if (!ai->has_rsdp)
-        return boot_cpu_only(l, "no ACPI RSDP found");
+        return boot_cpu_only(l, ai->no_rsdp ? ai->no_rsdp : "no ACPI RSDP found");
     if (!ai->has_madt)
         return boot_cpu_only(l, "no usable ACPI MADT");
     /* A checksum only shows the bytes are the ones firmware wrote. An entry that does not fit (length

@@ -1,9 +1,11 @@
-/* Framebuffer mirror (see fbcon.h). The framebuffer lies in the low 4 GiB identity map (fbtext_unusable
- * refuses others); firmware sets its memory type (MTRRs: usually WC or UC), writes only, never read back. */
+/* Framebuffer mirror (see fbcon.h). Below 4 GiB the framebuffer lies in the boot identity map (write-back pages:
+ * the MTRRs decide, usually WC or UC); above 4 GiB (Above-4G decoding) it is mapped uncached-minus, which an
+ * MTRR WC range makes WC (kernel/paging.c). Writes only, never read back. */
 #include "kernel/fbcon.h"
 
 #include "kernel/fbtext.h"
 #include "kernel/lib/format.h"
+#include "kernel/paging.h"
 #include "kernel/report.h"
 
 static struct fbtext fbt;
@@ -19,6 +21,13 @@ void fbcon_init(const struct boot_info *bi)
     why_not = fbtext_unusable(fb);
     if (why_not)
         return;
+    static char not_mapped[120];
+    const char *why = paging_map_device(fb->addr, (u64)fb->pitch * fb->height);
+    if (why) {
+        k_snprintf(not_mapped, sizeof(not_mapped), "above 4 GiB and not mappable: %s", why);
+        why_not = not_mapped;
+        return;
+    }
     fbtext_init(&fbt, fb, (u8 *)(uintptr_t)fb->addr);
     active = true;
     fbtext_status(&fbt, "pmuboot: starting", FB_WHITE, FB_BLUE);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "kernel/font8x16.h"
+#include "kernel/pt_map.h"
 
 const char *fbtext_unusable(const struct boot_fb *fb)
 {
@@ -21,8 +22,12 @@ const char *fbtext_unusable(const struct boot_fb *fb)
         return "smaller than 40x4 characters";
     if ((u64)fb->pitch < (u64)fb->width * bytespp)
         return "pitch shorter than a line of pixels";
-    if (fb->addr == 0 || fb->addr + (u64)fb->pitch * fb->height > (1ull << 32))
-        return "not below 4 GiB (pmuboot maps only the low 4 GiB)";
+    if (fb->addr == 0)
+        return "at address 0";
+    /* Above 4 GiB the kernel maps it (kernel/paging.c), within what an identity map reaches. */
+    const char *far = pt_map_refusal(fb->addr, (u64)fb->pitch * fb->height, 64);
+    if (far)
+        return far;
     return NULL;
 }
 

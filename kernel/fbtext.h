@@ -29,7 +29,8 @@ struct fbtext {
 };
 
 /* NULL when fb can carry text (RGB, 15..32 bits per pixel, masks that fit, pitch >= width, at least 40x4
- * characters, below 4 GiB), else why not. */
+ * characters, not at 0 and below 2^47: pt_map_refusal without the CPU's MAXPHYADDR, which the kernel applies
+ * when it maps one above 4 GiB), else why not. */
 const char *fbtext_unusable(const struct boot_fb *fb);
 /* Set up the grid and clear the screen; fb must have passed fbtext_unusable. */
 void fbtext_init(struct fbtext *t, const struct boot_fb *fb, u8 *pixels);

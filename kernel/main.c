@@ -9,6 +9,7 @@
 #include "kernel/cpuid_hw.h"
 #include "kernel/globals.h"
 #include "kernel/memory.h"
+#include "kernel/paging.h"
 #include "kernel/percpu.h"
 #include "kernel/pmi_kernel.h"
 #include "kernel/pmu_cpu.h"
@@ -73,16 +74,16 @@ void kmain(u32 magic, u32 info_phys)
     uart_com(&com1, 0, 115200);
     console_init(&com1); /* until the command line and ACPI say otherwise */
 
-    const struct phys_window low4g = {0, 1ull << 32, (const u8 *)0};
+    const struct phys_window low4g = {0, 1ull << 32, (const u8 *)0, NULL};
     bootinfo_parse(&g_boot, magic, info_phys, &low4g);
-    fbcon_init(&g_boot); /* the screen mirrors the console from the first line on */
-    memory_init(&g_boot);
+    memory_init(&g_boot); /* before anything maps above 4 GiB: page tables come from early_alloc */
+    fbcon_init(&g_boot);  /* the screen mirrors the console from the first line on */
     options_default(&g_options);
     bool cmdline_ok = cmdline_parse(g_boot.cmdline, &g_options, g_cmdline_error, sizeof(g_cmdline_error)) &&
                       suites_validate(g_options.suites, g_options.exclude, g_cmdline_error, sizeof(g_cmdline_error));
     /* Early: the SPCR may name the console; the clocks need the FADT and HPET tables, enumeration the MADT. */
-    acpi_discover(&g_acpi, &low4g, &g_boot);
-    console_setup(&g_options, &g_acpi, &low4g);
+    acpi_discover(&g_acpi, &phys_all, &g_boot); /* tables above 4 GiB are mapped as they are read */
+    console_setup(&g_options, &g_acpi, &phys_all);
     cpu_ident_decode(&g_ident, &cpuid_hw);
     check_deviations_strict = g_options.deviations_strict;
     if (cmdline_ok)
@@ -92,6 +93,7 @@ void kmain(u32 magic, u32 info_phys)
     report_header(&g_boot, &g_options, &g_ident);
     console_report();
     fbcon_report();
+    paging_report();
     if (!cmdline_ok) {
         report_comment("command line rejected: %s", g_cmdline_error);
         report_comment("valid options:");
@@ -116,6 +118,8 @@ void kmain(u32 magic, u32 info_phys)
     report_comment("smp: %u of %u CPUs online (%s), %s bring-up %llu us from the first INIT", smp_online_count(),
                    smp.count, smp.enumeration, smp.mode == SMP_SERIAL ? "serial" : "parallel",
                    (unsigned long long)(smp.count > 1 ? tsc_to_us(smp.all_online_tsc - smp.first_init_tsc) : 0));
+    if (!g_acpi.has_rsdp && !g_options.cpu_count) /* the one place a reader of the header sees why one CPU */
+        report_comment("%s", g_acpi.no_rsdp);
 
     smp_run_on_each(pmu_cpu_discover, NULL); /* before any check writes a PMU register */
 

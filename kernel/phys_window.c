@@ -2,9 +2,14 @@
 
 #include <string.h>
 
+static bool reachable(const struct phys_window *w, u64 addr, u64 len)
+{
+    return !w->reach || w->reach(addr, len);
+}
+
 bool phys_read(const struct phys_window *w, u64 addr, void *dst, u64 len)
 {
-    if (!phys_range_ok(w, addr, len))
+    if (!phys_range_ok(w, addr, len) || !reachable(w, addr, len))
         return false;
     memcpy(dst, w->ptr + (addr - w->base), (size_t)len);
     return true;
@@ -16,7 +21,7 @@ enum phys_str_status phys_read_str(const struct phys_window *w, u64 addr, char *
     if (dst_size == 0)
         return PHYS_STR_TOO_LONG;
     for (;; i++) {
-        if (!phys_range_ok(w, addr + i, 1) || addr + i < addr) {
+        if (!phys_range_ok(w, addr + i, 1) || addr + i < addr || !reachable(w, addr + i, 1)) {
             dst[i < dst_size ? i : dst_size - 1] = '\0';
             return PHYS_STR_OUTSIDE;
         }

@@ -8,6 +8,9 @@ struct phys_window {
     u64 base;       /* first physical address covered */
     u64 size;       /* bytes covered */
     const u8 *ptr;  /* where physical address `base` can be read */
+    /* NULL: every byte inside is readable. Else called before a read to make [addr, addr+len) readable (the
+     * kernel maps it above 4 GiB, kernel/paging.c); false means it cannot be, and the read fails. */
+    bool (*reach)(u64 addr, u64 len);
 };
 
 static inline bool phys_range_ok(const struct phys_window *w, u64 addr, u64 len)
@@ -15,7 +18,8 @@ static inline bool phys_range_ok(const struct phys_window *w, u64 addr, u64 len)
     return addr >= w->base && len <= w->size && addr - w->base <= w->size - len;
 }
 
-/* Copy len bytes at physical addr into dst; false (dst untouched) when any byte lies outside the window. */
+/* Copy len bytes at physical addr into dst; false (dst untouched) when any byte lies outside the window or
+ * cannot be reached. */
 bool phys_read(const struct phys_window *w, u64 addr, void *dst, u64 len);
 
 enum phys_str_status { PHYS_STR_OK, PHYS_STR_OUTSIDE, PHYS_STR_TOO_LONG };

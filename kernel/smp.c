@@ -7,7 +7,9 @@
 #include "kernel/cmos.h"
 #include "kernel/console.h"
 #include "kernel/cpuid_hw.h"
+#include "kernel/fw_resume.h"
 #include "kernel/globals.h"
+#include "kernel/lib/format.h"
 #include "kernel/memory.h"
 #include "kernel/pmu_emul.h"
 #include "kernel/setjmp.h"
@@ -149,21 +151,30 @@ static bool trampoline_install(void);
 
 /* The boot CPU after INIT runs the firmware's reset code, not wait-for-SIPI. A PC BIOS that finds shutdown code
  * 0x0A in CMOS 0x0F jumps through the warm-reset vector at 40:67 without a POST (IBM PC/AT BIOS convention;
- * SeaBIOS src/resume.c handle_resume). Only SeaBIOS is known here to do so; elsewhere (UEFI, other firmware)
- * the INIT might reboot the machine, so it is not sent. */
+ * SeaBIOS src/resume.c handle_resume). Whether the code at the reset vector is such a BIOS is decided once by
+ * fw_resume_decide (kernel/fw_resume.h): SeaBIOS as the firmware, not as a coreboot payload; elsewhere the INIT
+ * might reboot the machine, so it is not sent. */
+static struct fw_resume bsp_resume;
+static bool bsp_resume_known;
+
+const struct fw_resume *smp_bsp_resume(void)
+{
+    if (!bsp_resume_known) {
+        const struct phys_window low4g = {0, 1ull << 32, (const u8 *)0, NULL}; /* 0xFFFFFFF0 too */
+        fw_resume_decide(&bsp_resume, &low4g, &low4g);
+        bsp_resume_known = true;
+    }
+    return &bsp_resume;
+}
+
 static bool bsp_resume_supported(const char **why)
 {
-    static const char sig[] = "SeaBIOS";
-    const volatile u8 *rom = (const volatile u8 *)(uintptr_t)0xE0000;
-    for (u32 i = 0; i + sizeof(sig) - 1 <= 0x20000; i++) {
-        u32 k = 0;
-        while (k < sizeof(sig) - 1 && rom[i + k] == (u8)sig[k])
-            k++;
-        if (k == sizeof(sig) - 1)
-            return true;
-    }
-    *why = "the boot CPU: INIT sends it to the firmware's reset code; only SeaBIOS is known here to resume through "
-           "CMOS shutdown code 0x0A and 40:67, and no 'SeaBIOS' string is in 0xE0000-0xFFFFF";
+    static char reason[300];
+    const struct fw_resume *r = smp_bsp_resume();
+    if (r->allowed)
+        return true;
+    k_snprintf(reason, sizeof(reason), "the boot CPU: INIT sends it to the firmware's reset code; %s", r->evidence);
+    *why = reason;
     return false;
 }
 

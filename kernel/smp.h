@@ -78,12 +78,15 @@ const volatile struct ap_tramp_seen *smp_tramp_seen(void);
 /* INIT round trip of the calling CPU. An AP, from inside a smp_run_on() call: the calling CPU sends it INIT,
  * then SIPI (SDM Vol.3A 9.4.4.1), while it halts with nothing held. The boot CPU: it sends INIT to itself with
  * CMOS shutdown code 0x0A and the warm-reset vector 40:67 pointing at the trampoline, on firmware known to
- * honour them (SeaBIOS). Either re-enters through the trampoline on a separate stack; ap_main runs capture(arg)
+ * honour them (SeaBIOS as the firmware itself, not as a coreboot payload: smp_bsp_resume). Either re-enters through the trampoline on a separate stack; ap_main runs capture(arg)
  * before it touches the local APIC (so capture sees the APIC as INIT left it), sets the APIC up again, and
  * resumes here. Returns false with *why when not possible; *init_tsc gets the TSC just before the INIT was sent.
  * An AP that never comes back leaves its caller waiting until the call times out (smp_run_on marks it
  * unresponsive); a boot CPU that never comes back ends the run (the host-side timeout). */
 bool smp_init_roundtrip(void (*capture)(void *arg), void *arg, u64 *init_tsc, const char **why);
+/* Whether the boot CPU's INIT comes back, and the evidence (kernel/fw_resume.h); decided on first use. */
+struct fw_resume;
+const struct fw_resume *smp_bsp_resume(void);
 
 #define VECTOR_WAKE 0xF0
 #define VECTOR_WAIT_TICK 0xF1 /* the APIC timer that bounds a halted wait for another CPU */

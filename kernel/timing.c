@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "kernel/lib/format.h"
+#include "kernel/paging.h"
 #include "kernel/x86.h"
 
 struct timing_info timing;
@@ -230,12 +231,11 @@ static void pit_setup(void)
 
 void timing_init(const struct acpi_info *ai)
 {
-    const struct phys_window low4g = {0, 1ull << 32, (const u8 *)0};
     u64 start = rdtsc();
     timing.source = CLOCK_COUNT;
     from_cpuid();
-    hpet_setup(ai, &low4g);
-    pmtmr_setup(ai, &low4g);
+    hpet_setup(ai, &phys_all); /* the FADT and HPET table may lie above 4 GiB, as the MADT may */
+    pmtmr_setup(ai, &phys_all);
     pit_setup();
     for (u32 i = 0; i < CLOCK_COUNT; i++)
         if (timing.counters[i].present)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "apic/apic.h"
+#include "kernel/fw_resume.h"
 #include "kernel/pmu_cpu.h"
 #include "kernel/safe.h"
 #include "kernel/smp.h"
@@ -73,7 +74,7 @@ struct fpu_seen {
 static struct init_obs {
     u32 cpu;
     bool done;
-    char why_not[120];
+    char why_not[320]; /* cpu0's carries the firmware evidence (kernel/fw_resume.h) */
     u64 tsc_before, init_tsc, resume_tsc;
     u64 cr0_before, apic_base_before, apic_base_after;
     u32 apic_id_before, initial_apic_id, seen_count_before;
@@ -253,6 +254,8 @@ static void roundtrip_check(struct check *c)
         return check_skip(c, "%s", o->why_not);
     }
     o->done = true;
+    if (!o->cpu)
+        check_note(c, "firmware", "%s", smp_bsp_resume()->evidence);
     check_note(c, "path", "%s", o->cpu ? "INIT and SIPI from cpu0 (wait-for-SIPI)"
                                        : "INIT to itself, then the firmware (SeaBIOS) through CMOS 0x0A and 40:67: "
                                          "what the trampoline saw is after firmware");

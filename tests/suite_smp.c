@@ -61,7 +61,7 @@ static void acpi_tables_check(struct check *c)
         check_note(c, key, "%s", g_acpi.problems.msg[i]);
     }
     if (!g_acpi.has_rsdp)
-        return check_skip(c, "no ACPI RSDP (no multiboot2 ACPI tag, none in the BIOS area)");
+        return check_skip(c, "%s", g_acpi.no_rsdp);
     expect_eq_dec(c, "ACPI problems", 0, g_acpi.problems.count);
 }
 
@@ -122,6 +122,8 @@ static void online_check(struct check *c)
         k_snprintf(key, sizeof(key), "absent %u", i + 1);
         check_note(c, key, "APIC ID %u listed but not enabled: not started (not a failure)", smp.absent_ids[i]);
     }
+    if (!strcmp(smp.enumeration, "boot CPU only")) /* e.g. no RSDP under multiboot1: say what would find the rest */
+        check_note(c, "boot CPU only", "%s", smp.enumeration_note);
     expect_eq_dec(c, "CPUs online", smp.count, online);
     expect_eq_dec(c, "APs with an unlisted APIC ID", 0, smp.strays);
 }

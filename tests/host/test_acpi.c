@@ -161,7 +161,7 @@ static void image_alloc(struct image *im, u64 base, size_t size)
     assert_non_null(im->buf);
     im->base = base;
     im->size = size;
-    im->w = (struct phys_window){base, size, im->buf};
+    im->w = (struct phys_window){base, size, im->buf, NULL};
 }
 
 static void image_free(struct image *im)
@@ -1031,6 +1031,55 @@ static void test_scan_nothing(void **state)
     image_free(&im);
 }
 
+/* No RSDP anywhere: the reason names how the kernel was loaded, and the CPU list (smp/enumeration, smp/online)
+ * carries it. GRUB's `multiboot` under UEFI is the common case: Multiboot 0.6.96 has no ACPI field and the
+ * BIOS area is empty. */
+static void test_no_rsdp_reason_by_protocol(void **state)
+{
+    (void)state;
+    struct image low;
+    image_alloc(&low, LOW_BASE, LOW_END - LOW_BASE);
+    memset(&bi, 0, sizeof(bi));
+    bi.protocol = BOOT_PROTO_MULTIBOOT1;
+    bi.has_loader = true;
+    strcpy(bi.loader, "GRUB 2.06-13+deb12u2"); /* what GRUB names itself in the multiboot1 boot_loader_name */
+    acpi_discover(&info, &low.w, &bi);
+    assert_false(info.has_rsdp);
+    assert_string_equal(info.no_rsdp,
+                        "no ACPI RSDP: multiboot1 under UEFI passes none; boot with multiboot2 to test every CPU");
+    cpu_list_build(&cl, &info, NULL, 0, 0, false);
+    assert_string_equal(cl.source, "boot CPU only");
+    assert_int_equal(cl.ap_count, 0);
+    assert_contains(cl.note, ACPI_NO_RSDP_MB1);
+    assert_contains(cl.note, "use cpus=ID,...");
+
+    strcpy(bi.loader, "qemu"); /* QEMU -kernel (SeaBIOS): BIOS-only, so no RSDP means no ACPI (-machine acpi=off) */
+    acpi_discover(&info, &low.w, &bi);
+    assert_contains(info.no_rsdp, "BIOS area holds none (no ACPI tables)");
+    bi.has_loader = false;
+    acpi_discover(&info, &low.w, &bi);
+    assert_contains(info.no_rsdp, "no ACPI tables");
+
+    bi.protocol = BOOT_PROTO_MULTIBOOT2; /* no ACPI tag */
+    acpi_discover(&info, &low.w, &bi);
+    assert_contains(info.no_rsdp, "multiboot2 loader passed no ACPI tag");
+    bi.rsdp_v2_phys = 0xE0000; /* a tag that points at nothing valid */
+    bi.rsdp_v2_len = 36;
+    acpi_discover(&info, &low.w, &bi);
+    assert_contains(info.no_rsdp, "ACPI tags hold no valid one");
+    acpi_discover(&info, &low.w, NULL);
+    assert_string_equal(info.no_rsdp, "no ACPI RSDP: none in the BIOS area");
+    image_free(&low);
+
+    struct image im; /* found: no reason */
+    madt_qemu(&madt_a, 2, 2);
+    image_build(&im, 0, &madt_a, NULL);
+    discover_v1_tag(&im);
+    assert_true(info.has_rsdp);
+    assert_null(info.no_rsdp);
+    image_free(&im);
+}
+
 /* A bad multiboot2 copy is reported; the next source is tried. */
 static void test_mb2_bad_v2_then_v1(void **state)
 {
@@ -1592,6 +1641,7 @@ int main(void)
         cmocka_unit_test(test_scan_bad_first_good_later),
         cmocka_unit_test(test_scan_ebda_first),
         cmocka_unit_test(test_scan_nothing),
+        cmocka_unit_test(test_no_rsdp_reason_by_protocol),
         cmocka_unit_test(test_mb2_bad_v2_then_v1),
         cmocka_unit_test(test_problem_overflow_is_counted),
         cmocka_unit_test(test_cpulist_placeholder_id0_keeps_boot_uid),

@@ -34,7 +34,7 @@ static struct mem mem_make(size_t prefix, const void *data, size_t len)
     memset(m.buf, 0xcc, prefix);
     if (len)
         memcpy(m.buf + prefix, data, len);
-    m.w = (struct phys_window){WIN_BASE, size, m.buf};
+    m.w = (struct phys_window){WIN_BASE, size, m.buf, NULL};
     return m;
 }
 
@@ -718,6 +718,38 @@ static void test_mb2_mmap_shapes(void **state)
     assert_string_equal(mem_type_name(MEM_ACPI_NVS), "acpi-nvs");
 }
 
+/* Above 4 GiB the kernel maps a range write-back for the ACPI parser only where the memory map calls it RAM or
+ * ACPI memory (kernel/paging.c): a firmware's map with ACPI tables high (Above-4G), a reserved MMIO hole and an
+ * overlap. */
+static void test_ram_refusal(void **state)
+{
+    (void)state;
+    static struct boot_info bi;
+    memset(&bi, 0, sizeof(bi));
+    const struct mem_region map[] = {
+        {0x0, 0x9f000, MEM_AVAILABLE},
+        {0x100000, 0x7ff00000, MEM_AVAILABLE},
+        {0xfe000000, 0x2000000, MEM_RESERVED},           /* chipset MMIO */
+        {0x100000000ull, 0x37f000000ull, MEM_AVAILABLE},
+        {0x47f000000ull, 0x800000, MEM_ACPI_RECLAIM},     /* the ACPI tables, high */
+        {0x47f800000ull, 0x100000, MEM_ACPI_NVS},
+        {0x47f900000ull, 0x700000, MEM_RESERVED},
+        {0x47fc00000ull, 0x1000, MEM_AVAILABLE},          /* overlaps the reserved range: a firmware bug */
+    };
+    memcpy(bi.mmap, map, sizeof(map));
+    bi.mmap_count = ARRAY_SIZE(map);
+    assert_null(bootinfo_ram_refusal(&bi, 0x47f000000ull, 0x24));       /* the XSDT */
+    assert_null(bootinfo_ram_refusal(&bi, 0x47f7ffff0ull, 0x10));       /* last bytes of the region */
+    assert_null(bootinfo_ram_refusal(&bi, 0x47f800040ull, 0x40));       /* FACS in NVS */
+    assert_null(bootinfo_ram_refusal(&bi, 0x200000000ull, 0x1000));     /* ordinary RAM */
+    assert_non_null(strstr(bootinfo_ram_refusal(&bi, 0x47f7ffff0ull, 0x20), "not inside one")); /* spans two */
+    assert_non_null(strstr(bootinfo_ram_refusal(&bi, 0x47f900000ull, 0x24), "reserved"));
+    assert_non_null(strstr(bootinfo_ram_refusal(&bi, 0x47fc00000ull, 0x24), "reserved"));
+    assert_non_null(strstr(bootinfo_ram_refusal(&bi, 0x4000000000ull, 0x24), "not inside one")); /* a BAR */
+    bi.mmap[4].type = MEM_BAD;
+    assert_non_null(strstr(bootinfo_ram_refusal(&bi, 0x47f000000ull, 0x24), "not RAM"));
+}
+
 static void test_mb2_mmap_too_many_entries(void **state)
 {
     (void)state;
@@ -1344,6 +1376,7 @@ int main(void)
         cmocka_unit_test(test_mb1_mmap_too_many),
         cmocka_unit_test(test_mb1_fuzz_corruption),
         cmocka_unit_test(test_mb2_framebuffer),
+        cmocka_unit_test(test_ram_refusal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

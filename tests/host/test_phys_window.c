@@ -26,7 +26,7 @@ static u8 *exact_copy(const void *bytes, size_t len)
 static void test_range_edges(void **state)
 {
     (void)state;
-    const struct phys_window w = {BASE, 0x100, NULL};
+    const struct phys_window w = {BASE, 0x100, NULL, NULL};
     assert_true(phys_range_ok(&w, BASE, 0x100));          /* the whole window */
     assert_true(phys_range_ok(&w, BASE, 0));
     assert_true(phys_range_ok(&w, BASE + 0xff, 1));       /* last byte */
@@ -50,7 +50,7 @@ static void test_range_edges(void **state)
 static void test_range_window_at_top_of_address_space(void **state)
 {
     (void)state;
-    const struct phys_window top = {U64_MAX - 0xff, 0x100, NULL}; /* covers the last 256 addresses */
+    const struct phys_window top = {U64_MAX - 0xff, 0x100, NULL, NULL}; /* covers the last 256 addresses */
     assert_true(phys_range_ok(&top, U64_MAX, 1));
     assert_true(phys_range_ok(&top, U64_MAX - 0xff, 0x100));
     assert_false(phys_range_ok(&top, U64_MAX, 2));
@@ -58,13 +58,13 @@ static void test_range_window_at_top_of_address_space(void **state)
     assert_false(phys_range_ok(&top, 0, 1));
     assert_false(phys_range_ok(&top, 0, 0)); /* 0 - base would wrap to exactly size */
 
-    const struct phys_window all = {0, U64_MAX, NULL}; /* every address but the last */
+    const struct phys_window all = {0, U64_MAX, NULL, NULL}; /* every address but the last */
     assert_true(phys_range_ok(&all, 0, U64_MAX));
     assert_true(phys_range_ok(&all, U64_MAX - 1, 1));
     assert_false(phys_range_ok(&all, 1, U64_MAX));
     assert_false(phys_range_ok(&all, U64_MAX, 1));
 
-    const struct phys_window empty = {BASE, 0, NULL};
+    const struct phys_window empty = {BASE, 0, NULL, NULL};
     assert_true(phys_range_ok(&empty, BASE, 0));
     assert_false(phys_range_ok(&empty, BASE, 1));
     assert_false(phys_range_ok(&empty, BASE + 1, 0));
@@ -75,7 +75,7 @@ static void test_read(void **state)
     (void)state;
     static const u8 bytes[8] = {1, 2, 3, 4, 5, 6, 7, 8};
     u8 *mem = exact_copy(bytes, sizeof(bytes));
-    const struct phys_window w = {BASE, sizeof(bytes), mem};
+    const struct phys_window w = {BASE, sizeof(bytes), mem, NULL};
     u8 out[8];
 
     memset(out, 0xee, sizeof(out));
@@ -104,7 +104,7 @@ static void test_read_str_ok(void **state)
     (void)state;
     static const char bytes[] = "abc\0hello\0"; /* 11 bytes, two strings */
     u8 *mem = exact_copy(bytes, sizeof(bytes));
-    const struct phys_window w = {BASE, sizeof(bytes), mem};
+    const struct phys_window w = {BASE, sizeof(bytes), mem, NULL};
     char dst[16];
 
     memset(dst, 'x', sizeof(dst));
@@ -133,7 +133,7 @@ static void test_read_str_too_long(void **state)
     (void)state;
     static const char bytes[] = "hello";
     u8 *mem = exact_copy(bytes, sizeof(bytes));
-    const struct phys_window w = {BASE, sizeof(bytes), mem};
+    const struct phys_window w = {BASE, sizeof(bytes), mem, NULL};
     char dst[8];
 
     memset(dst, 'x', sizeof(dst));
@@ -155,7 +155,7 @@ static void test_read_str_outside(void **state)
     (void)state;
     static const char bytes[] = {'a', 'b', 'c', 'd'}; /* no NUL anywhere */
     u8 *mem = exact_copy(bytes, sizeof(bytes));
-    const struct phys_window w = {BASE, sizeof(bytes), mem};
+    const struct phys_window w = {BASE, sizeof(bytes), mem, NULL};
     char dst[16];
 
     memset(dst, 'x', sizeof(dst));
@@ -182,7 +182,7 @@ static void test_read_str_wraps_at_top(void **state)
     (void)state;
     static const char bytes[] = {'t', 'o', 'p', '!'}; /* the last 4 bytes of the address space, no NUL */
     u8 *mem = exact_copy(bytes, sizeof(bytes));
-    const struct phys_window w = {U64_MAX - 3, sizeof(bytes), mem};
+    const struct phys_window w = {U64_MAX - 3, sizeof(bytes), mem, NULL};
     char dst[16];
     assert_int_equal(phys_read_str(&w, U64_MAX - 3, dst, sizeof(dst)), PHYS_STR_OUTSIDE);
     assert_string_equal(dst, "top!");
@@ -193,12 +193,49 @@ static void test_read_str_wraps_at_top(void **state)
     /* A window at address 0 with the string's start at the top of memory must not wrap into it. */
     static const char low[] = "low";
     u8 *lowmem = exact_copy(low, sizeof(low));
-    const struct phys_window w0 = {0, sizeof(low), lowmem};
+    const struct phys_window w0 = {0, sizeof(low), lowmem, NULL};
     assert_int_equal(phys_read_str(&w0, U64_MAX, dst, sizeof(dst)), PHYS_STR_OUTSIDE);
     assert_string_equal(dst, "");
     assert_int_equal(phys_read_str(&w0, 0, dst, sizeof(dst)), PHYS_STR_OK);
     assert_string_equal(dst, "low");
     free(lowmem);
+}
+
+/* The reach hook (kernel/paging.c maps above 4 GiB through it): asked for exactly the bytes read; a refusal
+ * fails the read and leaves dst untouched, as a range outside the window does. */
+static u64 reach_from, reach_asked_addr, reach_asked_len;
+static bool reach_only_below(u64 addr, u64 len)
+{
+    reach_asked_addr = addr;
+    reach_asked_len = len;
+    return addr + len <= reach_from;
+}
+
+static void test_reach_hook(void **state)
+{
+    (void)state;
+    static const u8 bytes[] = {1, 2, 3, 4, 5, 6, 7, 8};
+    u8 *mem = exact_copy(bytes, sizeof(bytes));
+    const struct phys_window w = {BASE, sizeof(bytes), mem, reach_only_below};
+    reach_from = BASE + 4;
+    u8 dst[8];
+    memset(dst, 0xEE, sizeof(dst));
+    assert_true(phys_read(&w, BASE, dst, 4));
+    assert_int_equal(reach_asked_addr, BASE);
+    assert_int_equal(reach_asked_len, 4);
+    assert_memory_equal(dst, bytes, 4);
+    memset(dst, 0xEE, sizeof(dst));
+    assert_false(phys_read(&w, BASE + 2, dst, 4)); /* its last two bytes cannot be reached */
+    for (u32 i = 0; i < sizeof(dst); i++)
+        assert_int_equal(dst[i], 0xEE);
+    reach_asked_len = 0;
+    assert_false(phys_read(&w, BASE + 6, dst, 4)); /* outside the window: the hook is not even asked */
+    assert_int_equal(reach_asked_len, 0);
+
+    char str[16];
+    assert_int_equal(phys_read_str(&w, BASE, str, sizeof(str)), PHYS_STR_OUTSIDE); /* stops where reach ends */
+    assert_int_equal(strlen(str), 4);
+    free(mem);
 }
 
 int main(void)
@@ -211,6 +248,7 @@ int main(void)
         cmocka_unit_test(test_read_str_too_long),
         cmocka_unit_test(test_read_str_outside),
         cmocka_unit_test(test_read_str_wraps_at_top),
+        cmocka_unit_test(test_reach_hook),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -69,7 +69,7 @@ static void set_base(struct table *t, u8 space, u8 width, u8 offset, u8 access, 
 
 static bool parse(struct table *t, struct acpi_spcr *s, struct acpi_problems *pr)
 {
-    struct phys_window w = {BASE, t->len, t->b};
+    struct phys_window w = {BASE, t->len, t->b, NULL};
     memset(pr, 0, sizeof(*pr));
     return acpi_spcr_parse(&w, BASE, s, pr);
 }
@@ -220,7 +220,7 @@ static void test_bad_tables(void **state)
     free(t.b);
 
     t = spcr_new(2, 80); /* a window that ends inside the header */
-    struct phys_window w = {BASE, 20, t.b};
+    struct phys_window w = {BASE, 20, t.b, NULL};
     memset(&pr, 0, sizeof(pr));
     assert_false(acpi_spcr_parse(&w, BASE, &s, &pr));
     free(t.b);
@@ -349,7 +349,7 @@ static void test_find(void **state)
 {
     (void)state;
     struct table t = spcr_new(2, 80);
-    struct phys_window w = {BASE, t.len, t.b};
+    struct phys_window w = {BASE, t.len, t.b, NULL};
     struct acpi_info *ai = calloc(1, sizeof(*ai));
     assert_non_null(ai);
     struct acpi_spcr s;
