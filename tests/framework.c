@@ -127,6 +127,15 @@ void check_todo(struct check *c, const char *fmt, ...)
 
 bool check_deviations_strict;
 
+/* A failure recorded as a YAML line `label: "msg"`. */
+static void failure_line(struct check *c, const char *label, const char *msg)
+{
+    yaml_key(&c->diag, label);
+    yaml_str(&c->diag, msg);
+    sb_printf(&c->diag, "\n");
+    tally(c, false);
+}
+
 void check_deviation(struct check *c, const char *fmt, ...)
 {
     char msg[400];
@@ -136,11 +145,7 @@ void check_deviation(struct check *c, const char *fmt, ...)
     va_end(ap);
     /* A deviation seen is a departure from the manual: an expected failure (not ok # TODO), or with
      * deviations=strict a failure, whether or not an expectation of the check recorded it. */
-    sb_printf(&c->diag, check_deviations_strict ? "\"known deviation (deviations=strict: a FAIL)\": "
-                                                : "\"known deviation\": ");
-    yaml_str(&c->diag, msg);
-    sb_printf(&c->diag, "\n");
-    tally(c, false);
+    failure_line(c, check_deviations_strict ? "known deviation (deviations=strict: a FAIL)" : "known deviation", msg);
     if (!check_deviations_strict) {
         k_snprintf(c->reason, sizeof(c->reason), "%s", msg);
         clean_reason(c);
@@ -155,10 +160,7 @@ void check_fail(struct check *c, const char *fmt, ...)
     va_start(ap, fmt);
     k_vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
-    sb_printf(&c->diag, "failure: ");
-    yaml_str(&c->diag, msg);
-    sb_printf(&c->diag, "\n");
-    tally(c, false);
+    failure_line(c, "failure", msg);
 }
 
 void check_inconclusive(struct check *c, const char *what, const char *fmt, ...)
@@ -173,8 +175,7 @@ void check_inconclusive(struct check *c, const char *what, const char *fmt, ...)
     yaml_str(&c->diag, msg);
     sb_printf(&c->diag, "}\n");
     c->expectations++;
-    if (!c->inconclusive++ && !c->todo && !c->skipped)
-    {
+    if (!c->inconclusive++ && !c->todo && !c->skipped) {
         k_snprintf(c->reason, sizeof(c->reason), "inconclusive: %s: %s", what, msg);
         clean_reason(c);
     }

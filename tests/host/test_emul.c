@@ -61,10 +61,7 @@ static void kvm_presentation(void **state)
 
 static void discover(const struct pmu_emul_kind *k, struct cpu_ident *id, struct pmu_caps *c)
 {
-    struct pmu_emul_cpuid e = {k, &base, false};
-    struct cpuid_source src = {pmu_emul_cpuid_query, &e};
-    cpu_ident_decode(id, &src);
-    pmu_discover(c, id, &src);
+    discover_as(k, false, id, c);
 }
 
 static void every_kind_discovers_its_model(void **state)
