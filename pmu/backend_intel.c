@@ -3,8 +3,6 @@
  * reference for the order of operations. */
 #include "pmu/pmu_internal.h"
 
-#define LEGACY_GP_MSRS 8 /* IA32_PERFEVTSEL0..7 / IA32_PMC0..7; beyond that only the v6 aliases exist */
-
 /* IA32_PERFEVTSELx bits 63:32 (SDM Vol.3B Figure 21-6 and the v6 additions; Linux perf_event.h):
  * 32 IN_TX, 33 IN_TXCP (TSX parts: CPUID.(7,0):EBX HLE[4]/RTM[11], pmu_caps.tsx), 34 adaptive PEBS, 35 BR_CNTR
  * (CPUID.1CH), 36 EQ (CPUID.23H.0:EBX[1]), 37 RDPMC_USER_DISABLE (CPUID.23H.0:EBX[2]), 47:40 UMASK2
@@ -73,11 +71,15 @@ static bool v2plus(const struct pmu *p)
     return p->caps->version >= 2 && p->caps->msrs.global_ctrl;
 }
 
-/* MSR of GP select / counter `gp`; 0 if the counter has no MSR this code can reach. */
+/* MSR of GP select / counter `gp`; 0 if the counter has no MSR this code can reach. GP i < msrs.legacy_gp:
+ * IA32_PERFEVTSELi = 0x186 + i, IA32_PMCi = 0xC1 + i, i up to 9 below v6 (pmu_msr.h MSR_IA32_ARCH_GP_MAX; Linux
+ * x86_pmu_config_addr/x86_pmu_event_addr = base + i there, so GP 8 and 9 of a v5 Lion Cove P-core are 0x18E/0x18F
+ * and 0xC9/0xCA); from legacy_gp on the v6 aliases (Linux "Support V6+ MSR Aliasing", intel_pmu_v6_addr_offset:
+ * MSR_IA32_PMC_V6_STEP * i). */
 static u32 select_msr(const struct pmu *p, u32 gp)
 {
     const struct pmu_msrs *m = &p->caps->msrs;
-    if (gp < LEGACY_GP_MSRS)
+    if (gp < m->legacy_gp)
         return m->evtsel0 + gp;
     return m->v6_gp_cfg_a0 ? m->v6_gp_cfg_a0 + gp * m->v6_stride : 0;
 }
@@ -85,17 +87,18 @@ static u32 select_msr(const struct pmu *p, u32 gp)
 static u32 counter_msr(const struct pmu *p, u32 gp)
 {
     const struct pmu_msrs *m = &p->caps->msrs;
-    if (gp < LEGACY_GP_MSRS)
+    if (gp < m->legacy_gp)
         return m->ctr0 + gp;
     return m->v6_gp_ctr0 ? m->v6_gp_ctr0 + gp * m->v6_stride : 0;
 }
 
-/* Where a write of the full value lands: IA32_A_PMCx with FW_WRITE (SDM Vol.3B 21.2.6), the v6 alias for GP
- * 8+ (Linux "V6+ MSR Aliasing"), else 0 (the legacy IA32_PMCx takes bits 31:0 sign-extended). */
+/* Where a write of the full value lands: IA32_A_PMCi = 0x4C1 + i with FW_WRITE (SDM Vol.3B 21.2.6; Linux
+ * perfctr = MSR_IA32_PMC0 "full width counters using alternative MSR range", + i for GP 8 and 9 too), the v6
+ * alias from legacy_gp on, else 0 (the legacy IA32_PMCi takes bits 31:0 sign-extended). */
 static u32 counter_full_width_msr(const struct pmu *p, u32 gp)
 {
     const struct pmu_msrs *m = &p->caps->msrs;
-    if (gp >= LEGACY_GP_MSRS)
+    if (gp >= m->legacy_gp)
         return counter_msr(p, gp);
     return m->ctr0_full_width ? m->ctr0_full_width + gp : 0;
 }

@@ -41,8 +41,11 @@ static void describe_counters(const struct pmu_caps *c, struct strbuf *sb)
 {
     const struct pmu_msrs *m = &c->msrs;
     const char *step = m->stride == 2 ? "2*i" : "i";
-    sb_printf(sb, "pmu: general-purpose counters: %u (mask 0x%x), %u-bit; select 0x%x + %s, counter 0x%x + %s\n",
+    sb_printf(sb, "pmu: general-purpose counters: %u (mask 0x%x), %u-bit; select 0x%x + %s, counter 0x%x + %s",
               c->num_gp, c->gp_mask, c->gp_width, m->evtsel0, step, m->ctr0, step);
+    if (c->kind == PMU_KIND_INTEL_ARCH && m->legacy_gp < c->num_gp)
+        sb_printf(sb, " for i < %u, v6 aliases from %u on", m->legacy_gp, m->legacy_gp);
+    sb_printf(sb, "\n");
     if (m->ctr0_full_width)
         sb_printf(sb, "pmu: full-width counter writes: 0x%x + i (IA32_A_PMCx)\n", m->ctr0_full_width);
     if (c->kind == PMU_KIND_INTEL_ARCH) {

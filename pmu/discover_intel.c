@@ -138,12 +138,29 @@ static void adl_hybrid_quirk(struct pmu_caps *caps)
                          "P-core has 2 more GP and 1 more fixed counter (Linux intel_pmu_init)");
 }
 
+/* Below v6 a GP counter is reachable only at IA32_PERFEVTSELi / IA32_PMCi / IA32_A_PMCi, which exist for i < 10
+ * (pmu_msr.h MSR_IA32_ARCH_GP_MAX: Linux programs Arrow Lake-H's ten Lion Cove counters there). A counter CPUID
+ * enumerates beyond them would have no address: left out, and said so, rather than programmed at whatever MSR
+ * follows. */
+static void gp_reach_quirk(struct pmu_caps *caps)
+{
+    if (caps->version >= 6 || caps->num_gp <= MSR_IA32_ARCH_GP_MAX)
+        return;
+    caps->gp_mask &= pmu_low_mask(MSR_IA32_ARCH_GP_MAX);
+    caps->num_gp = pmu_fls(caps->gp_mask);
+    pmu_note_quirk(caps, "GP counters beyond 10 enumerated below perfmon v6: no MSR addresses them (IA32_PMC0-9 "
+                         "only, no v6 aliases), left out");
+}
+
 static void fill_msrs(struct pmu_caps *caps)
 {
     struct pmu_msrs *m = &caps->msrs;
     m->evtsel0 = MSR_IA32_PERFEVTSEL0;
     m->ctr0 = MSR_IA32_PMC0;
     m->stride = 1;
+    /* GP 0-9 at the architectural addresses (x86_pmu_config_addr/event_addr = base + i below v6, Linux
+     * events/perf_event.h); on v6 Linux uses the aliases for every counter, pmuboot from GP 8 on. */
+    m->legacy_gp = MIN(caps->num_gp, caps->version >= 6 ? 8u : (u32)MSR_IA32_ARCH_GP_MAX);
     if (caps->pdcm)
         m->perf_capabilities = MSR_IA32_PERF_CAPABILITIES;
     if (caps->version >= 2) {
@@ -199,6 +216,7 @@ bool pmu_discover_intel(struct pmu_caps *caps, const struct cpu_ident *id, const
                              "(intel_clovertown_quirk)");
     decode_leaf_23(caps, id, src);
     adl_hybrid_quirk(caps);
+    gp_reach_quirk(caps);
     fill_msrs(caps);
     return true;
 }

@@ -228,12 +228,12 @@ u64 pmu_counter_mask(const struct pmu *p, u32 bit)
 
 /* GP counters without full-width writes take bits 31:0 sign-extended (SDM Vol.3B 21.2.6 "Full-Width Writes
  * to Performance Counter Registers"); Linux sets max_period = 2^31 - 1 there (events/intel/core.c). 2^31
- * itself is still exact: 2^w - 2^31 is the sign extension of 0x80000000. Fixed counters, v6 aliases (GP 8+),
- * AMD and KNC counters take their full width. */
+ * itself is still exact: 2^w - 2^31 is the sign extension of 0x80000000. Fixed counters, v6 aliases (GP from
+ * msrs.legacy_gp on), AMD and KNC counters take their full width. */
 static bool sign_extended_writes(const struct pmu *p, u32 bit)
 {
     return p->caps->kind == PMU_KIND_INTEL_ARCH && !PMU_IS_FIXED(bit) && !p->caps->msrs.ctr0_full_width &&
-           bit < 8;
+           bit < p->caps->msrs.legacy_gp;
 }
 
 u64 pmu_max_period(const struct pmu *p, u32 bit)

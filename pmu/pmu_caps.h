@@ -50,10 +50,15 @@ enum pmu_arch_event {
 const char *pmu_arch_event_name(unsigned bit); /* "unknown" beyond the known ones */
 
 /* Where the counters live. A field of 0 means "this register does not exist on this PMU" (MSR 0 is never a
- * PMU register). GP counter i: select at evtsel0 + i*stride, count at ctr0 + i*stride. Fixed counter i:
- * fixed_ctr0 + i. */
+ * PMU register). GP counter i: select at evtsel0 + i*stride, count at ctr0 + i*stride (Intel: for i < legacy_gp).
+ * Fixed counter i: fixed_ctr0 + i. */
 struct pmu_msrs {
     u32 evtsel0, ctr0, stride;
+    /* Intel: GP counters 0 .. legacy_gp-1 are programmed at IA32_PERFEVTSELi / IA32_PMCi / IA32_A_PMCi (evtsel0,
+     * ctr0, ctr0_full_width + i), the others through the v6 aliases. min(num_gp, 10) below v6 (pmu_msr.h
+     * MSR_IA32_ARCH_GP_MAX), min(num_gp, 8) on v6, whose counters Linux reaches through the aliases. Other kinds:
+     * 0 (their blocks cover every counter). */
+    u32 legacy_gp;
     u32 ctr0_full_width;     /* Intel IA32_A_PMC0: set only after pmu_caps_apply_perf_capabilities() saw FW_WRITE */
     u32 fixed_ctr0, fixed_ctr_ctrl;
     u32 global_ctrl, global_status;
@@ -63,7 +68,7 @@ struct pmu_msrs {
     u32 perf_capabilities;   /* Intel, when PDCM */
     u32 spflt_ctrl;          /* KNC PERF_SPFLT_CONTROL */
     /* Intel arch perfmon v6 aliases: counter i at v6_gp_ctr0 + i*v6_stride (select: v6_gp_cfg_a0 + ...);
-     * the only addresses for GP counters beyond 8. Zero below v6. */
+     * used for GP counters from legacy_gp on. Zero below v6. */
     u32 v6_gp_ctr0, v6_gp_cfg_a0, v6_fixed_ctr0, v6_stride;
 };
 

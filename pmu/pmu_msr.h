@@ -4,8 +4,8 @@
 
 /* Intel architectural performance monitoring: SDM Vol.4 Table 2-2 (IA-32 Architectural MSRs),
  * SDM Vol.3B 21.2 (Architectural Performance Monitoring). Linux arch/x86/include/asm/msr-index.h. */
-#define MSR_IA32_PMC0 0x0c1                 /* IA32_PMC0..7 = 0xC1..0xC8, v1+ */
-#define MSR_IA32_PERFEVTSEL0 0x186          /* IA32_PERFEVTSEL0..7 = 0x186..0x18D, v1+ */
+#define MSR_IA32_PMC0 0x0c1                 /* IA32_PMCi = 0xC1 + i, i < MSR_IA32_ARCH_GP_MAX (below) */
+#define MSR_IA32_PERFEVTSEL0 0x186          /* IA32_PERFEVTSELi = 0x186 + i, likewise */
 #define MSR_IA32_PERF_CAPABILITIES 0x345    /* when CPUID.1:ECX.PDCM[15] = 1 */
 #define MSR_IA32_FIXED_CTR0 0x309           /* IA32_FIXED_CTR0.. = 0x309.., v2+ */
 #define MSR_IA32_FIXED_CTR_CTRL 0x38d       /* v2+ */
@@ -17,7 +17,23 @@
 #define MSR_IA32_DEBUGCTL 0x1d9           /* SDM Vol.4 Table 2-2; Linux MSR_IA32_DEBUGCTLMSR */
 #define DEBUGCTL_FREEZE_LBRS_ON_PMI (1ull << 11)    /* SDM Vol.3B 18.4.7; Linux DEBUGCTLMSR_FREEZE_LBRS_ON_PMI */
 #define DEBUGCTL_FREEZE_PERFMON_ON_PMI (1ull << 12) /* SDM Vol.3B 18.4.7; DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI */
-#define MSR_IA32_A_PMC0 0x4c1               /* full-width alias of IA32_PMC0, when PERF_CAPABILITIES.FW_WRITE[13] */
+#define MSR_IA32_A_PMC0 0x4c1               /* full-width alias of IA32_PMC0, when PERF_CAPABILITIES.FW_WRITE[13];
+                                             * IA32_A_PMCi = 0x4C1 + i, likewise */
+/* GP counters the three blocks above address: counter i < 10 is IA32_PERFEVTSELi = 0x186 + i, IA32_PMCi = 0xC1 + i,
+ * IA32_A_PMCi = 0x4C1 + i, also where CPUID.0AH says version 5 and only leaf 23H enumerates the counters beyond 8
+ * (Arrow Lake-H's Lion Cove P-cores: 0AH 8 GP counters, 23H.1 EAX = 0x3FF). Linux arch/x86/events/perf_event.h:
+ * x86_pmu_config_addr(i) = x86_pmu.eventsel + i, x86_pmu_event_addr(i) = x86_pmu.perfctr + i unless
+ * x86_pmu.addr_offset is set, which events/intel/core.c intel_pmu_init() does only "if (x86_pmu.version >= 6)"
+ * (intel_pmu_v6_addr_offset); below v6 eventsel is MSR_ARCH_PERFMON_EVENTSEL0 and perfctr MSR_ARCH_PERFMON_PERFCTR0,
+ * or MSR_IA32_PMC0 (0x4C1) with full-width writes. It does so for every bit of the hybrid PMU's cntr_mask, which
+ * update_pmu_cap() takes from CPUID.23H.1 EAX, and events/core.c check_hw_exists() RDMSRs each of those selects
+ * and gives the PMU up if one faults. Recent SDM Vol.4 Table 2-2 editions list IA32_PMC8/9, IA32_PERFEVTSEL8/9 and
+ * IA32_A_PMC8/9 at these addresses (seen in public transcriptions of the table; the SDM text was not at hand).
+ * Nothing documents an address for GP counter 10+ outside the v6 aliases: the IA32_PMCx block runs into other
+ * registers soon after (0xCD MSR_FSB_FREQ, 0xCE MSR_PLATFORM_INFO, 0xCF IA32_CORE_CAPABILITIES; Linux
+ * msr-index.h), and KVM gives its guests at most 8 ("More counters may conflict with other existing Architectural
+ * MSRs", asm/kvm_host.h). */
+#define MSR_IA32_ARCH_GP_MAX 10
 /* Arch perfmon v6 MSR aliasing: one 4-MSR block per counter (Linux msr-index.h "V6 PMON MSR range",
  * events/intel/core.c "Support V6+ MSR Aliasing"). */
 #define MSR_IA32_PMC_V6_GP0_CTR 0x1900

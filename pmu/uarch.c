@@ -84,8 +84,8 @@ static const struct uarch_range table[] = {
     {VENDOR_INTEL, 6, 0xac, 0xac, "Meteor Lake (Redwood Cove / Crestmont)"},
     {VENDOR_INTEL, 6, 0xaa, 0xaa, "Meteor Lake-L (Redwood Cove / Crestmont)"},
     /* Three kinds: Lion Cove, Skymont E-cores and Crestmont low-power E-cores (Linux events/intel/core.c
-     * intel_pmu_init: INTEL_ARROWLAKE_H is hybrid_big_small_tiny; CPUID.1AH of a Core Ultra 9 285H in InstLatx64's
-     * dump: 0x40000003, 0x20000003, 0x20000002; the two Atom kinds are in tests/host/data). */
+     * intel_pmu_init: INTEL_ARROWLAKE_H is hybrid_big_small_tiny; CPUID.1AH of a Core Ultra 9 285H, tests/host/data:
+     * 0x40000003, 0x20000003, 0x20000002). */
     {VENDOR_INTEL, 6, 0xc5, 0xc5, "Arrow Lake-H (Lion Cove / Skymont / Crestmont LP)"},
     {VENDOR_INTEL, 6, 0xc6, 0xc6, "Arrow Lake (Lion Cove / Skymont)"},
     /* Meteor Lake's cores, not Lion Cove / Skymont: intel-family.h lists INTEL_ARROWLAKE_U IFM(6, 0xB5) with no core

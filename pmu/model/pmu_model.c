@@ -392,9 +392,12 @@ static struct reg decode(const struct pmu_model *m, u32 msr)
         return (struct reg){REG_DEBUGCTL, 0};
 
     u32 ngp = m->caps.num_gp;
-    /* SDM Vol.4 Table 2-2 defines IA32_PMC0-7, IA32_PERFEVTSEL0-7 and IA32_A_PMC0-7 only; counters beyond 8
-     * are reached through the v6 aliases (Linux events/intel/core.c "Support V6+ MSR Aliasing"). */
-    u32 legacy = is_intel(m) ? MIN(ngp, 8u) : ngp;
+    /* Intel: IA32_PERFEVTSELi / IA32_PMCi / IA32_A_PMCi exist for the counters the caps list up to i = 9, whatever
+     * the version (pmu_msr.h MSR_IA32_ARCH_GP_MAX: SDM Vol.4 Table 2-2 in recent editions; Linux programs GP 8
+     * and 9 of a v5 Lion Cove P-core there, events/perf_event.h x86_pmu_config_addr/x86_pmu_event_addr). Counters
+     * beyond are reached through the v6 aliases only (events/intel/core.c "Support V6+ MSR Aliasing"). This is
+     * the hardware's map, not the backend's choice (pmu_msrs.legacy_gp), so the caps' map is not consulted. */
+    u32 legacy = is_intel(m) ? MIN(ngp, (u32)MSR_IA32_ARCH_GP_MAX) : ngp;
     u32 stride = r->stride ? r->stride : 1;
     if (in_block(msr, r->evtsel0, stride, legacy, &i) && (m->gp_bits & BIT(i)))
         return (struct reg){REG_SEL, i};

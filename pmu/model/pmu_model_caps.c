@@ -35,6 +35,7 @@ void pmu_model_caps_intel(struct pmu_caps *c, u32 version, u32 num_gp, u32 gp_wi
     m->evtsel0 = MSR_IA32_PERFEVTSEL0;
     m->ctr0 = MSR_IA32_PMC0;
     m->stride = 1;
+    m->legacy_gp = MIN(num_gp, version >= 6 ? 8u : (u32)MSR_IA32_ARCH_GP_MAX); /* discover_intel.c fill_msrs */
     m->perf_capabilities = MSR_IA32_PERF_CAPABILITIES;
     if (version >= 2) {
         if (c->num_fixed) {

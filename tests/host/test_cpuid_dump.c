@@ -190,7 +190,7 @@ static void test_all_data_files_parse(void **state)
     } files[] = {
         {"amd_k8_manchester_00020FB1.txt", 2},          {"amd_zen2_matisse_00870F10.txt", 1},
         {"amd_zen4_genoa_00A10F11.txt", 1},             {"intel_alderlake_p_hybrid_000906A4.txt", 3},
-        {"intel_arrowlake_h_hybrid_000C0652.txt", 3},   {"intel_arrowlake_u_hybrid_000B0650.txt", 3},
+        {"intel_arrowlake_h_hybrid_000C0652.txt", 5},   {"intel_arrowlake_u_hybrid_000B0650.txt", 3},
         {"intel_alderlake_s_ecores_off_00090672.txt", 1}, {"intel_core2_conroe_000006F6.txt", 2},
         {"intel_denverton_000506F1.txt", 1},            {"intel_icelake_000706E5.txt", 1},
         {"intel_knights_landing_00050671.txt", 1},      {"intel_meteorlake_hybrid_000A06A4.txt", 2},

@@ -47,9 +47,12 @@ static void kinds_told_apart(void **state)
     snapshot("intel_meteorlake_hybrid_000A06A4.txt", 1, &e);
     assert_int_equal(p.kind, 0x40000002);
     assert_int_equal(e.kind, 0x20000002);
-    /* Arrow Lake-H: Skymont E-cores and Crestmont low-power E-cores, one core type (Atom), two kinds. */
+    /* Arrow Lake-H: Lion Cove P-cores (CPU 0, 1); Skymont E-cores (2, 3) and Crestmont low-power E-cores (4), one
+     * core type (Atom), two kinds. */
     snapshot("intel_arrowlake_h_hybrid_000C0652.txt", 0, &p);
-    snapshot("intel_arrowlake_h_hybrid_000C0652.txt", 2, &e);
+    assert_int_equal(p.kind, 0x40000003);
+    snapshot("intel_arrowlake_h_hybrid_000C0652.txt", 2, &p);
+    snapshot("intel_arrowlake_h_hybrid_000C0652.txt", 4, &e);
     assert_int_equal(p.kind, 0x20000003);
     assert_int_equal(e.kind, 0x20000002);
     /* Not hybrid: one kind, 0. */

@@ -746,7 +746,8 @@ static void test_v6_aliases(void **state)
     wr(MSR_IA32_PMC_V6_GP0_CTR + 9 * MSR_IA32_PMC_V6_STEP, 0x80000000);
     assert_int_equal(pmc(9), 0x80000000); /* full width, not sign-extended */
     expect_gp_wr(MSR_IA32_PMC_V6_GP0_CTR, BIT(48));
-    expect_gp_rd(MSR_IA32_PMC0 + 8); /* legacy addresses stop at 8 counters */
+    assert_int_equal(rd(MSR_IA32_PMC0 + 9), 0x80000000); /* IA32_PMC9 is the same counter (pmu_msr.h) */
+    expect_gp_rd(MSR_IA32_PMC0 + 10);                      /* legacy addresses stop at 10 counters */
     expect_gp_rd(MSR_IA32_PMC_V6_GP0_CTR + 10 * MSR_IA32_PMC_V6_STEP);
     wr(MSR_IA32_PMC_V6_FX0_CTR + 2 * MSR_IA32_PMC_V6_STEP, 7);
     assert_int_equal(rd(MSR_IA32_FIXED_CTR0 + 2), 7);
@@ -923,6 +924,13 @@ static void test_synthetic_caps_match_discovery(void **state)
         expect_same_caps(&d, &s);
     }
 
+    /* v5 with ten GP counters from leaf 23H (Arrow Lake-H's Lion Cove P-core) */
+    test_dump_load(&dump, "intel_arrowlake_h_hybrid_000C0652.txt", 0);
+    discover(&d);
+    pmu_caps_apply_perf_capabilities(&d, BIT(13));
+    pmu_model_caps_intel(&s, 5, 10, 48, 4, 48, true);
+    expect_same_caps(&d, &s);
+
     cpuid_dump_init(&dump);
     cpuid_dump_set(&dump, 0, 0, 0x10, AUTH, CAMD, ENTI);
     cpuid_dump_set(&dump, 1, 0, 0x00a10f11, 0, 0, 0);
@@ -974,6 +982,73 @@ static void test_model_from_real_dumps(void **state)
     assert_int_equal(caps.kind, PMU_KIND_AMD_PERFMON_V2);
 }
 
+/* Arrow Lake-H's Lion Cove P-core (tests/host/data, CPU 0): CPUID.0AH version 5 with 8 GP counters, leaf 23H.1 GP
+ * bitmap 0x3FF, no v6 aliases. All ten counters are programmed through struct pmu at IA32_PERFEVTSELi = 0x186 + i,
+ * written at IA32_PMCi = 0xC1 + i (IA32_A_PMCi = 0x4C1 + i with FW_WRITE), count the same events, and read back
+ * by RDMSR and by RDPMC ECX = i (pmu_msr.h MSR_IA32_ARCH_GP_MAX: Linux x86_pmu_config_addr / x86_pmu_event_addr
+ * are base + i below v6; SDM Vol.2B RDPMC: ECX = GP counter index). There is no eleventh. */
+static u32 last_msr_written(void)
+{
+    const struct pmu_model_access *a = pmu_model_log_entry(&m, m.access_index - 1);
+    assert_non_null(a);
+    assert_int_equal(a->op, PMU_MODEL_OP_WRMSR);
+    return a->reg;
+}
+
+static void test_ten_gp_counters_below_v6(void **state)
+{
+    (void)state;
+    for (int fw = 0; fw < 2; fw++) {
+        test_dump_load(&dump, "intel_arrowlake_h_hybrid_000C0652.txt", 0);
+        discover(&caps);
+        assert_int_equal(caps.version, 5);
+        assert_int_equal(caps.gp_mask, 0x3ff);
+        assert_int_equal(caps.msrs.v6_stride, 0);
+        if (fw)
+            pmu_caps_apply_perf_capabilities(&caps, BIT(13)); /* PERF_CAPABILITIES.FW_WRITE */
+        start(MODEL_APIC_STRICT_EDGE);
+        struct pmu p;
+        assert_int_equal(pmu_init(&p, &caps, &hw), 0);
+        assert_int_equal(pmu_reset(&p), 0); /* every select and counter, GP 8 and 9 included */
+        const struct pmu_evsel e = {.event = 0xc0, .usr = true, .os = true, .enable = true};
+        for (u32 i = 0; i < 10; i++) {
+            assert_int_equal(pmu_program_gp(&p, i, &e), 0);
+            assert_int_equal(last_msr_written(), MSR_IA32_PERFEVTSEL0 + i);
+            assert_int_equal(m.gp_sel[i], SEL_INST);
+            assert_int_equal(p.be->counter_write(&p, PMU_GP(i), 0x100000ull * (i + 1)), 0);
+            assert_int_equal(last_msr_written(), (fw ? MSR_IA32_A_PMC0 : MSR_IA32_PMC0) + i);
+        }
+        assert_int_equal(p.be->global_set(&p, 0x3ff), 0);
+        assert_int_equal(rd(MSR_IA32_PERF_GLOBAL_CTRL), 0x3ff);
+        pmu_model_count(&m, INST, 5000);
+        for (u32 i = 0; i < 10; i++) {
+            u64 want = 0x100000ull * (i + 1) + 5000, v = 0;
+            assert_int_equal(p.be->counter_read(&p, PMU_GP(i), &v), 0);
+            assert_int_equal(v, want);
+            assert_int_equal(p.be->counter_rdpmc(&p, PMU_GP(i), &v), 0);
+            assert_int_equal(v, want);
+            assert_int_equal(rd(MSR_IA32_PMC0 + i), want);
+            assert_int_equal(pmc(i), want);
+        }
+        /* IA32_PMC8 keeps the legacy write semantics: EAX sign-extended (SDM Vol.3B 21.2.6); IA32_A_PMC8 takes the
+         * full width where FW_WRITE says it exists. */
+        wr(MSR_IA32_PMC0 + 8, 0x80000000ull);
+        assert_int_equal(pmu_model_counter(&m, PMU_GP(8)), 0xffff80000000ull);
+        if (fw) {
+            wr(MSR_IA32_A_PMC0 + 9, 0x100000000ull);
+            assert_int_equal(pmc(9), 0x100000000ull);
+        } else {
+            expect_gp_wr(MSR_IA32_A_PMC0 + 9, 0);
+        }
+        assert_int_equal(pmu_program_gp(&p, 10, &e), PMU_EINVAL);
+        expect_gp_rd(MSR_IA32_PERFEVTSEL0 + 10);
+        expect_gp_rd(MSR_IA32_PMC0 + 10);
+        expect_gp_rd(MSR_IA32_A_PMC0 + 10);
+        u64 v;
+        assert_int_equal(hw_rdpmc(&hw, 10, &v), HW_GP);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -998,6 +1073,7 @@ int main(void)
         cmocka_unit_test(test_reset_values),
         cmocka_unit_test(test_inuse),
         cmocka_unit_test(test_v6_aliases),
+        cmocka_unit_test(test_ten_gp_counters_below_v6),
         cmocka_unit_test(test_overflow_hook_exact_event),
         cmocka_unit_test(test_access_hook_injects_before_access_k),
         cmocka_unit_test(test_service_runs_handler),

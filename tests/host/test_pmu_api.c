@@ -66,7 +66,7 @@ static void intel_caps(struct pmu_caps *c, u32 version, u32 gp, u32 width, u32 n
 }
 
 /* Arch perfmon v6 with CPUID leaf 23H (SDM Vol.2A CPUID.23H; CPUID.(7,1):EAX[8] ArchPerfmonExt): GP bitmap
- * 0x3ff = 10 GP counters (GP 8 and 9 reachable only through the v6 MSR aliases), fixed bitmap 0x7. */
+ * 0x3ff = 10 GP counters (GP 8 and 9 programmed through the v6 MSR aliases, as Linux does on v6), fixed bitmap 0x7. */
 static void intel_v6_caps(struct pmu_caps *c)
 {
     cpuid_dump_init(&syn);
@@ -116,7 +116,7 @@ enum syn_kind {
     SYN_INTEL_V3,   /* 4 GP + 3 fixed, 48 bits, AnyThread (Nehalem/Westmere) */
     SYN_INTEL_V4FW, /* 4 GP + 3 fixed, 48 bits, status set/reset, full-width writes (Skylake) */
     SYN_INTEL_V5,   /* 8 GP, fixed bitmap 0,1,3 (hole at 2), AnyThread deprecated, full-width writes */
-    SYN_INTEL_V6,   /* 10 GP (8, 9 through the v6 aliases only), 3 fixed, no FW_WRITE for the legacy ones */
+    SYN_INTEL_V6,   /* 10 GP (8, 9 through the v6 aliases), 3 fixed, no FW_WRITE for the legacy ones */
     SYN_AMD_LEGACY, /* K8: 4 counters at C001_0000, no global control, 8-bit events */
     SYN_AMD_CORE_EXT, /* family 15h: 6 interleaved counters */
     SYN_AMD_V2,     /* family 19h PerfMonV2, 6 counters */
@@ -527,7 +527,7 @@ static void test_counter_write_semantics(void **state)
     assert_int_equal(pmu_preload(&pmu, PMU_GP(2), 1ull << 40), 0);
     assert_int_equal(rec_last_write(0x4c3), (1ull << 48) - (1ull << 40));
 
-    rec_setup(SYN_INTEL_V6); /* GP 0-7 legacy (no FW_WRITE): 2^31; GP 8+ only through the full-width alias */
+    rec_setup(SYN_INTEL_V6); /* GP 0-7 legacy (no FW_WRITE): 2^31; GP 8+ through the full-width alias */
     assert_int_equal(pmu_max_period(&pmu, PMU_GP(7)), 1ull << 31);
     assert_int_equal(pmu_max_period(&pmu, PMU_GP(8)), (1ull << 48) - 1);
     assert_int_equal(pmu_preload(&pmu, PMU_GP(8), 1ull << 40), 0);

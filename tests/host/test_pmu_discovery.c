@@ -64,6 +64,8 @@ static void expect_intel_msrs(u32 version)
     assert_int_equal(caps.msrs.global_inuse, version >= 4 ? 0x392 : 0);
     assert_int_equal(caps.msrs.fixed_ctr0, caps.num_fixed ? 0x309 : 0);
     assert_int_equal(caps.msrs.fixed_ctr_ctrl, caps.num_fixed ? 0x38d : 0);
+    /* GP counters at IA32_PERFEVTSELi / IA32_PMCi: 0-9 below v6 (pmu_msr.h MSR_IA32_ARCH_GP_MAX), 0-7 on v6 */
+    assert_int_equal(caps.msrs.legacy_gp, MIN(caps.num_gp, version >= 6 ? 8u : 10u));
     assert_int_equal(caps.msrs.v6_gp_ctr0, version >= 6 ? 0x1900 : 0);
     assert_int_equal(caps.msrs.v6_stride, version >= 6 ? 4 : 0);
 }
@@ -238,16 +240,16 @@ static struct pmu_summary summary(const char *file, unsigned cpu)
                                 (u32)caps.fixed_mask, caps.fixed_width, caps.arch_events};
 }
 
-/* Core Ultra 9 285H (Arrow Lake-H, 6/0xC5): three kinds of core, CPUID.1AH:EAX 0x40000003 Lion Cove (P-cores, not
- * in the excerpt: PROVENANCE.md), 0x20000003 Skymont (E-cores) and 0x20000002 Crestmont (low-power E-cores). The
- * core type alone (0x20) does not tell the two Atom kinds apart, and their counters differ (leaf 23H.1: fixed 0-2
- * and 4-6 against 0-2; 23H.3 events), so threads are grouped by the whole EAX (cpu_ident_kind; Linux
- * find_hybrid_pmu_for_cpu() by native model ID). */
+/* Core Ultra 9 285H (Arrow Lake-H, 6/0xC5): three kinds of core, CPUID.1AH:EAX 0x40000003 Lion Cove (P-cores),
+ * 0x20000003 Skymont (E-cores) and 0x20000002 Crestmont (low-power E-cores). The core type alone (0x20) does not
+ * tell the two Atom kinds apart, and their counters differ (leaf 23H.1: fixed 0-2 and 4-6 against 0-2; 23H.3
+ * events), so threads are grouped by the whole EAX (cpu_ident_kind; Linux find_hybrid_pmu_for_cpu() by native
+ * model ID). */
 static void test_arrowlake_h_atom_kinds(void **state)
 {
     (void)state;
     const char *f = "intel_arrowlake_h_hybrid_000C0652.txt";
-    struct pmu_summary e1 = summary(f, 0), e2 = summary(f, 1), lp = summary(f, 2);
+    struct pmu_summary e1 = summary(f, 2), e2 = summary(f, 3), lp = summary(f, 4);
     assert_string_equal(id.uarch, "Arrow Lake-H (Lion Cove / Skymont / Crestmont LP)");
     assert_int_equal(e1.kind, 0x20000003);
     assert_int_equal(lp.kind, 0x20000002);
@@ -259,6 +261,30 @@ static void test_arrowlake_h_atom_kinds(void **state)
     assert_int_equal(lp.gp_mask, 0xff);
     assert_int_equal(lp.fixed_mask, 0x7);
     assert_int_not_equal(e1.arch_events, lp.arch_events);
+}
+
+/* Its Lion Cove P-cores: CPUID.0AH version 5 with 8 GP counters (EAX 0x07300805), leaf 23H.1 GP bitmap 0x3FF and
+ * fixed bitmap 0xF (Linux update_pmu_cap() takes cntr_mask64 / fixed_cntr_mask64 from them). Below v6 there are no
+ * MSR aliases: all ten are IA32_PERFEVTSELi / IA32_PMCi (Linux x86_pmu_config_addr / x86_pmu_event_addr = base + i
+ * below v6; pmu_msr.h MSR_IA32_ARCH_GP_MAX), so legacy_gp is 10, not 8. */
+static void test_arrowlake_h_lion_cove(void **state)
+{
+    (void)state;
+    const char *f = "intel_arrowlake_h_hybrid_000C0652.txt";
+    struct pmu_summary p1 = summary(f, 1), p0 = summary(f, 0);
+    assert_int_equal(p0.kind, 0x40000003);
+    assert_memory_equal(&p0, &p1, sizeof(p0));
+    assert_int_equal(p0.version, 5);
+    assert_int_equal(p0.gp_mask, 0x3ff);
+    assert_int_equal(caps.num_gp, 10);
+    assert_int_equal(p0.gp_width, 48);
+    assert_int_equal(p0.fixed_mask, 0xf);
+    assert_true(caps.ext_leaf);
+    assert_int_equal(caps.msrs.evtsel0, 0x186);
+    assert_int_equal(caps.msrs.ctr0, 0xc1);
+    assert_int_equal(caps.msrs.legacy_gp, 10);
+    assert_int_equal(caps.msrs.v6_stride, 0);
+    expect_no_quirks();
 }
 
 /* Core Ultra 7 265U (Arrow Lake-U, 6/0xB5): Meteor Lake's cores. CPUID.1AH:EAX 0x40000002 Redwood Cove and
@@ -569,6 +595,18 @@ static void test_synthetic_leaf23(void **state)
     assert_int_equal(caps.num_fixed, 5);
     assert_int_equal(caps.arch_events, 0x1fff);
 
+    assert_int_equal(caps.msrs.legacy_gp, 8); /* v6: GP 8-11 through the aliases */
+
+    /* The same bitmap under version 5: no aliases, and no IA32_PMCi beyond 9 (pmu_msr.h MSR_IA32_ARCH_GP_MAX):
+     * the counters from 10 on have no address and are left out, flagged. */
+    cpuid_dump_set(&dump, 0xa, 0, 0x08300805, 0, 0xf, 0x8604);
+    discover_from_dump();
+    assert_int_equal(caps.gp_mask, 0x030f);
+    assert_int_equal(caps.num_gp, 10);
+    assert_int_equal(caps.msrs.legacy_gp, 10);
+    assert_true(has_quirk("beyond 10"));
+    cpuid_dump_set(&dump, 0xa, 0, 0x08300806, 0, 0xf, 0x8604);
+
     cpuid_dump_set(&dump, 7, 1, 0, 0, 0, 0); /* ArchPerfmonExt clear: leaf 23H must not be used */
     discover_from_dump();
     assert_false(caps.ext_leaf);
@@ -801,6 +839,7 @@ int main(void)
         cmocka_unit_test(test_alderlake_ecores_disabled),
         cmocka_unit_test(test_meteorlake_leaf23),
         cmocka_unit_test(test_arrowlake_h_atom_kinds),
+        cmocka_unit_test(test_arrowlake_h_lion_cove),
         cmocka_unit_test(test_arrowlake_u_is_meteor_lake),
         cmocka_unit_test(test_smi_count_msr),
         cmocka_unit_test(test_goldmont),

@@ -3,6 +3,7 @@
 #include "tests/host/support/pmi_harness.h"
 
 #include "pmu/events.h"
+#include "pmu/pmu_msr.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -87,8 +88,8 @@ int pmi_rig_counter_of_msr(const struct pmi_rig *r, u32 msr)
     const struct pmu_caps *c = &r->m.caps;
     const struct pmu_msrs *x = &c->msrs;
     u32 i, stride = x->stride ? x->stride : 1;
-    if (in_block(msr, x->ctr0, stride, MIN(c->num_gp, c->kind == PMU_KIND_INTEL_ARCH ? 8u : c->num_gp), &i) ||
-        in_block(msr, r->m.a_pmc0, 1, MIN(c->num_gp, 8u), &i) ||
+    u32 legacy = c->kind == PMU_KIND_INTEL_ARCH ? MIN(c->num_gp, (u32)MSR_IA32_ARCH_GP_MAX) : c->num_gp;
+    if (in_block(msr, x->ctr0, stride, legacy, &i) || in_block(msr, r->m.a_pmc0, 1, legacy, &i) ||
         in_block(msr, x->v6_gp_ctr0, x->v6_stride, c->num_gp, &i))
         return (int)i;
     if (in_block(msr, x->fixed_ctr0, 1, c->num_fixed, &i) ||
