@@ -10,6 +10,7 @@
 #include "kernel/globals.h"
 #include "kernel/percpu.h"
 #include "kernel/pmu_emul_persist.h"
+#include "kernel/report.h"
 #include "kernel/smp.h"
 #include "kernel/x86.h"
 #include "pmu/events.h"
@@ -101,7 +102,34 @@ void pmu_emul_cpu_init(void)
 
 const struct cpuid_source *pmu_emul_cpuid(void)
 {
-    return &me()->cpuid;
+    struct emul_cpu *e = me();
+    return e->cpuid.query ? &e->cpuid : &cpuid_hw; /* the real one on a CPU whose model was never built */
+}
+
+void pmu_emul_report_cores(void)
+{
+    const struct pmu_emul_kind *k = g_pmu_emul_kind;
+    if (!g_pmu_emulated || !k->num_cores)
+        return;
+    char buf[400];
+    struct strbuf sb;
+    sb_init(&sb, buf, sizeof(buf));
+    u32 n = smp.count ? smp.count : 1;
+    for (u32 first = 0, last; first < n; first = last + 1) {
+        u32 core = pmu_emul_core_of(k, first, n);
+        for (last = first; last + 1 < n && pmu_emul_core_of(k, last + 1, n) == core;)
+            last++;
+        const struct pmu_emul_core *c = pmu_emul_core_at(k, core);
+        struct pmu_caps caps;
+        pmu_emul_caps(k, core, &caps);
+        sb_printf(&sb, "%scpu%u", sb.len ? "; " : "", first);
+        if (last > first)
+            sb_printf(&sb, "-%u", last);
+        sb_printf(&sb, " %s CPUID.1AH:EAX=0x%08x %u GP + fixed mask 0x%llx", c->name, c->leaf_1a, caps.num_gp,
+                  (unsigned long long)caps.fixed_mask);
+    }
+    report_comment("pmu: emulated hybrid part (%s), kind of core by CPU index (docs/emulated-pmu.md): %s", k->name,
+                   buf);
 }
 
 bool pmu_emul_msr_routed(u32 msr)
