@@ -122,6 +122,7 @@ void kmain(u32 magic, u32 info_phys)
         report_comment("%s", g_acpi.no_rsdp);
 
     smp_run_on_each(pmu_cpu_discover, NULL); /* before any check writes a PMU register */
+    pmu_emul_report_cores();
 
     suites_run(g_options.suites, g_options.exclude);
     suites_after_run();

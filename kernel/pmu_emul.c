@@ -10,6 +10,8 @@
 #include "kernel/globals.h"
 #include "kernel/percpu.h"
 #include "kernel/pmu_emul_persist.h"
+#include "kernel/report.h"
+#include "kernel/smp.h"
 #include "kernel/x86.h"
 #include "pmu/events.h"
 #include "pmu/model/pmu_model.h"
@@ -20,6 +22,7 @@ const struct pmu_emul_kind *g_pmu_emul_kind;
 struct emul_cpu {
     struct pmu_model m;
     struct hw_access hw;
+    u32 core; /* hybrid kinds: this CPU's kind of core (pmu_emul_core_of) */
     struct pmu_emul_cpuid cpuid_ctx;
     struct cpuid_source cpuid;
     /* The kind's emulated events resolved to encodings (pmu/emul_events.c, pmu/events.c). */
@@ -74,7 +77,10 @@ void pmu_emul_cpu_init(void)
     struct emul_cpu *e = me();
     struct pmu_caps caps;
     memset(e, 0, sizeof(*e));
-    pmu_emul_caps(g_pmu_emul_kind, &caps);
+    /* A hybrid kind: this CPU's kind of core by its index among the CPUs known (smp.count, fixed before any AP
+     * starts, the same at every boot), so its model and CPUID are that core's. */
+    e->core = pmu_emul_core_of(g_pmu_emul_kind, this_cpu()->index, smp.count ? smp.count : 1);
+    pmu_emul_caps(g_pmu_emul_kind, e->core, &caps);
     /* One-bit line, strict edge: an overflow while the LVT is masked is lost, as KNC PMU 1.4.3.9 describes;
      * the real LVT decides (model_deliver, send()). */
     pmu_model_init(&e->m, &caps, MODEL_APIC_STRICT_EDGE);
@@ -88,7 +94,7 @@ void pmu_emul_cpu_init(void)
     e->m.apic.deliver = model_deliver;
     e->m.apic.deliver_ctx = e;
     pmu_model_access(&e->m, &e->hw);
-    e->cpuid_ctx = (struct pmu_emul_cpuid){g_pmu_emul_kind, &cpuid_hw, g_options.pmu_emulated_kvm != 0};
+    e->cpuid_ctx = (struct pmu_emul_cpuid){g_pmu_emul_kind, &cpuid_hw, g_options.pmu_emulated_kvm != 0, e->core};
     e->cpuid = (struct cpuid_source){pmu_emul_cpuid_query, &e->cpuid_ctx};
     resolve_events(e, &caps);
     e->last_tsc = rdtsc();
@@ -96,7 +102,34 @@ void pmu_emul_cpu_init(void)
 
 const struct cpuid_source *pmu_emul_cpuid(void)
 {
-    return &me()->cpuid;
+    struct emul_cpu *e = me();
+    return e->cpuid.query ? &e->cpuid : &cpuid_hw; /* the real one on a CPU whose model was never built */
+}
+
+void pmu_emul_report_cores(void)
+{
+    const struct pmu_emul_kind *k = g_pmu_emul_kind;
+    if (!g_pmu_emulated || !k->num_cores)
+        return;
+    char buf[400];
+    struct strbuf sb;
+    sb_init(&sb, buf, sizeof(buf));
+    u32 n = smp.count ? smp.count : 1;
+    for (u32 first = 0, last; first < n; first = last + 1) {
+        u32 core = pmu_emul_core_of(k, first, n);
+        for (last = first; last + 1 < n && pmu_emul_core_of(k, last + 1, n) == core;)
+            last++;
+        const struct pmu_emul_core *c = pmu_emul_core_at(k, core);
+        struct pmu_caps caps;
+        pmu_emul_caps(k, core, &caps);
+        sb_printf(&sb, "%scpu%u", sb.len ? "; " : "", first);
+        if (last > first)
+            sb_printf(&sb, "-%u", last);
+        sb_printf(&sb, " %s CPUID.1AH:EAX=0x%08x %u GP + fixed mask 0x%llx", c->name, c->leaf_1a, caps.num_gp,
+                  (unsigned long long)caps.fixed_mask);
+    }
+    report_comment("pmu: emulated hybrid part (%s), kind of core by CPU index (docs/emulated-pmu.md): %s", k->name,
+                   buf);
 }
 
 bool pmu_emul_msr_routed(u32 msr)
@@ -278,6 +311,11 @@ void pmu_emul_mark_use(void)
 {
     if (g_pmu_emulated)
         me()->uses++;
+}
+
+const struct pmu_emul_core *pmu_emul_cpu_core(u32 index)
+{
+    return g_pmu_emulated && index < MAX_CPUS ? pmu_emul_core_at(g_pmu_emul_kind, emul[index].core) : NULL;
 }
 
 u64 pmu_emul_uses(u32 index)

@@ -15,6 +15,10 @@ extern const struct pmu_emul_kind *g_pmu_emul_kind;
 void pmu_emul_boot(void);                 /* from the options, on the boot CPU before any AP starts */
 void pmu_emul_cpu_init(void);             /* this CPU's model (reset state, faults) */
 const struct cpuid_source *pmu_emul_cpuid(void); /* this CPU's CPUID as the kind presents it */
+/* Hybrid kinds: one header comment naming each CPU range's kind of core (after every CPU's pmu_emul_cpu_init). */
+void pmu_emul_report_cores(void);
+/* Hybrid kinds: the kind of core CPU `index` presents (after its pmu_emul_cpu_init); NULL otherwise. */
+const struct pmu_emul_core *pmu_emul_cpu_core(u32 index);
 
 /* The safe accessors' route (kernel/safe.h): 0 or FIXUP_FAULT | 13. */
 bool pmu_emul_msr_routed(u32 msr);

@@ -6,13 +6,32 @@
 #include "kernel/cpuid_source.h"
 #include "pmu/pmu_caps.h"
 
+/* One kind of core of a hybrid kind (Intel, CPUID.07H:EDX[15] set): what its threads answer in the leaves that
+ * differ by core type on the real part, copied from a real dump (tests/host/data/), and the counters its model
+ * implements, which discovery finds from those answers (through Linux's Alder Lake P-core widening where the real
+ * part needs it). */
+struct pmu_emul_core {
+    const char *name;       /* "P-core (Golden Cove)" */
+    u32 leaf_1a;            /* CPUID.1AH:EAX: core type [31:24], native model ID [23:0] */
+    u32 leaf_0a[4];         /* CPUID.0AH EAX, EBX, ECX, EDX */
+    u32 leaf_23[4][4];      /* CPUID.23H subleaves 0-3 (later subleaves read 0); unused without ext_leaf */
+    u32 num_gp;             /* the model's GP counters (0..num_gp-1) */
+    u32 fixed_mask;         /* the model's fixed counters */
+    u32 arch_events;        /* architectural events available, positive sense (0AH EBX or 23H.3 EAX) */
+};
+
 struct pmu_emul_kind {
     const char *name;       /* "intel-v4", "amd-v2", "knc", ... */
     enum pmu_kind kind;
     u32 version;            /* Intel architectural perfmon version; 0 otherwise */
-    u32 num_gp, gp_width, num_fixed, fixed_width;
+    u32 num_gp, gp_width, num_fixed, fixed_width; /* hybrid kinds: the widths only, counters are per core */
     bool fw_write;          /* Intel: PERF_CAPABILITIES.FW_WRITE (full-width counter writes) */
     u32 signature;          /* CPUID.01H:EAX presented */
+    /* Hybrid kinds: the kinds of core in CPU index order (pmu_emul_core_of), NULL otherwise; ext_leaf: leaf 23H
+     * is enumerated (CPUID.(7,1):EAX[8] ArchPerfmonExt) on a part whose 0AH version is below 6. */
+    const struct pmu_emul_core *cores;
+    u32 num_cores;
+    bool ext_leaf;
 };
 
 /* NULL when `name` is not a kind. */
@@ -22,16 +41,28 @@ const char *pmu_emul_kind_list(void);
 u32 pmu_emul_kind_count(void);
 const struct pmu_emul_kind *pmu_emul_kind_at(u32 i);
 
-/* The capabilities the model of this kind implements (as pmu_discover() fills them on its CPUID). */
-void pmu_emul_caps(const struct pmu_emul_kind *k, struct pmu_caps *out);
+/* Which kind of core CPU `index` of `count` is (an index into k->cores; 0 for a kind that is not hybrid): the CPUs
+ * are split into num_cores consecutive blocks, in the order of k->cores, floor(index * num_cores / count), as real
+ * hybrid parts list their P-cores first and their (low-power) E-cores last. Two kinds of core: the first half
+ * (rounded up) are the first kind; three: thirds, and a 2-CPU run still has two kinds (CPU 0 the first, CPU 1 the
+ * second). docs/emulated-pmu.md. */
+u32 pmu_emul_core_of(const struct pmu_emul_kind *k, u32 index, u32 count);
+/* NULL when k is not hybrid or core is out of range. */
+const struct pmu_emul_core *pmu_emul_core_at(const struct pmu_emul_kind *k, u32 core);
+
+/* The capabilities the model of this kind implements (as pmu_discover() fills them on its CPUID); `core` is the
+ * kind of core of a hybrid kind (pmu_emul_core_of), ignored otherwise. */
+void pmu_emul_caps(const struct pmu_emul_kind *k, u32 core, struct pmu_caps *out);
 
 /* A cpuid_source answering as the emulated kind: the vendor string, signature and PMU leaves (0AH, 23H,
  * 80000001H ECX[23,24,28], 80000022H) are the kind's, the hypervisor bit reads 0 (the emulated PMU behaves as
- * the manuals say for bare metal), everything else comes from `base`. */
+ * the manuals say for bare metal), everything else comes from `base`. Hybrid kinds also set CPUID.07H:EDX[15] and
+ * answer 0AH, 1AH and 23H as their kind of core `core` does; other kinds clear the hybrid bit and read 0 in 1AH. */
 struct pmu_emul_cpuid {
     const struct pmu_emul_kind *kind;
     const struct cpuid_source *base;
     bool kvm; /* presented as a KVM guest's vPMU: CPUID.01H:ECX[31] set, leaf 40000000H "KVMKVMKVM" */
+    u32 core; /* hybrid kinds: the kind of core this thread presents (pmu_emul_core_of) */
 };
 bool pmu_emul_cpuid_query(void *ctx, u32 leaf, u32 subleaf, struct cpuid_regs *r);
 

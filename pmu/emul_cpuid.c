@@ -20,6 +20,23 @@ static bool is_intel_arch(const struct pmu_emul_kind *k)
     return k->kind == PMU_KIND_INTEL_ARCH;
 }
 
+/* Leaf 23H is enumerated: v6, or a hybrid kind whose real part has it below v6 (Meteor Lake: v5). */
+static bool has_ext_leaf(const struct pmu_emul_kind *k)
+{
+    return is_intel_arch(k) && (k->version >= 6 || k->ext_leaf);
+}
+
+/* The kind of core this thread presents, NULL for a kind that is not hybrid. */
+static const struct pmu_emul_core *core_of(const struct pmu_emul_cpuid *e)
+{
+    return pmu_emul_core_at(e->kind, e->core < e->kind->num_cores ? e->core : 0);
+}
+
+static void put4(struct cpuid_regs *r, const u32 v[4])
+{
+    *r = (struct cpuid_regs){v[0], v[1], v[2], v[3]};
+}
+
 /* Leaf 0AH (SDM Vol.2A "Architectural Performance Monitoring Leaf"): EAX version, GP count, GP width, EBX
  * vector length 7; EBX 0 = all seven events available; EDX fixed count and width (v2+). */
 static void leaf_0a(const struct pmu_emul_kind *k, struct cpuid_regs *r)
@@ -49,15 +66,18 @@ bool pmu_emul_cpuid_query(void *ctx, u32 leaf, u32 subleaf, struct cpuid_regs *r
 {
     const struct pmu_emul_cpuid *e = ctx;
     const struct pmu_emul_kind *k = e->kind;
+    const struct pmu_emul_core *core = core_of(e);
     bool amd = pmu_kind_is_amd(k->kind);
     bool ok = cpuid_query(e->base, leaf, subleaf, r);
     switch (leaf) {
-    case 0:
-        /* Max basic leaf: 0AH for Intel, 23H for v6; the vendor of the kind. */
-        if (is_intel_arch(k) && r->eax < (k->version >= 6 ? 0x23u : 0x0au))
-            r->eax = k->version >= 6 ? 0x23u : 0x0au;
+    case 0: {
+        /* Max basic leaf: 0AH for Intel, 1AH for a hybrid kind, 23H with leaf 23H; the vendor of the kind. */
+        u32 max = has_ext_leaf(k) ? 0x23u : core ? 0x1au : 0x0au;
+        if (is_intel_arch(k) && r->eax < max)
+            r->eax = max;
         put_vendor(r, amd ? "AuthenticAMD" : "GenuineIntel");
         return true;
+    }
     case 1:
         r->eax = k->signature;
         r->ecx &= ~(1u << 31);                /* hypervisor bit: presented as bare metal, */
@@ -70,23 +90,35 @@ bool pmu_emul_cpuid_query(void *ctx, u32 leaf, u32 subleaf, struct cpuid_regs *r
     case 7:
         if (subleaf == 0) {
             r->ebx &= ~(1u << 4 | 1u << 11);  /* no HLE/RTM: IN_TX/IN_TXCP stay reserved */
-            r->edx &= ~(1u << 15);            /* not hybrid */
-            if (is_intel_arch(k) && k->version >= 6 && r->eax < 1)
+            r->edx &= ~(1u << 15);            /* hybrid: the hybrid kinds only */
+            if (core)
+                r->edx |= 1u << 15;
+            if (has_ext_leaf(k) && r->eax < 1)
                 r->eax = 1;
         } else if (subleaf == 1) {
-            r->eax &= ~(1u << 8);             /* ArchPerfmonExt: leaf 23H, v6 only */
-            if (is_intel_arch(k) && k->version >= 6)
+            r->eax &= ~(1u << 8);             /* ArchPerfmonExt: leaf 23H, v6 and Meteor Lake only */
+            if (has_ext_leaf(k))
                 r->eax |= 1u << 8;
         }
         return true;
     case 0x0a:
-        leaf_0a(k, r);
+        if (core)
+            put4(r, core->leaf_0a);           /* as the real part answers on this core type */
+        else
+            leaf_0a(k, r);
         return true;
     case 0x1a:
-        *r = (struct cpuid_regs){0, 0, 0, 0}; /* no core type */
+        /* SDM Vol.2A leaf 1AH "Native Model ID Enumeration": core type and native model of a hybrid kind's core. */
+        *r = (struct cpuid_regs){core ? core->leaf_1a : 0, 0, 0, 0};
         return true;
     case 0x23:
-        leaf_23(k, subleaf, r);
+        if (core) {
+            *r = (struct cpuid_regs){0, 0, 0, 0};
+            if (k->ext_leaf && subleaf < 4)
+                put4(r, core->leaf_23[subleaf]);
+        } else {
+            leaf_23(k, subleaf, r);
+        }
         return true;
     case 0x40000000:
         /* Linux arch/x86/include/uapi/asm/kvm_para.h KVM_CPUID_SIGNATURE: "KVMKVMKVM\0\0\0" in EBX, ECX, EDX. */

@@ -14,28 +14,67 @@
 #define SIG_AMD_10H 0x00100f42u
 #define SIG_AMD_15H 0x00600f12u
 #define SIG_AMD_19H 0x00a00f10u
+/* The hybrid kinds present the signatures of the dumps their cores are copied from: Core i3-1220P (Alder Lake-P,
+ * 6/0x9A) and Core Ultra 5 125H (Meteor Lake, 6/0xAA), tests/host/data/PROVENANCE.md. */
+#define SIG_ADL_P 0x000906a4u
+#define SIG_MTL 0x000a06a4u
+
+/* Alder Lake-P, tests/host/data/intel_alderlake_p_hybrid_000906A4.txt: CPU 0 (P-core, Golden Cove) and CPU 1 (E-core,
+ * Gracemont) answer the same CPUID.0AH, 07300605 00000000 00000007 00008603 (v5, 6 GP x 48 bits, 7 events, fixed
+ * 0-2 x 48 bits, AnyThread deprecated), and differ in CPUID.1AH:EAX, 40000001 and 20000001. Linux intel_pmu_init()
+ * (arch/x86/events/intel/core.c, INTEL_ALDERLAKE/_L: hybrid_big_small) gives the E-core PMU what 0AH says and the
+ * P-core PMU 2 more GP counters and 1 more fixed counter ("num_counters + 2", "num_counters_fixed + 1"; since 6.11
+ * "cntr_mask64 <<= 2 | 0x3", "fixed_cntr_mask64 <<= 1 | 0x1"): P-core 8 GP + fixed 0-3 (topdown slots), E-core 6 GP
+ * + fixed 0-2. pmu_discover() applies the same widening (pmu/discover_intel.c adl_hybrid_quirk). */
+static const struct pmu_emul_core adl_cores[] = {
+    {"P-core (Golden Cove)", 0x40000001u, {0x07300605u, 0, 0x7, 0x8603}, {{0}}, 8, 0xf, 0x7f},
+    {"E-core (Gracemont)", 0x20000001u, {0x07300605u, 0, 0x7, 0x8603}, {{0}}, 6, 0x7, 0x7f},
+};
+
+/* Meteor Lake, tests/host/data/intel_meteorlake_hybrid_000A06A4.txt: CPUID.0AH 07300805 00000000 00000007 00008603
+ * on both (v5, 8 GP x 48 bits), CPUID.(7,1):EAX[8] ArchPerfmonExt set, and leaf 23H per core type: subleaf 0 EAX 0xB
+ * (subleaves 0, 1, 3), ECX 6 on the E-core; subleaf 1 GP 0xFF, fixed 0xF (P-core, Redwood Cove) or 0x7 (E-core,
+ * Crestmont); subleaf 3 events 0xDFF (P: the seven, topdown slots, backend, frontend, retiring) or 0x7F (E). The
+ * low-power E-cores of the SoC tile are Crestmont too and answer as the E-cores, CPUID.1AH:EAX 20000002 included:
+ * the Arrow Lake-U dump (tests/host/data/intel_arrowlake_u_hybrid_000B0650.txt, 6/0xB5, "from PMU's perspective the
+ * same as the Meteor Lake", Linux "perf/x86/intel: Add Arrow Lake U support") shows its "Intel Atom LP" core #12
+ * with the E-core's 1AH, 0AH and 23H answers, and Linux gives Meteor Lake two PMUs (hybrid_big_small; in
+ * find_hybrid_pmu_for_cpu() every Atom thread of a two-PMU part takes the small one). Only Arrow Lake-H's low-power
+ * E-cores (Crestmont beside Skymont E-cores, native model 2 against 3) are a third kind. */
+static const struct pmu_emul_core mtl_cores[] = {
+    {"P-core (Redwood Cove)", 0x40000002u, {0x07300805u, 0, 0x7, 0x8603},
+     {{0xb, 0, 0, 0}, {0xff, 0xf, 0, 0}, {0}, {0xdff, 0, 0, 0}}, 8, 0xf, 0xdff},
+    {"E-core (Crestmont)", 0x20000002u, {0x07300805u, 0, 0x7, 0x8603},
+     {{0xb, 0, 0x6, 0}, {0xff, 0x7, 0, 0}, {0}, {0x7f, 0, 0, 0}}, 8, 0x7, 0x7f},
+    {"LP E-core (Crestmont)", 0x20000002u, {0x07300805u, 0, 0x7, 0x8603},
+     {{0xb, 0, 0x6, 0}, {0xff, 0x7, 0, 0}, {0}, {0x7f, 0, 0, 0}}, 8, 0x7, 0x7f},
+};
 
 static const struct pmu_emul_kind kinds[] = {
     /* v1: 2 GP counters of 40 bits, no fixed counters (SDM 21.2.1; Core Solo/Duo) */
-    {"intel-v1", PMU_KIND_INTEL_ARCH, 1, 2, 40, 0, 0, false, SIG_INTEL_SKX},
+    {"intel-v1", PMU_KIND_INTEL_ARCH, 1, 2, 40, 0, 0, false, SIG_INTEL_SKX, NULL, 0, false},
     /* v2: 2 GP + 3 fixed, 40 bits (SDM 21.2.2; Core 2) */
-    {"intel-v2", PMU_KIND_INTEL_ARCH, 2, 2, 40, 3, 40, false, SIG_INTEL_SKX},
+    {"intel-v2", PMU_KIND_INTEL_ARCH, 2, 2, 40, 3, 40, false, SIG_INTEL_SKX, NULL, 0, false},
     /* v3: 4 GP + 3 fixed, 48 bits (SDM 21.2.3; Nehalem) */
-    {"intel-v3", PMU_KIND_INTEL_ARCH, 3, 4, 48, 3, 48, false, SIG_INTEL_SKX},
+    {"intel-v3", PMU_KIND_INTEL_ARCH, 3, 4, 48, 3, 48, false, SIG_INTEL_SKX, NULL, 0, false},
     /* v4: 4 GP + 3 fixed, 48 bits, full-width writes (SDM 21.2.4; Skylake) */
-    {"intel-v4", PMU_KIND_INTEL_ARCH, 4, 4, 48, 3, 48, true, SIG_INTEL_SKX},
+    {"intel-v4", PMU_KIND_INTEL_ARCH, 4, 4, 48, 3, 48, true, SIG_INTEL_SKX, NULL, 0, false},
     /* v5: 4 GP + 4 fixed (topdown slots), 48 bits (SDM 21.2.5; Ice Lake) */
-    {"intel-v5", PMU_KIND_INTEL_ARCH, 5, 4, 48, 4, 48, true, SIG_INTEL_SKX},
+    {"intel-v5", PMU_KIND_INTEL_ARCH, 5, 4, 48, 4, 48, true, SIG_INTEL_SKX, NULL, 0, false},
     /* v6: counters enumerated through leaf 23H, v6 MSR aliases (SDM 21.2.6 / leaf 23H) */
-    {"intel-v6", PMU_KIND_INTEL_ARCH, 6, 4, 48, 4, 48, true, SIG_INTEL_SKX},
+    {"intel-v6", PMU_KIND_INTEL_ARCH, 6, 4, 48, 4, 48, true, SIG_INTEL_SKX, NULL, 0, false},
     /* K7-style PerfEvtSel0-3 / PerfCtr0-3, 48 bits (APM 13.2.1) */
-    {"amd-legacy", PMU_KIND_AMD_LEGACY, 0, 4, 48, 0, 0, false, SIG_AMD_10H},
+    {"amd-legacy", PMU_KIND_AMD_LEGACY, 0, 4, 48, 0, 0, false, SIG_AMD_10H, NULL, 0, false},
     /* PerfCtrExtCore: 6 counters at C001_0200 (APM 13.2.1, CPUID 8000_0001 ECX[23]) */
-    {"amd-core-ext", PMU_KIND_AMD_CORE_EXT, 0, 6, 48, 0, 0, false, SIG_AMD_15H},
+    {"amd-core-ext", PMU_KIND_AMD_CORE_EXT, 0, 6, 48, 0, 0, false, SIG_AMD_15H, NULL, 0, false},
     /* PerfMonV2: global control/status (APM 13.2.2, CPUID 8000_0022) */
-    {"amd-v2", PMU_KIND_AMD_PERFMON_V2, 0, 6, 48, 0, 0, false, SIG_AMD_19H},
+    {"amd-v2", PMU_KIND_AMD_PERFMON_V2, 0, 6, 48, 0, 0, false, SIG_AMD_19H, NULL, 0, false},
     /* Knights Corner: 2 counters of 40 bits (KNC PMU 1.4) */
-    {"knc", PMU_KIND_KNC, 0, 2, 40, 0, 0, false, SIG_KNC},
+    {"knc", PMU_KIND_KNC, 0, 2, 40, 0, 0, false, SIG_KNC, NULL, 0, false},
+    /* Hybrid: Alder Lake (P-cores, then E-cores) and Meteor Lake (P-cores, E-cores, low-power E-cores), v5, 48-bit
+     * counters, full-width writes (PERF_CAPABILITIES.FW_WRITE, as on every part since Skylake). */
+    {"adl", PMU_KIND_INTEL_ARCH, 5, 0, 48, 0, 48, true, SIG_ADL_P, adl_cores, ARRAY_SIZE(adl_cores), false},
+    {"mtl", PMU_KIND_INTEL_ARCH, 5, 0, 48, 0, 48, true, SIG_MTL, mtl_cores, ARRAY_SIZE(mtl_cores), true},
 };
 
 const struct pmu_emul_kind *pmu_emul_kind_find(const char *name)
@@ -48,7 +87,8 @@ const struct pmu_emul_kind *pmu_emul_kind_find(const char *name)
 
 const char *pmu_emul_kind_list(void)
 {
-    return "intel-v1, intel-v2, intel-v3, intel-v4, intel-v5, intel-v6, amd-legacy, amd-core-ext, amd-v2, knc";
+    return "intel-v1, intel-v2, intel-v3, intel-v4, intel-v5, intel-v6, amd-legacy, amd-core-ext, amd-v2, knc, adl, "
+           "mtl";
 }
 
 u32 pmu_emul_kind_count(void)
@@ -61,6 +101,18 @@ const struct pmu_emul_kind *pmu_emul_kind_at(u32 i)
     return i < ARRAY_SIZE(kinds) ? &kinds[i] : NULL;
 }
 
+u32 pmu_emul_core_of(const struct pmu_emul_kind *k, u32 index, u32 count)
+{
+    if (!k->num_cores || index >= count)
+        return 0;
+    return (u32)((u64)index * k->num_cores / count);
+}
+
+const struct pmu_emul_core *pmu_emul_core_at(const struct pmu_emul_kind *k, u32 core)
+{
+    return core < k->num_cores ? &k->cores[core] : NULL;
+}
+
 /* APM Vol.3 CPUID Fn0000_0001 EAX: family = BaseFamily[11:8] + ExtFamily[27:20] when BaseFamily is 0xF. */
 static u32 amd_family(u32 signature)
 {
@@ -68,8 +120,42 @@ static u32 amd_family(u32 signature)
     return base == 0xf ? base + (signature >> 20 & 0xff) : base;
 }
 
-void pmu_emul_caps(const struct pmu_emul_kind *k, struct pmu_caps *out)
+/* SDM Vol.2A CPUID Table 3-8: display model = ExtModel[19:16] << 4 | Model[7:4] for family 6. */
+static u32 intel_model(u32 signature)
 {
+    return (signature >> 12 & 0xf0) | (signature >> 4 & 0xf);
+}
+
+/* A hybrid kind's core: the model's counters and what discovery reads besides them on that core's CPUID. */
+static void hybrid_caps(const struct pmu_emul_kind *k, const struct pmu_emul_core *c, struct pmu_caps *out)
+{
+    pmu_model_caps_intel(out, k->version, c->num_gp, k->gp_width,
+                         c->fixed_mask ? 32 - (u32)__builtin_clz(c->fixed_mask) : 0, k->fixed_width, k->fw_write);
+    out->fixed_mask = c->fixed_mask;
+    out->model = intel_model(k->signature);
+    out->stepping = k->signature & 0xf;
+    out->arch_events_len = c->leaf_0a[0] >> 24;
+    out->arch_events = c->arch_events;
+    out->anythread_deprecated = k->version >= 5 && (c->leaf_0a[3] >> 15 & 1);
+    out->hybrid = true;
+    out->core_type = (u8)(c->leaf_1a >> 24);
+    out->native_model_id = c->leaf_1a & 0xffffff;
+    if (k->ext_leaf) {
+        out->ext_leaf = true;
+        out->ext_subleaves = c->leaf_23[0][0];
+        out->umask2 = c->leaf_23[0][1] & 1;
+        out->eq_bit = c->leaf_23[0][1] >> 1 & 1;
+        out->rdpmc_user_disable = c->leaf_23[0][1] >> 2 & 1;
+    }
+}
+
+void pmu_emul_caps(const struct pmu_emul_kind *k, u32 core, struct pmu_caps *out)
+{
+    const struct pmu_emul_core *c = pmu_emul_core_at(k, core < k->num_cores ? core : 0);
+    if (c) {
+        hybrid_caps(k, c, out);
+        return;
+    }
     switch (k->kind) {
     case PMU_KIND_INTEL_ARCH:
         pmu_model_caps_intel(out, k->version, k->num_gp, k->gp_width, k->num_fixed, k->fixed_width, k->fw_write);

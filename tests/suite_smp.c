@@ -6,6 +6,7 @@
 #include "kernel/cpuid_hw.h"
 #include "kernel/enumerate.h"
 #include "kernel/globals.h"
+#include "kernel/pmu_emul.h"
 #include "kernel/report.h"
 #include "kernel/smp.h"
 #include "kernel/timing.h"
@@ -153,7 +154,9 @@ static void identity_check(struct check *c)
 
 /* Feature leaves compared with a reference thread: the boot CPU, or on hybrid parts the first thread of the same
  * kind (the whole CPUID.1AH:EAX). Bits that legitimately differ per thread are masked out (tests/features_compare.c,
- * each mask with its source). */
+ * each mask with its source). Under pmu=emulated the leaves are the ones this thread presents to the PMU code
+ * (pmu_emul_cpuid: the kind's PMU leaves, a hybrid kind's core type included, over the real CPU's), so the threads
+ * are grouped by the emulated kind of core, and the verdict is marked [emulated PMU]. */
 #define MAX_CORE_KINDS 8
 static struct {
     bool valid;
@@ -164,7 +167,12 @@ static struct {
 static void features_check(struct check *c)
 {
     struct features_snapshot now;
-    features_read(&cpuid_hw, &now);
+    const struct cpuid_source *src = &cpuid_hw;
+    if (g_pmu_emulated) {
+        src = pmu_emul_cpuid();
+        pmu_emul_mark_use();
+    }
+    features_read(src, &now);
     u32 slot = 0;
     while (slot < MAX_CORE_KINDS && references[slot].valid && references[slot].f.kind != now.kind)
         slot++;

@@ -20,7 +20,7 @@ one() {  # one NAME ARGS: prints "<ms> <steps>"
 }
 read -r ms _ < <(one hardware "")
 echo "emul_baseline_hardware_run_ms: $ms ms"
-for k in intel-v1 intel-v2 intel-v3 intel-v4 intel-v5 intel-v6 amd-legacy amd-core-ext amd-v2 knc; do
+for k in intel-v1 intel-v2 intel-v3 intel-v4 intel-v5 intel-v6 amd-legacy amd-core-ext amd-v2 knc adl mtl; do
     read -r ms steps < <(one "$k" "pmu=emulated:$k")
     echo "emul_${k}_run_ms: $ms ms"
     echo "emul_${k}_stepped_instructions: $steps"

@@ -2,7 +2,8 @@
 # tools/emul-check.sh OUTDIR: the emulated-PMU runs of `make check` (docs/emulated-pmu.md), as one TAP stream on
 # stdout. Every KIND runs the PMU suites (pmu_enum, pmu_regs, pmi, events, init; and reset, with one cf9 reset,
 # in a run of its own) at -smp 2 and must end with 0 failed checks, every PMU verdict marked [emulated PMU], and no SKIP for want of a
-# PMU; every row of tools/fault-expect.txt runs its fault and must make
+# PMU; the hybrid kinds also run smp (smp/features groups threads by kind of core) and must show two kinds of core
+# (CPUID.1AH:EAX values) in their 2 CPUs; every row of tools/fault-expect.txt runs its fault and must make
 # exactly the named checks FAIL, on every CPU. Logs in OUTDIR. EMUL_KINDS (blank-separated) limits the kinds,
 # EMUL_FAULTS=0 skips the fault rows, EMUL_JOBS runs that many QEMUs at once (default 2: these suites measure no
 # time, so parallel runs cannot disturb them). Exit status: 0 when every line is ok.
@@ -15,7 +16,11 @@ suites=pmu_enum,pmu_regs,pmi,events,init
 smp=2
 # KIND@kvm: the same kind presented as a KVM guest's vPMU (hypervisor bit and signature), so the verdicts that
 # depend on running under a hypervisor take that path.
-kinds=${EMUL_KINDS:-intel-v1 intel-v2 intel-v3 intel-v4 intel-v5 intel-v6 amd-legacy amd-core-ext amd-v2 knc intel-v4@kvm amd-v2@kvm}
+kinds=${EMUL_KINDS:-intel-v1 intel-v2 intel-v3 intel-v4 intel-v5 intel-v6 amd-legacy amd-core-ext amd-v2 knc adl mtl intel-v4@kvm amd-v2@kvm}
+# Hybrid kinds: each CPU's kind of core by its index (pmu/emul.h pmu_emul_core_of): at -smp 2 CPU 0 is a P-core and
+# CPU 1 an E-core on both (mtl's low-power E-cores come third, from 3 CPUs on).
+hybrid_kinds="adl mtl"
+is_hybrid() { [[ " $hybrid_kinds " == *" ${1%@kvm} "* ]]; }
 n=0 bad=0
 tap() {  # tap yes|no|skip TEXT [REASON]
     n=$((n + 1))
@@ -40,7 +45,7 @@ rows() { grep -v '^\s*\(#\|$\)' tools/fault-expect.txt; }
 
 # Suite reset boots twice (its reset comes after a first pass of every suite): it runs alone, which is cheap.
 for k in $kinds; do
-    launch "kind-$k" "pmu=emulated:$k"
+    if is_hybrid "$k"; then launch "kind-$k" "pmu=emulated:$k" "$suites,smp"; else launch "kind-$k" "pmu=emulated:$k"; fi
     launch "kind-$k-reset" "pmu=emulated:$k" reset
 done
 if [[ ${EMUL_FAULTS:-1} != 0 ]]; then
@@ -69,6 +74,10 @@ for run in $(for k in $kinds; do echo "$k" "$k-reset"; done); do
     [[ $unmarked -gt 0 && $unmarked -eq $marked ]] || problems+=("$marked of $unmarked PMU verdicts marked [emulated PMU]")
     nopmu=$(grep -c "# SKIP no PMU" "$log" | tr -d ' ')
     [[ $nopmu -eq 0 ]] || problems+=("$nopmu SKIPs for want of a PMU")
+    if is_hybrid "$k"; then  # two kinds of core in the 2 CPUs, per the header comment of kernel/pmu_emul.c
+        cores=$(grep -m1 "^# pmu: emulated hybrid part" "$log" | grep -o 'CPUID.1AH:EAX=0x[0-9a-f]*' | sort -u | wc -l)
+        [[ $cores -ge 2 ]] || problems+=("$cores kind(s) of core in the hybrid header, expected 2")
+    fi
     if [[ ${#problems[@]} -eq 0 ]]; then
         tap yes "emulated/$run: $summary, every PMU verdict marked, no SKIP for want of a PMU (${secs%??????} s)"
     else

@@ -16,6 +16,7 @@
 #include "pmu/model/pmu_model.h"
 #include "pmu/pmu.h"
 #include "pmu/pmu_msr.h"
+#include "tests/host/support/test_data.h"
 
 #define SEL_INST_INT ((u64)0xc0 | 1ull << 16 | 1ull << 17 | 1ull << 20 | 1ull << 22)
 
@@ -34,9 +35,10 @@ static bool base_query(void *ctx, u32 leaf, u32 sub, struct cpuid_regs *r)
 }
 static const struct cpuid_source base = {base_query, NULL};
 
-static void discover_as(const struct pmu_emul_kind *k, bool kvm, struct cpu_ident *id, struct pmu_caps *c)
+static void discover_as(const struct pmu_emul_kind *k, bool kvm, u32 core, struct cpu_ident *id,
+                        struct pmu_caps *c)
 {
-    struct pmu_emul_cpuid e = {k, &base, kvm};
+    struct pmu_emul_cpuid e = {k, &base, kvm, core};
     struct cpuid_source src = {pmu_emul_cpuid_query, &e};
     cpu_ident_decode(id, &src);
     pmu_discover(c, id, &src);
@@ -50,66 +52,222 @@ static void kvm_presentation(void **state)
     struct cpu_ident id;
     struct pmu_caps c;
     const struct pmu_emul_kind *k = pmu_emul_kind_find("intel-v4");
-    discover_as(k, true, &id, &c);
+    discover_as(k, true, 0, &id, &c);
     assert_true(id.hypervisor_bit);
     assert_string_equal(id.hv_signature, "KVMKVMKVM");
     assert_true(c.hypervisor);
-    discover_as(k, false, &id, &c);
+    discover_as(k, false, 0, &id, &c);
     assert_false(id.hypervisor_bit);
     assert_false(c.hypervisor);
 }
 
-static void discover(const struct pmu_emul_kind *k, struct cpu_ident *id, struct pmu_caps *c)
+/* Discovery on the CPUID a thread presenting kind of core `core` answers (ignored for kinds that are not hybrid). */
+static void discover(const struct pmu_emul_kind *k, u32 core, struct cpu_ident *id, struct pmu_caps *c)
 {
-    discover_as(k, false, id, c);
+    discover_as(k, false, core, id, c);
+}
+
+/* Discovery on kind k's CPUID for kind of core `core` finds exactly the capabilities its model is built from. */
+static void discovers_model(const struct pmu_emul_kind *k, u32 core)
+{
+    struct cpu_ident id;
+    struct pmu_caps got, want;
+    discover(k, core, &id, &got);
+    pmu_emul_caps(k, core, &want);
+    if (got.pdcm)
+        pmu_caps_apply_perf_capabilities(&got, want.perf_caps.raw);
+    assert_false(id.hypervisor_bit);
+    assert_int_equal(got.kind, k->kind);
+    assert_int_equal(got.kind, want.kind);
+    assert_int_equal(got.family, want.family); /* the model applies the family's counter constraints */
+    assert_int_equal(got.version, want.version);
+    assert_int_equal(got.num_gp, want.num_gp);
+    assert_int_equal(got.gp_mask, want.gp_mask);
+    assert_int_equal(got.gp_width, want.gp_width);
+    assert_int_equal(got.num_fixed, want.num_fixed);
+    assert_int_equal(got.fixed_mask, want.fixed_mask);
+    assert_int_equal(got.fixed_width, want.fixed_width);
+    assert_int_equal(got.pdcm, want.pdcm);
+    assert_memory_equal(&got.msrs, &want.msrs, sizeof(got.msrs));
+    /* Hybrid: the core type and native model (what pmu_enum/consistent and smp/features group threads by); the
+     * hybrid bit only on the hybrid kinds. */
+    assert_int_equal(got.hybrid, k->num_cores != 0);
+    assert_int_equal(got.hybrid, want.hybrid);
+    assert_int_equal(got.core_type, want.core_type);
+    assert_int_equal(got.native_model_id, want.native_model_id);
+    assert_int_equal(cpu_ident_kind(&id), k->num_cores ? pmu_emul_core_at(k, core)->leaf_1a : 0);
+    if (k->kind == PMU_KIND_INTEL_ARCH) {
+        assert_int_equal(got.model, want.model);
+        assert_int_equal(got.stepping, want.stepping);
+        assert_int_equal(got.arch_events_len, want.arch_events_len);
+        assert_int_equal(got.arch_events, want.arch_events);
+        assert_int_equal(got.anythread_deprecated, want.anythread_deprecated);
+        assert_int_equal(got.ext_leaf, want.ext_leaf);
+        assert_int_equal(got.ext_subleaves, want.ext_subleaves);
+    }
+    /* pmu_init accepts the model built from those capabilities. */
+    struct pmu_model m;
+    struct hw_access hw;
+    struct pmu p;
+    pmu_model_init(&m, &want, MODEL_APIC_STRICT_EDGE);
+    assert_null(m.config_error);
+    pmu_model_access(&m, &hw);
+    assert_int_equal(pmu_init(&p, &got, &hw), 0);
+    /* Every register of the kind is routed to the model; the APIC base, x2APIC and TSC MSRs are not. */
+    const u32 *r = (const u32 *)&want.msrs;
+    for (size_t j = 0; j < sizeof(want.msrs) / sizeof(u32); j++)
+        if (r[j] > 0x10) /* stride and v6_stride are small numbers, not addresses */
+            assert_true(pmu_emul_msr_is_pmu(k, r[j]));
+    assert_false(pmu_emul_msr_is_pmu(k, 0x10));
+    assert_false(pmu_emul_msr_is_pmu(k, 0x1b));
+    assert_false(pmu_emul_msr_is_pmu(k, 0x830));
+    assert_int_equal(pmu_emul_msr_is_pmu(k, MSR_IA32_DEBUGCTL), k->kind == PMU_KIND_INTEL_ARCH);
 }
 
 static void every_kind_discovers_its_model(void **state)
 {
     (void)state;
-    assert_int_equal(pmu_emul_kind_count(), 10);
+    assert_int_equal(pmu_emul_kind_count(), 12);
     for (u32 i = 0; i < pmu_emul_kind_count(); i++) {
         const struct pmu_emul_kind *k = pmu_emul_kind_at(i);
         assert_ptr_equal(pmu_emul_kind_find(k->name), k);
         assert_non_null(strstr(pmu_emul_kind_list(), k->name));
-        struct cpu_ident id;
-        struct pmu_caps got, want;
-        discover(k, &id, &got);
-        pmu_emul_caps(k, &want);
-        if (got.pdcm)
-            pmu_caps_apply_perf_capabilities(&got, want.perf_caps.raw);
-        assert_false(id.hypervisor_bit);
-        assert_int_equal(got.kind, k->kind);
-        assert_int_equal(got.kind, want.kind);
-        assert_int_equal(got.family, want.family); /* the model applies the family's counter constraints */
-        assert_int_equal(got.version, want.version);
-        assert_int_equal(got.num_gp, want.num_gp);
-        assert_int_equal(got.gp_mask, want.gp_mask);
-        assert_int_equal(got.gp_width, want.gp_width);
-        assert_int_equal(got.num_fixed, want.num_fixed);
-        assert_int_equal(got.fixed_mask, want.fixed_mask);
-        assert_int_equal(got.fixed_width, want.fixed_width);
-        assert_int_equal(got.pdcm, want.pdcm);
-        assert_memory_equal(&got.msrs, &want.msrs, sizeof(got.msrs));
-        /* pmu_init accepts the model built from those capabilities. */
-        struct pmu_model m;
-        struct hw_access hw;
-        struct pmu p;
-        pmu_model_init(&m, &want, MODEL_APIC_STRICT_EDGE);
-        assert_null(m.config_error);
-        pmu_model_access(&m, &hw);
-        assert_int_equal(pmu_init(&p, &got, &hw), 0);
-        /* Every register of the kind is routed to the model; the APIC base, x2APIC and TSC MSRs are not. */
-        const u32 *r = (const u32 *)&want.msrs;
-        for (size_t j = 0; j < sizeof(want.msrs) / sizeof(u32); j++)
-            if (r[j] > 0x10) /* stride and v6_stride are small numbers, not addresses */
-                assert_true(pmu_emul_msr_is_pmu(k, r[j]));
-        assert_false(pmu_emul_msr_is_pmu(k, 0x10));
-        assert_false(pmu_emul_msr_is_pmu(k, 0x1b));
-        assert_false(pmu_emul_msr_is_pmu(k, 0x830));
-        assert_int_equal(pmu_emul_msr_is_pmu(k, MSR_IA32_DEBUGCTL), k->kind == PMU_KIND_INTEL_ARCH);
+        for (u32 core = 0; core < (k->num_cores ? k->num_cores : 1); core++)
+            discovers_model(k, core);
     }
     assert_null(pmu_emul_kind_find("intel-v7"));
+}
+
+/* The kind of core of each CPU index (pmu_emul_core_of, docs/emulated-pmu.md): consecutive blocks in the order of the
+ * kind's cores, P-cores first; a 2-CPU run (tools/emul-check.sh's -smp 2) has two kinds on adl and on mtl. */
+static void hybrid_core_patterns(void **state)
+{
+    (void)state;
+    const struct pmu_emul_kind *adl = pmu_emul_kind_find("adl"), *mtl = pmu_emul_kind_find("mtl");
+    assert_non_null(adl);
+    assert_non_null(mtl);
+    static const struct {
+        const char *kind;
+        u32 count, cores[8];
+    } t[] = {
+        {"adl", 1, {0}},          {"adl", 2, {0, 1}},          {"adl", 3, {0, 0, 1}},
+        {"adl", 4, {0, 0, 1, 1}}, {"mtl", 1, {0}},             {"mtl", 2, {0, 1}},
+        {"mtl", 3, {0, 1, 2}},    {"mtl", 4, {0, 0, 1, 2}},    {"mtl", 6, {0, 0, 1, 1, 2, 2}},
+        {"intel-v4", 4, {0}},
+    };
+    for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+        for (u32 cpu = 0; cpu < t[i].count; cpu++)
+            assert_int_equal(pmu_emul_core_of(pmu_emul_kind_find(t[i].kind), cpu, t[i].count), t[i].cores[cpu]);
+    assert_null(pmu_emul_core_at(pmu_emul_kind_find("intel-v4"), 0));
+    assert_null(pmu_emul_core_at(adl, 2));
+    assert_string_equal(pmu_emul_core_at(adl, 0)->name, "P-core (Golden Cove)");
+    assert_string_equal(pmu_emul_core_at(mtl, 2)->name, "LP E-core (Crestmont)");
+}
+
+/* Every CPU index of every run size: discovery on the CPUID that CPU presents equals the capabilities of the model
+ * it is given (the same pmu_emul_core_of decides both in kernel/pmu_emul.c), and from 2 CPUs on a hybrid kind shows
+ * at least two kinds of core, CPUID.1AH:EAX values (what smp/features and pmu_enum/consistent group by). */
+static void every_cpu_index_discovers_its_core(void **state)
+{
+    (void)state;
+    for (u32 i = 0; i < pmu_emul_kind_count(); i++) {
+        const struct pmu_emul_kind *k = pmu_emul_kind_at(i);
+        for (u32 count = 1; count <= 8; count++) {
+            u32 first = 0, kinds = 0;
+            for (u32 cpu = 0; cpu < count; cpu++) {
+                u32 core = pmu_emul_core_of(k, cpu, count);
+                discovers_model(k, core);
+                struct cpu_ident id;
+                struct pmu_caps c;
+                discover(k, core, &id, &c);
+                if (cpu == 0)
+                    first = cpu_ident_kind(&id), kinds = 1;
+                else if (cpu_ident_kind(&id) != first)
+                    kinds = 2;
+            }
+            if (k->num_cores && count >= 2)
+                assert_int_equal(kinds, 2);
+            if (!k->num_cores)
+                assert_int_equal(first, 0);
+        }
+    }
+}
+
+/* CPUID leaf `leaf`.`sub` of a source, or all zero when it does not answer. */
+static struct cpuid_regs q(const struct cpuid_source *s, u32 leaf, u32 sub)
+{
+    struct cpuid_regs r = {0, 0, 0, 0};
+    if (!cpuid_query(s, leaf, sub, &r))
+        r = (struct cpuid_regs){0, 0, 0, 0};
+    return r;
+}
+
+/* A hybrid kind's core answers the PMU leaves as the real CPU of the dump it was copied from (tests/host/data,
+ * PROVENANCE.md): signature (unless `other_part`), hybrid bit, ArchPerfmonExt, leaves 0AH, 1AH and 23H.0-3, and
+ * discovery on either finds the same counters and events. */
+static void core_matches_dump(const char *kind, u32 core, const char *file, unsigned cpu, bool other_part)
+{
+    static struct cpuid_dump d;
+    test_dump_load(&d, file, cpu);
+    struct cpuid_source real;
+    cpuid_dump_source(&d, &real);
+    const struct pmu_emul_kind *k = pmu_emul_kind_find(kind);
+    struct pmu_emul_cpuid e = {k, &base, false, core};
+    struct cpuid_source emu = {pmu_emul_cpuid_query, &e};
+    if (!other_part)
+        assert_int_equal(q(&emu, 1, 0).eax, q(&real, 1, 0).eax);
+    assert_int_equal(q(&emu, 7, 0).edx >> 15 & 1, q(&real, 7, 0).edx >> 15 & 1);
+    assert_int_equal(q(&emu, 7, 1).eax >> 8 & 1, q(&real, 7, 1).eax >> 8 & 1);
+    const u32 leaves[][2] = {{0x0a, 0}, {0x1a, 0}, {0x23, 0}, {0x23, 1}, {0x23, 2}, {0x23, 3}};
+    for (size_t i = 0; i < sizeof(leaves) / sizeof(leaves[0]); i++) {
+        if (leaves[i][0] == 0x23 && !(q(&real, 7, 1).eax >> 8 & 1))
+            continue; /* no leaf 23H on the real part */
+        struct cpuid_regs a = q(&emu, leaves[i][0], leaves[i][1]), b = q(&real, leaves[i][0], leaves[i][1]);
+        assert_memory_equal(&a, &b, sizeof(a));
+    }
+    struct cpu_ident ia, ib;
+    struct pmu_caps ca, cb;
+    cpu_ident_decode(&ia, &emu);
+    pmu_discover(&ca, &ia, &emu);
+    cpu_ident_decode(&ib, &real);
+    pmu_discover(&cb, &ib, &real);
+    assert_int_equal(cpu_ident_kind(&ia), cpu_ident_kind(&ib));
+    assert_int_equal(ca.version, cb.version);
+    assert_int_equal(ca.gp_mask, cb.gp_mask);
+    assert_int_equal(ca.gp_width, cb.gp_width);
+    assert_int_equal(ca.fixed_mask, cb.fixed_mask);
+    assert_int_equal(ca.fixed_width, cb.fixed_width);
+    assert_int_equal(ca.arch_events, cb.arch_events);
+    assert_int_equal(ca.ext_subleaves, cb.ext_subleaves);
+    assert_int_equal(ca.num_quirks, cb.num_quirks); /* the Alder Lake P-core widening on both */
+    /* ...and the model the kernel builds for that core implements exactly those counters. */
+    struct pmu_caps want;
+    pmu_emul_caps(k, core, &want);
+    assert_int_equal(want.gp_mask, cb.gp_mask);
+    assert_int_equal(want.fixed_mask, cb.fixed_mask);
+}
+
+static void hybrid_cores_answer_as_the_dumps(void **state)
+{
+    (void)state;
+    /* Core i3-1220P: CPU 0 P-core 0x40000001, CPU 1 E-core 0x20000001; 8 GP + fixed 0-3 and 6 GP + fixed 0-2. */
+    core_matches_dump("adl", 0, "intel_alderlake_p_hybrid_000906A4.txt", 0, false);
+    core_matches_dump("adl", 1, "intel_alderlake_p_hybrid_000906A4.txt", 1, false);
+    core_matches_dump("adl", 0, "intel_alderlake_p_hybrid_000906A4.txt", 2, false);
+    const struct pmu_emul_kind *adl = pmu_emul_kind_find("adl");
+    struct pmu_caps c;
+    pmu_emul_caps(adl, 0, &c);
+    assert_int_equal(c.gp_mask, 0xff);
+    assert_int_equal(c.fixed_mask, 0xf);
+    pmu_emul_caps(adl, 1, &c);
+    assert_int_equal(c.gp_mask, 0x3f);
+    assert_int_equal(c.fixed_mask, 0x7);
+    /* Core Ultra 5 125H: CPU 0 P-core 0x40000002 (fixed 0-3), CPU 1 E-core 0x20000002 (fixed 0-2); the LP E-core as
+     * the "Intel Atom LP" core of the Core Ultra 7 265U (Arrow Lake-U, Meteor Lake's cores), its CPU 2. */
+    core_matches_dump("mtl", 0, "intel_meteorlake_hybrid_000A06A4.txt", 0, false);
+    core_matches_dump("mtl", 1, "intel_meteorlake_hybrid_000A06A4.txt", 1, false);
+    core_matches_dump("mtl", 2, "intel_meteorlake_hybrid_000A06A4.txt", 1, false);
+    core_matches_dump("mtl", 2, "intel_arrowlake_u_hybrid_000B0650.txt", 2, true);
 }
 
 static void fault_names_parse(void **state)
@@ -283,7 +441,7 @@ static void emulated_events(void **state)
     for (u32 i = 0; i < pmu_emul_kind_count(); i++) {
         const struct pmu_emul_kind *k = pmu_emul_kind_at(i);
         struct pmu_caps caps;
-        pmu_emul_caps(k, &caps);
+        pmu_emul_caps(k, 0, &caps);
         int n = 0;
         for (const struct pmu_emul_event *e = pmu_emul_events(k); e->name; e++, n++)
             if (!pmu_event_find(&caps, e->name))
@@ -307,27 +465,29 @@ static void firmware_left_enabled_is_seen(void **state)
     (void)state;
     for (u32 i = 0; i < pmu_emul_kind_count(); i++) {
         const struct pmu_emul_kind *k = pmu_emul_kind_at(i);
-        struct pmu_caps c;
-        struct pmu p;
-        struct pmu_state st;
-        struct pmu_entry_judgement j;
-        pmu_emul_caps(k, &c);
-        pmu_model_init(&m, &c, MODEL_APIC_STRICT_EDGE);
-        pmu_model_set_faults(&m, PMU_FAULT_FIRMWARE_LEFT_ENABLED);
-        pmu_model_reset(&m);
-        pmu_model_access(&m, &hw);
-        assert_int_equal(pmu_init(&p, &m.caps, &hw), 0);
-        pmu_state_read(&p, &st);
-        pmu_entry_judge(&m.caps, &st, &j);
-        assert_int_equal(j.enabled + j.programmed, 0);
-        pmu_model_firmware_left_enabled(&m);
-        pmu_state_read(&p, &st);
-        pmu_entry_judge(&m.caps, &st, &j);
-        u64 want = 1ull << PMU_GP(0);
-        if (c.num_fixed >= 3)
-            want |= 1ull << PMU_FIXED(1) | 1ull << PMU_FIXED(2);
-        assert_int_equal(j.enabled_counters, want);
-        assert_int_equal(j.programmed, 0);
+        for (u32 core = 0; core < (k->num_cores ? k->num_cores : 1); core++) { /* each kind of core */
+            struct pmu_caps c;
+            struct pmu p;
+            struct pmu_state st;
+            struct pmu_entry_judgement j;
+            pmu_emul_caps(k, core, &c);
+            pmu_model_init(&m, &c, MODEL_APIC_STRICT_EDGE);
+            pmu_model_set_faults(&m, PMU_FAULT_FIRMWARE_LEFT_ENABLED);
+            pmu_model_reset(&m);
+            pmu_model_access(&m, &hw);
+            assert_int_equal(pmu_init(&p, &m.caps, &hw), 0);
+            pmu_state_read(&p, &st);
+            pmu_entry_judge(&m.caps, &st, &j);
+            assert_int_equal(j.enabled + j.programmed, 0);
+            pmu_model_firmware_left_enabled(&m);
+            pmu_state_read(&p, &st);
+            pmu_entry_judge(&m.caps, &st, &j);
+            u64 want = 1ull << PMU_GP(0);
+            if (c.num_fixed >= 3)
+                want |= 1ull << PMU_FIXED(1) | 1ull << PMU_FIXED(2);
+            assert_int_equal(j.enabled_counters, want);
+            assert_int_equal(j.programmed, 0);
+        }
     }
 }
 
@@ -336,6 +496,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(kvm_presentation),
         cmocka_unit_test(every_kind_discovers_its_model),
+        cmocka_unit_test(hybrid_core_patterns),
+        cmocka_unit_test(every_cpu_index_discovers_its_core),
+        cmocka_unit_test(hybrid_cores_answer_as_the_dumps),
         cmocka_unit_test(fault_names_parse),
         cmocka_unit_test(faults_change_their_rule),
         cmocka_unit_test(firmware_left_enabled_is_seen),

@@ -8,6 +8,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "pmu/emul.h"
 #include "tests/features_compare.h"
 #include "tests/host/support/test_data.h"
 
@@ -60,6 +61,41 @@ static void kinds_told_apart(void **state)
     assert_int_equal(p.kind, 0);
 }
 
+/* smp/features under pmu=emulated:KIND reads each thread's emulated CPUID (tests/suite_smp.c): over one real CPU (the
+ * Skylake dump) the hybrid kinds' threads, cores chosen by CPU index as the kernel does (pmu_emul_core_of), fall in
+ * one group per CPUID.1AH:EAX value, each thread equal to its group's first; the kinds that are not hybrid in one. */
+static void emulated_kinds_grouped(void **state)
+{
+    (void)state;
+    static struct cpuid_dump d;
+    struct cpuid_source real;
+    test_dump_load(&d, "intel_skylake_000506E3.txt", 0);
+    cpuid_dump_source(&d, &real);
+    static const struct {
+        const char *kind;
+        u32 cpus, groups;
+    } t[] = {{"adl", 2, 2}, {"adl", 4, 2}, {"mtl", 2, 2}, {"mtl", 4, 2}, {"mtl", 1, 1}, {"intel-v4", 4, 1}};
+    for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+        const struct pmu_emul_kind *k = pmu_emul_kind_find(t[i].kind);
+        struct features_snapshot ref[4], f;
+        u32 groups = 0;
+        for (u32 cpu = 0; cpu < t[i].cpus; cpu++) {
+            struct pmu_emul_cpuid e = {k, &real, false, pmu_emul_core_of(k, cpu, t[i].cpus)};
+            struct cpuid_source s = {pmu_emul_cpuid_query, &e};
+            features_read(&s, &f);
+            u32 g = 0;
+            while (g < groups && ref[g].kind != f.kind)
+                g++;
+            if (g == groups)
+                ref[groups++] = f;
+            struct features_diff diffs[4];
+            assert_int_equal(features_compare(&ref[g], &f, diffs, 4), 0);
+            assert_int_equal(f.kind != 0, k->num_cores != 0);
+        }
+        assert_int_equal(groups, t[i].groups);
+    }
+}
+
 static void a_real_difference_is_found(void **state)
 {
     (void)state;
@@ -84,6 +120,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(hfi_row_is_per_thread),
         cmocka_unit_test(kinds_told_apart),
+        cmocka_unit_test(emulated_kinds_grouped),
         cmocka_unit_test(a_real_difference_is_found),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
