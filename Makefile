@@ -34,7 +34,7 @@ HOST_LDLIBS := -lcmocka
 PORTABLE_SRCS := kernel/lib/format.c kernel/phys_window.c kernel/bootinfo.c kernel/cmdline.c kernel/topology.c \
                  kernel/cpu_ident.c kernel/acpi.c kernel/cpu_list.c kernel/reset_plan.c kernel/uart.c kernel/spcr.c \
                  kernel/console_choice.c kernel/fbtext.c kernel/font8x16.c kernel/clock_select.c kernel/insn_class.c kernel/fw_resume.c kernel/pt_map.c \
-                 apic/timer_calc.c tests/events_expect.c tests/events_spec.c tests/verdict_repeat.c tests/features_compare.c $(wildcard pmu/*.c) $(wildcard pmu/model/*.c)
+                 apic/timer_calc.c tests/events_expect.c tests/events_spec.c tests/verdict_repeat.c tests/features_compare.c tests/pmu_enum_judge.c $(wildcard pmu/*.c) $(wildcard pmu/model/*.c)
 KERNEL_ONLY_SRCS := $(wildcard kernel/*.c kernel/lib/string.c apic/*.c tests/*.c)
 KERNEL_C_SRCS := $(sort $(PORTABLE_SRCS) $(filter-out $(PORTABLE_SRCS),$(KERNEL_ONLY_SRCS)))
 KERNEL_ASM_SRCS := $(wildcard boot/*.asm kernel/*.asm tests/*.asm)

@@ -124,3 +124,17 @@ void topology_decode(struct topology *t, const struct cpuid_source *src)
         cpuid_query(src, 0x1A, 0, &h))
         t->core_type = h.eax >> 24; /* SDM Vol.2A CPUID 1AH: 0x20 Atom, 0x40 Core */
 }
+
+void topology_judge(const struct topology *t, const bool *present, u32 n, u32 *dup, u32 *mixed)
+{
+    *dup = *mixed = 0;
+    for (u32 i = 0; i < n; i++) {
+        if (present && !present[i])
+            continue;
+        if (strcmp(t[i].source, t[0].source))
+            (*mixed)++;
+        for (u32 k = 0; k < i; k++)
+            if ((!present || present[k]) && t[k].apic_id == t[i].apic_id)
+                (*dup)++;
+    }
+}

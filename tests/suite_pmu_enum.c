@@ -9,6 +9,7 @@
 #include "kernel/smp.h"
 #include "pmu/entry_state.h"
 #include "tests/framework.h"
+#include "tests/pmu_enum_judge.h"
 
 /* The capabilities, as lines of YAML evidence, and the SDM/APM ranges they must fall in. */
 static void discover_check(struct check *c)
@@ -35,13 +36,10 @@ static void discover_check(struct check *c)
     }
     SKIP_WITHOUT_PMU(c, pc);
     const struct pmu_caps *k = &pc->caps;
-    expect_true(c, "GP counters", k->num_gp >= 1 && k->num_gp <= 64, "1..64", "%u", k->num_gp);
-    /* Counter widths: KNC 40 bits (KNC PMU 1.4), AMD 48 (APM Vol.2 13.2.1), Intel as CPUID says, at least
-     * 32 (the legacy write width, SDM Vol.3B 21.2.6) and at most 64. */
-    expect_true(c, "GP width", k->gp_width >= 32 && k->gp_width <= 64, "32..64 bits", "%u", k->gp_width);
-    if (k->num_fixed)
-        expect_true(c, "fixed width", k->fixed_width >= 32 && k->fixed_width <= 64, "32..64 bits", "%u",
-                    k->fixed_width);
+    /* GP counters 1..64, widths 32..64 bits (tests/pmu_enum_judge.c, shared with pmu-decode --checks). */
+    struct pmu_caps_bound bounds[PMU_CAPS_BOUNDS];
+    for (u32 i = 0, n = pmu_caps_bounds(k, bounds); i < n; i++)
+        expect_true(c, bounds[i].what, bounds[i].ok, bounds[i].expected, "%u", bounds[i].value);
     if (k->pdcm)
         expect_eq(c, "IA32_PERF_CAPABILITIES readable (PDCM=1)", 0, (u64)pc->perf_caps_rc);
     if (k->version_beyond_known)
@@ -66,16 +64,11 @@ static void consistent_check(struct check *c)
         }
     check_note(c, "reference", "cpu%u (CPUID.1AH:EAX 0x%08x: %s core, native model 0x%06x)", ref_idx, kind,
                cpu_core_type_name(pc->id.core_type), pc->id.native_model_id);
-    const struct pmu_caps *a = &ref->caps, *b = &pc->caps;
-    expect_eq_dec(c, "kind", a->kind, b->kind);
-    expect_eq_dec(c, "version", a->version, b->version);
-    expect_eq(c, "GP counter mask", a->gp_mask, b->gp_mask);
-    expect_eq_dec(c, "GP width", a->gp_width, b->gp_width);
-    expect_eq(c, "fixed counter mask", a->fixed_mask, b->fixed_mask);
-    expect_eq_dec(c, "fixed width", a->fixed_width, b->fixed_width);
-    expect_eq(c, "architectural events", a->arch_events, b->arch_events);
-    expect_eq_dec(c, "TSX (CPUID.(7,0):EBX HLE/RTM)", a->tsx, b->tsx);
-    expect_eq(c, "IA32_PERF_CAPABILITIES", a->perf_caps.raw, b->perf_caps.raw);
+    /* The fields compared: tests/pmu_enum_judge.c, shared with pmu-decode --checks. */
+    struct pmu_caps_field f[PMU_CAPS_COMPARED];
+    pmu_caps_compare(&ref->caps, &pc->caps, f);
+    for (u32 i = 0; i < PMU_CAPS_COMPARED; i++)
+        (f[i].hex ? expect_eq : expect_eq_dec)(c, f[i].what, f[i].reference, f[i].value);
 }
 
 /* The registers of state s judged `which`, as "name=0xvalue" separated by blanks. */

@@ -201,6 +201,7 @@ static void features_check(struct check *c)
 /* The topology table: each thread's IDs decoded from its own CPUID; every (package, die, ..., SMT) tuple
  * must be unique and every thread must use the same decoding source. */
 static struct topology topo[MAX_CPUS];
+static bool topo_online[MAX_CPUS];
 static void collect_topology(void *arg)
 {
     (void)arg;
@@ -215,18 +216,16 @@ static void topology_check(struct check *c)
             n++;
     report_comment("topology (%s): cpu apic_id package die tile module core smt core_type", topo[0].source);
     for (u32 i = 0; i < smp.count; i++) {
-        if (smp.cpu[i].state != CPU_ONLINE)
+        topo_online[i] = smp.cpu[i].state == CPU_ONLINE;
+        if (!topo_online[i])
             continue;
         const struct topology *t = &topo[i];
         report_comment("  cpu%-3u 0x%-6x %7u %3u %4u %6u %4u %3u 0x%02x", i, t->apic_id, t->id[TOPO_PACKAGE],
                        t->id[TOPO_DIE], t->id[TOPO_TILE], t->id[TOPO_MODULE], t->id[TOPO_CORE], t->id[TOPO_SMT],
                        t->core_type);
-        if (strcmp(t->source, topo[0].source))
-            mixed++;
-        for (u32 k = 0; k < i; k++)
-            if (smp.cpu[k].state == CPU_ONLINE && topo[k].apic_id == t->apic_id)
-                dup++;
     }
+    /* Shared with pmu-decode --checks (kernel/topology.c). */
+    topology_judge(topo, topo_online, smp.count, &dup, &mixed);
     check_note(c, "source", "%s", topo[0].source);
     check_note(c, "shifts", "smt %u, core %u, package %u", topo[0].shift[TOPO_SMT], topo[0].shift[TOPO_CORE],
                topo[0].shift[TOPO_PACKAGE]);

@@ -3,6 +3,9 @@
 #
 #   1. every build/host/test_* with CMOCKA_MESSAGE_OUTPUT=TAP; its stdout is one TAP stream
 #   2. build/tools/pmu-decode --all on each tests/host/data/*.txt: one check per dump (it must decode)
+#   2a. build/tools/pmu-decode --checks on each tests/host/data/*.txt holding more than one logical CPU: the
+#      verdicts pmuboot's CPUID-only checks would give on that (healthy) machine; one check per dump, which
+#      requires exit status 0, a well-formed stream and no "not ok" line (build/check/decode/*.checks.tap)
 #   3. QEMU runs of the kernel through run-qemu.sh: -kernel on pc and q35 with -smp 1, 4, 16 and 64 (q35), the
 #      Skylake-Client, Icelake-Server and EPYC CPU models, serial bring-up, run=serial (checks one CPU at a
 #      time), the same -smp 4 run twice, the per-check time limit (suite=timeout); the GRUB ISO's
@@ -103,6 +106,49 @@ decode_tap=$out/decode.tap
 } >"$decode_tap"
 streams+=("pmu-decode=$decode_tap")
 echo "check: pmu-decode on $(grep -c '^\(not \)\{0,1\}ok' "$decode_tap") dumps"
+
+# --- 2a. pmu-decode --checks on the dumps of whole machines --------------------------------------------------
+# A dump of several logical CPUs is a machine: its predicted smp/topology, smp/features, pmu_enum/discover and
+# pmu_enum/consistent verdicts (the kernel's decision code, tests/host/support/checks_predict.c) must hold no
+# "not ok": the dumps are of healthy CPUs. Each prediction is kept in build/check/decode/NAME.checks.tap.
+checks_tap=$out/decode-checks.tap
+{
+    echo "TAP version 13"
+    n=0
+    if [[ ! -x build/tools/pmu-decode ]]; then
+        echo "ok 1 - pmu-decode --checks # SKIP build/tools/pmu-decode not built"; n=1
+    else
+        for d in tests/host/data/*.txt; do
+            [[ -e $d ]] || continue
+            cpus=$(build/tools/pmu-decode "$d" 2>/dev/null </dev/null |
+                   sed -n 's/^dump: .*, logical CPU 0 of \([0-9]*\) .*/\1/p' || true)
+            [[ ${cpus:-0} -gt 1 ]] || continue
+            n=$((n + 1))
+            base=$(basename "$d" .txt)
+            pred=$out/decode/$base.checks.tap
+            set +e
+            build/tools/pmu-decode --checks "$d" >"$pred" 2>"$out/decode/$base.checks.err" </dev/null
+            status=$?
+            tools/tapsum --quiet "$pred" >/dev/null 2>&1
+            tap_status=$?
+            set -e
+            fails=$(grep -c '^not ok' "$pred" || true)
+            if [[ $status -eq 0 && $tap_status -eq 0 && $fails -eq 0 ]]; then
+                echo "ok $n - pmu-decode --checks/$base ($cpus CPUs: $(tail -n 1 "$pred"))"
+            else
+                first=$(grep -m 1 '^not ok' "$pred" || true)
+                first=${first//#/}   # a '#' would start a TAP directive on this line
+                echo "not ok $n - pmu-decode --checks/$base (exit status $status, $fails not ok${first:+, first: $first}; see $pred)"
+            fi
+        done
+        if [[ $n -eq 0 ]]; then
+            echo "ok 1 - pmu-decode --checks # SKIP no dump in tests/host/data/*.txt holds more than one logical CPU"; n=1
+        fi
+    fi
+    echo "1..$n"
+} >"$checks_tap"
+streams+=("pmu-decode-checks=$checks_tap")
+echo "check: pmu-decode --checks on $(grep -c '^\(not \)\{0,1\}ok' "$checks_tap") multi-CPU dumps"
 
 # --- 2b. the report tool's tests ------------------------------------------------------------------------------
 set +e

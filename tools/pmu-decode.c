@@ -1,5 +1,7 @@
-/* pmu-decode: decode a CPUID dump into the CPU identification and PMU enumeration the kernel prints.
- * Host tool; all decoding is the portable code the kernel runs (pmu/, kernel/cpu_ident.c). */
+/* pmu-decode: decode a CPUID dump into the CPU identification and PMU enumeration the kernel prints, or (--checks)
+ * predict from a dump of every logical CPU the verdicts of pmuboot's CPUID-only checks on that machine.
+ * Host tool; all decoding and deciding is the portable code the kernel runs (pmu/, kernel/cpu_ident.c,
+ * kernel/topology.c, tests/features_compare.c, tests/pmu_enum_judge.c; tests/host/support/checks_predict.c). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,14 +11,21 @@
 #include "kernel/lib/format.h"
 #include "pmu/cpuid_dump.h"
 #include "pmu/pmu_caps.h"
+#include "tests/host/support/checks_predict.h"
 
 static void usage(FILE *out)
 {
     fprintf(out,
             "usage: pmu-decode [--cpu N | --all] [--perf-capabilities VALUE] DUMP\n"
+            "       pmu-decode --checks DUMP\n"
             "\n"
             "Decode a CPUID dump (file name, or - for standard input) and print the CPU identification and\n"
             "PMU enumeration exactly as pmuboot prints them at boot.\n"
+            "\n"
+            "--checks: the dump holds every logical CPU of one machine; print, as a TAP 13 stream with the kernel's\n"
+            "check names, the verdicts pmuboot's CPUID-only checks would give there (smp/topology once, then per\n"
+            "thread cpu<i>/smp/features, cpu<i>/pmu_enum/discover, cpu<i>/pmu_enum/consistent), decided by the\n"
+            "kernel's own code. A FAIL line names the register or field that differs, reference vs this thread.\n"
             "\n"
             "Dump formats: Debian `cpuid -r` (lines \"   0x0000000a 0x00: eax=0x... ebx=0x... ecx=0x... edx=0x...\",\n"
             "several CPUs allowed), AIDA64/InstLatx64 (\"CPUID 0000000A: 07300404-00000000-00000000-00000603\",\n"
@@ -26,9 +35,11 @@ static void usage(FILE *out)
             "  --cpu N                    decode logical CPU N of the dump (0-based; default 0)\n"
             "  --all                      decode every logical CPU in the dump\n"
             "  --perf-capabilities VALUE  also decode this IA32_PERF_CAPABILITIES (MSR 0x345) value\n"
+            "  --checks                   predict the CPUID-only checks on every logical CPU of the dump\n"
             "  --help                     this text\n"
             "\n"
-            "Exit status: 0 decoded, 1 the dump could not be read or parsed, 2 bad usage.\n");
+            "Exit status: 0 decoded (--checks: and no FAIL predicted), 1 the dump could not be read or parsed,\n"
+            "2 bad usage, 3 (--checks) a FAIL is predicted.\n");
 }
 
 static char *read_all(const char *path, size_t *len)
@@ -134,7 +145,7 @@ static bool decode(const char *path, const char *text, size_t len, unsigned cpu,
 int main(int argc, char **argv)
 {
     unsigned long long cpu = 0, pc = 0;
-    bool all = false, have_pc = false, have_cpu = false;
+    bool all = false, have_pc = false, have_cpu = false, checks = false;
     const char *path = NULL;
 
     for (int i = 1; i < argc; i++) {
@@ -150,6 +161,8 @@ int main(int argc, char **argv)
             have_cpu = true;
         } else if (!strcmp(a, "--all")) {
             all = true;
+        } else if (!strcmp(a, "--checks")) {
+            checks = true;
         } else if (!strcmp(a, "--perf-capabilities") && i + 1 < argc) {
             if (!parse_u64(argv[++i], &pc)) {
                 fprintf(stderr, "pmu-decode: --perf-capabilities needs a number, got \"%s\"\n", argv[i]);
@@ -174,10 +187,26 @@ int main(int argc, char **argv)
         fprintf(stderr, "pmu-decode: --cpu and --all exclude each other\n");
         return 2;
     }
+    if (checks && (all || have_cpu || have_pc)) {
+        fprintf(stderr, "pmu-decode: --checks predicts every thread from CPUID alone: no --cpu, --all or "
+                        "--perf-capabilities with it\n");
+        return 2;
+    }
     size_t len;
     char *text = read_all(path, &len);
     if (!text)
         return 1;
+    if (checks) {
+        struct checks_summary sum;
+        char err[256];
+        bool ok = checks_predict(path, text, len, stdout, &sum, err, sizeof(err));
+        free(text);
+        if (!ok) {
+            fprintf(stderr, "%s: %s\n", path, err);
+            return 1;
+        }
+        return sum.failed ? 3 : 0;
+    }
     unsigned cpus = 0;
     bool ok = decode(path, text, len, (unsigned)cpu, have_pc, pc, &cpus);
     for (unsigned c = 1; ok && all && c < cpus; c++) {

@@ -196,7 +196,8 @@ static void test_all_data_files_parse(void **state)
         {"intel_knights_landing_00050671.txt", 1},      {"intel_meteorlake_hybrid_000A06A4.txt", 2},
         {"intel_sandybridge_000206A7.txt", 1},          {"intel_skylake_000506E3.txt", 1},
         {"intel_westmere_gulftown_000206C2.txt", 2},    {"knc_synthetic.txt", 1},
-        {"kvm_guest_this_host_cpuid_r.txt", 2},
+        {"kvm_guest_this_host_cpuid_r.txt", 2},         {"intel_raptorlake_p_hybrid_000B06A2.txt", 20},
+        {"amd_zen5_strixpoint_00B20F40.txt", 16},
     };
     for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
         size_t len;

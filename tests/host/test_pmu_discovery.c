@@ -194,6 +194,28 @@ static void test_alderlake_hybrid(void **state)
     expect_no_quirks();
 }
 
+/* Core i7-1370P (Raptor Lake-P, 6/0xBA), all 20 threads: 6 Raptor Cove P-cores (12 threads) and 8 Gracemont
+ * E-cores. Model 0xBA is in Linux intel_pmu_init's Alder/Raptor Lake hybrid case: CPUID.0AH (EAX 0x07300605,
+ * EDX 0x8603) lists what both kinds share, 6 GP and 3 fixed; the P-core has 8 GP and 4 fixed counters. */
+static void test_raptorlake_p_hybrid(void **state)
+{
+    (void)state;
+    for (unsigned cpu = 0; cpu < 20; cpu++) {
+        decode_file("intel_raptorlake_p_hybrid_000B06A2.txt", cpu);
+        assert_true(id.hybrid);
+        if (cpu < 12) { /* logical CPUs #0-#11: P-core threads ("allcpu: ... Thread 0/1", CPUID.1AH 0x40000001) */
+            assert_int_equal(cpu_ident_kind(&id), 0x40000001);
+            expect_intel(5, 8, 48, 0xf, 48);
+            assert_true(has_quirk("P-core has 2 more GP and 1 more fixed"));
+        } else { /* #12-#19: E-cores, CPUID.1AH 0x20000001 */
+            assert_int_equal(cpu_ident_kind(&id), 0x20000001);
+            expect_intel(5, 6, 48, 0x7, 48);
+            expect_no_quirks();
+        }
+    }
+    assert_string_equal(id.uarch, "Raptor Lake-P (Raptor Cove / Gracemont)");
+}
+
 /* Core i9-12900K (Alder Lake-S, 6/0x97) with its E-cores disabled: CPUID.0AH then lists all P-core counters
  * (8 GP, 4 fixed) while the hybrid bit stays set; Linux intel_pmu_init ("Quirk: For some Alder Lake machine,
  * when all E-cores are disabled in a BIOS ...") must not widen them again. */
@@ -385,6 +407,26 @@ static void test_amd_zen4_perfmon_v2(void **state)
     assert_int_equal(caps.msrs.global_status_set, 0xc0000303);
     assert_true(caps.amd_lbr_v2); /* Zen 4 introduced LbrExtV2 (8000_0022 EAX[1]) */
     expect_no_quirks();
+}
+
+/* Ryzen AI 7 PRO 360 (Strix Point, family 0x1A model 0x24), all 16 threads: 3 Zen 5 and 5 Zen 5c cores
+ * (CPUID 80000026H core type; AIDA's "AMD P-core" / "AMD E-core"). Both kinds enumerate the same PMU: PerfMonV2
+ * (8000_0022 EAX 0x7: PerfMonV2, LbrExtV2, LbrAndPmcFreeze) with 6 core counters (EBX[3:0] = 6), 48-bit. */
+static void test_amd_zen5_strix_point(void **state)
+{
+    (void)state;
+    for (unsigned cpu = 0; cpu < 16; cpu += 6) { /* cpu0: Zen 5, cpu6 and cpu12: Zen 5c */
+        decode_file("amd_zen5_strixpoint_00B20F40.txt", cpu);
+        assert_int_equal(id.family, 0x1a);
+        assert_string_equal(id.uarch, "Zen 5");
+        assert_false(id.hybrid); /* CPUID.(7,0):EDX[15] is Intel's hybrid bit: clear */
+        assert_int_equal(caps.kind, PMU_KIND_AMD_PERFMON_V2);
+        assert_int_equal(caps.num_gp, 6);
+        assert_int_equal(caps.gp_width, 48);
+        assert_true(caps.amd_lbr_v2);
+        assert_int_equal(caps.amd_lbr_depth, 16);
+        expect_no_quirks();
+    }
 }
 
 /* Knights Corner (synthetic dump, family 0x0B model 0x01): KNC PMU 327357-001 Table 1-2 - 2 x 40-bit counters at
@@ -836,6 +878,7 @@ int main(void)
         cmocka_unit_test(test_skylake),
         cmocka_unit_test(test_icelake),
         cmocka_unit_test(test_alderlake_hybrid),
+        cmocka_unit_test(test_raptorlake_p_hybrid),
         cmocka_unit_test(test_alderlake_ecores_disabled),
         cmocka_unit_test(test_meteorlake_leaf23),
         cmocka_unit_test(test_arrowlake_h_atom_kinds),
@@ -847,6 +890,7 @@ int main(void)
         cmocka_unit_test(test_amd_k8),
         cmocka_unit_test(test_amd_zen2),
         cmocka_unit_test(test_amd_zen4_perfmon_v2),
+        cmocka_unit_test(test_amd_zen5_strix_point),
         cmocka_unit_test(test_knights_corner),
         cmocka_unit_test(test_kvm_guest_none),
         cmocka_unit_test(test_synthetic_v1),
