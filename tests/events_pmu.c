@@ -643,7 +643,8 @@ void events_ref_cycles_check(struct check *c)
     u64 n = ref_window_n(c, p, ctrs, &clk, &m[0]);
     /* The two windows are n iterations each, so their TSC lengths agree unless one was stalled from outside (a
      * descheduled vCPU, an SMI): seen under two host hogs, 685 and 266 million TSC ticks, which moved the ratio
-     * 17%. Such a measurement is made again, up to 3 times; windows that never agree decide nothing. */
+     * 17%. Such a measurement is made again, up to 3 times, and the last one is judged: a PMU whose counting
+     * itself makes the windows differ (a PMI storm) still fails. */
     u64 tsc_a = 0, tsc_b = 0;
     for (int attempt = 0; attempt < 3; attempt++) {
         for (int i = n == CYCLE_N && attempt == 0 ? 1 : 0; i < 3; i++)
@@ -657,9 +658,9 @@ void events_ref_cycles_check(struct check *c)
     if (!expect_eq(c, "measurement access", 0, (u64)(m[0].rc | m[1].rc | m[2].rc)))
         return;
     if ((tsc_a > tsc_b ? tsc_a - tsc_b : tsc_b - tsc_a) > MAX(tsc_a, tsc_b) / 5)
-        return check_inconclusive(c, "reference-cycle windows", "two windows of %llu iterations took %llu and %llu TSC "
-                                  "ticks (more than 20%% apart) in each of 3 measurements: stalled from outside",
-                                  (unsigned long long)n, (unsigned long long)tsc_a, (unsigned long long)tsc_b);
+        check_note(c, "windows apart", "two windows of %llu iterations took %llu and %llu TSC ticks (more than 20%% "
+                   "apart) in each of 3 measurements; the last one is judged", (unsigned long long)n,
+                   (unsigned long long)tsc_a, (unsigned long long)tsc_b);
     bool hv = p->caps->hypervisor;
     for (u32 bit = 0; bit < 64; bit++) {
         if (!(ctrs >> bit & 1))
