@@ -7,12 +7,13 @@
 #include "kernel/percpu.h"
 #include "kernel/timing.h"
 #include "kernel/x86.h"
+#include "kernel/percpu_array.h"
 
 #define CAL_WINDOW_US 10000 /* 10 ms: long against the ~µs cost of one register read, short per CPU */
 #define CAL_MAX_ATTEMPTS 8
 #define CAL_BRACKET_SHARE 200 /* a window counts when each count read is bracketed within 1/200 (0.5%) of it */
 
-static struct apic_timer_cal cals[MAX_CPUS];
+PER_CPU_ARRAY(struct apic_timer_cal, cals);
 
 bool apic_tsc_deadline_supported(void)
 {

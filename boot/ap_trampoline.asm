@@ -90,7 +90,7 @@ ap_entry64:
 .lookup:
     mov ecx, [smp_ap_count]
     xor esi, esi
-    lea rdi, [smp_ap_apic_ids]
+    mov rdi, [smp_ap_apic_ids]              ; per-CPU arrays are pointers (kernel/percpu_array.h)
 .next:
     cmp esi, ecx
     jae .stray
@@ -99,7 +99,7 @@ ap_entry64:
     inc esi
     jmp .next
 .found:
-    lea rdi, [smp_ap_stack_tops]
+    mov rdi, [smp_ap_stack_tops]
     mov rsp, [rdi + rsi * 8]
     mov edi, esi                            ; ap_main(slot, apic_id)
     mov esi, r8d

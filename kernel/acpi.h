@@ -32,7 +32,7 @@ static inline u64 acpi_get64(const u8 *p)
 #define ACPI_TABLE_MAX_LEN (1u << 20) /* sanity bound on any table's length */
 #define ACPI_RSDP_MAX_LEN 4096u        /* sanity bound on the ACPI 2.0 RSDP length field */
 #define ACPI_ROOT_TABLES_MAX 64        /* RSDT/XSDT entries examined; the rest are reported and ignored */
-#define ACPI_MAX_CPUS 1024
+#define ACPI_MAX_CPUS 8192 /* as MAX_CPUS (kernel/percpu.h) */
 #define ACPI_MAX_IOAPICS 16
 #define ACPI_MAX_ISOS 32
 #define ACPI_MAX_NMI_SOURCES 8

@@ -164,7 +164,7 @@ static const char *set_run_cpus(struct options *o, const char *v)
         o->run_cpus = 0;
         return NULL;
     }
-    return parse_u32(v, &o->run_cpus, 1, OPT_CPUS_MAX) ? NULL : "expects auto or a number of CPUs, 1..512";
+    return parse_u32(v, &o->run_cpus, 1, OPT_RUN_CPUS_MAX) ? NULL : "expects auto or a number of CPUs, 1..8192";
 }
 
 static const char *set_check_timeout(struct options *o, const char *v)

@@ -6,7 +6,8 @@
 #include "kernel/uart.h"
 
 #define OPT_LIST_MAX 256
-#define OPT_CPUS_MAX 512
+#define OPT_CPUS_MAX 512       /* APIC IDs a cpus= list may name (a command line holds no more) */
+#define OPT_RUN_CPUS_MAX 8192  /* as MAX_CPUS (kernel/percpu.h) */
 
 enum exit_mode { EXIT_HALT, EXIT_QEMU, EXIT_REBOOT };
 enum console_kind { CONSOLE_AUTO, CONSOLE_TTYS, CONSOLE_UART };

@@ -5,6 +5,7 @@
 #include "apic/apic.h"
 #include "kernel/globals.h"
 #include "kernel/lib/format.h"
+#include "kernel/percpu.h"
 #include "kernel/smp.h"
 
 struct acpi_info g_acpi;
@@ -23,8 +24,12 @@ void enumerate_cpus(const struct options *o)
         smp.cpu[0].acpi_uid = l->boot_uid;
         smp.cpu[0].from_x2apic_entry = l->boot_x2apic_entry;
     }
-    for (u32 i = 0; i < l->absent_count && i < MAX_CPUS; i++)
-        smp.absent_ids[smp.absent_count++] = l->absent_ids[i];
+    smp.absent_ids = l->absent_ids;
+    smp.absent_count = l->absent_count;
+    /* Per-CPU state for the CPUs listed, before the first is added: past what fits, smp_add_ap drops them
+     * (named by smp/enumeration). */
+    u32 want = MIN(1 + l->ap_count, (u32)MAX_CPUS);
+    smp.capacity = percpu_resize(want, smp.dropped_why, sizeof(smp.dropped_why));
     for (u32 i = 0; i < l->ap_count; i++)
         smp_add_ap(l->aps[i].apic_id, l->aps[i].acpi_uid, l->aps[i].x2apic_entry);
 }

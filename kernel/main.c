@@ -11,6 +11,7 @@
 #include "kernel/memory.h"
 #include "kernel/paging.h"
 #include "kernel/percpu.h"
+#include "kernel/percpu_array.h"
 #include "kernel/pmi_kernel.h"
 #include "kernel/pmu_cpu.h"
 #include "kernel/pmu_emul.h"
@@ -118,6 +119,9 @@ void kmain(u32 magic, u32 info_phys)
     report_comment("smp: %u of %u CPUs online (%s), %s bring-up %llu us from the first INIT", smp_online_count(),
                    smp.count, smp.enumeration, smp.mode == SMP_SERIAL ? "serial" : "parallel",
                    (unsigned long long)(smp.count > 1 ? tsc_to_us(smp.all_online_tsc - smp.first_init_tsc) : 0));
+    report_comment("memory: %llu KiB taken from the memory map (per-CPU state %llu bytes and stacks %u bytes a CPU)",
+                   (unsigned long long)(memory_allocated() / 1024), (unsigned long long)percpu_bytes_per_cpu(),
+                   CPU_STACKS_BYTES);
     if (!g_acpi.has_rsdp && !g_options.cpu_count) /* the one place a reader of the header sees why one CPU */
         report_comment("%s", g_acpi.no_rsdp);
 

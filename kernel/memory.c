@@ -36,19 +36,15 @@ static bool usable(u64 addr, u64 size)
     return inside && !overlaps(addr, size, boot->info_phys, boot->info_size);
 }
 
-void *early_alloc(u64 size, u64 align)
+/* The address early_alloc would return, or 0 when nothing fits. */
+static u64 find_room(u64 size, u64 align)
 {
     if (!boot || !size)
-        return NULL;
+        return 0;
     u64 addr = (cursor + align - 1) & ~(align - 1);
     while (addr + size <= HIGH_LIMIT) {
-        if (usable(addr, size)) {
-            cursor = addr + size;
-            allocated += size;
-            void *p = (void *)(uintptr_t)addr;
-            memset(p, 0, size);
-            return p;
-        }
+        if (usable(addr, size))
+            return addr;
         /* Move to the next available region start (or boot-info end) above addr. */
         u64 next = HIGH_LIMIT;
         for (u32 i = 0; i < boot->mmap_count; i++) {
@@ -66,7 +62,24 @@ void *early_alloc(u64 size, u64 align)
             break;
         addr = (next + align - 1) & ~(align - 1);
     }
-    return NULL;
+    return 0;
+}
+
+void *early_alloc(u64 size, u64 align)
+{
+    u64 addr = find_room(size, align);
+    if (!addr)
+        return NULL;
+    cursor = addr + size;
+    allocated += size;
+    void *p = (void *)(uintptr_t)addr;
+    memset(p, 0, size);
+    return p;
+}
+
+bool early_alloc_fits(u64 size, u64 align)
+{
+    return find_room(size, align) != 0;
 }
 
 u64 memory_allocated(void)

@@ -3,11 +3,12 @@
 
 #include <string.h>
 
+#include "kernel/percpu_array.h"
 #include "kernel/traps.h"
 #include "kernel/x86.h"
 
-struct cpu cpus[MAX_CPUS];
-struct cpu_stacks cpu_stacks[MAX_CPUS];
+PER_CPU_ARRAY_GLOBAL(struct cpu, cpus);
+PER_CPU_ARRAY_GLOBAL(struct cpu_stacks, cpu_stacks);
 static u8 bsp_stacks[CPU_STACKS_BYTES] __attribute__((aligned(16))); /* APs' come from early_alloc() */
 
 void percpu_assign_stacks(u32 index, u8 *mem)
@@ -38,24 +39,10 @@ static void tss_descriptor(u64 *slot, const struct tss64 *tss)
     slot[1] = base >> 32;
 }
 
-void cpu_local_init(u32 index, u32 apic_id)
+/* Load c's GDT (with a fresh, not busy, TSS descriptor), its TSS and the shared IDT, and point GS at c. */
+static void cpu_local_load(struct cpu *c)
 {
-    struct cpu *c = &cpus[index];
-    memset(c, 0, sizeof(*c));
-    c->self = c;
-    c->index = index;
-    c->apic_id = apic_id;
-    if (index == 0 && !cpu_stacks[0].kstack_top)
-        percpu_assign_stacks(0, bsp_stacks);
-    const struct cpu_stacks *st = &cpu_stacks[index];
-
-    memcpy(c->gdt, gdt_template, sizeof(gdt_template));
-    c->tss.iomap_base = sizeof(c->tss); /* no I/O permission bitmap: ring 3 port I/O faults */
-    c->tss.rsp[0] = (u64)st->rsp0_top;
-    for (int i = 0; i < 3; i++)
-        c->tss.ist[i] = (u64)st->ist_top[i];
     tss_descriptor(&c->gdt[5], &c->tss);
-
     struct {
         u16 limit;
         u64 base;
@@ -73,5 +60,37 @@ void cpu_local_init(u32 index, u32 apic_id)
     asm volatile("ltr %w0" ::"r"(SEL_TSS));
     idt_load();
     wrmsr(MSR_GS_BASE, (u64)c);
+}
+
+void cpu_local_init(u32 index, u32 apic_id)
+{
+    struct cpu *c = &cpus[index];
+    memset(c, 0, sizeof(*c));
+    c->self = c;
+    c->index = index;
+    c->apic_id = apic_id;
+    if (index == 0 && !cpu_stacks[0].kstack_top)
+        percpu_assign_stacks(0, bsp_stacks);
+    const struct cpu_stacks *st = &cpu_stacks[index];
+
+    memcpy(c->gdt, gdt_template, sizeof(gdt_template));
+    c->tss.iomap_base = sizeof(c->tss); /* no I/O permission bitmap: ring 3 port I/O faults */
+    c->tss.rsp[0] = (u64)st->rsp0_top;
+    for (int i = 0; i < 3; i++)
+        c->tss.ist[i] = (u64)st->ist_top[i];
+    cpu_local_load(c);
     c->online = true;
+}
+
+u32 percpu_resize(u32 count, char *why, u32 why_len)
+{
+    u64 flags = irq_save();
+    struct cpu *before = cpus;
+    u32 cap = percpu_arrays_grow(count, why, why_len);
+    if (cpus != before) { /* the boot CPU's struct cpu moved: its self pointer, GDT, TSS and GS base with it */
+        cpus[0].self = &cpus[0];
+        cpu_local_load(&cpus[0]);
+    }
+    irq_restore(flags);
+    return cap;
 }

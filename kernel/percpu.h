@@ -3,7 +3,9 @@
 #include "kernel/setjmp.h"
 #include "kernel/types.h"
 
-#define MAX_CPUS 512
+/* The most logical CPUs one boot tests (as Linux's common NR_CPUS). Per-CPU state is sized at boot for the CPUs
+ * that exist (kernel/percpu_array.h); only the enumeration tables (ACPI_MAX_CPUS) are this long. */
+#define MAX_CPUS 8192
 #define KSTACK_SIZE 16384
 #define IST_STACK_SIZE 8192
 
@@ -43,7 +45,7 @@ struct cpu {
     struct tss64 tss __attribute__((aligned(16)));
 };
 
-extern struct cpu cpus[MAX_CPUS];
+extern struct cpu *cpus; /* per-CPU array (kernel/percpu_array.h) */
 
 static inline struct cpu *this_cpu(void)
 {
@@ -62,10 +64,14 @@ struct cpu_stacks {
 };
 #define USER_STACK_SIZE 8192
 #define CPU_STACKS_BYTES (KSTACK_SIZE + 4 * IST_STACK_SIZE + USER_STACK_SIZE)
-extern struct cpu_stacks cpu_stacks[MAX_CPUS];
+extern struct cpu_stacks *cpu_stacks; /* per-CPU array */
 
 /* Carve a CPU's stacks out of `mem` (CPU_STACKS_BYTES, 16-byte aligned). The boot CPU's are static. */
 void percpu_assign_stacks(u32 index, u8 *mem);
+
+/* Size every per-CPU array for count CPUs (boot CPU, before the APs start) and move the boot CPU's GS base,
+ * GDT and TSS to its new cpus[0]. Returns the CPUs that fit: count, or 1 with the reason in why. */
+u32 percpu_resize(u32 count, char *why, u32 why_len);
 
 /* Point GS at cpus[index], load its GDT/TSS (with the stacks assigned to it) and the shared IDT. */
 void cpu_local_init(u32 index, u32 apic_id);

@@ -2,8 +2,9 @@
 
 #include "apic/apic.h"
 #include "kernel/traps.h"
+#include "kernel/percpu_array.h"
 
-struct pmi_cpu pmi_cpus[MAX_CPUS];
+PER_CPU_ARRAY_GLOBAL(struct pmi_cpu, pmi_cpus);
 
 u32 pmi_lvt_value(bool nmi)
 {

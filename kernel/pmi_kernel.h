@@ -15,7 +15,7 @@ struct pmi_cpu {
     volatile u64 stray;         /* PMI vector or NMI taken while not armed */
 };
 
-extern struct pmi_cpu pmi_cpus[MAX_CPUS];
+extern struct pmi_cpu *pmi_cpus; /* per-CPU array (kernel/percpu_array.h) */
 
 void pmi_kernel_init(void);     /* register the handlers (once, shared IDT) */
 /* Arm this CPU: LVT entry programmed (fixed VECTOR_PMI or NMI), handler state for `p` with the variant. */

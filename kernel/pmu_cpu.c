@@ -6,8 +6,9 @@
 #include "kernel/hw_access_kernel.h"
 #include "kernel/pmu_emul.h"
 #include "kernel/safe.h"
+#include "kernel/percpu_array.h"
 
-struct pmu_cpu pmu_cpus[MAX_CPUS];
+PER_CPU_ARRAY_GLOBAL(struct pmu_cpu, pmu_cpus);
 
 /* Every PMU register as the firmware left it, read only (pmu_state_read), before any check writes one: firmware
  * that left counters running (Linux check_hw_exists(), arch/x86/events/core.c) is reported from this. */

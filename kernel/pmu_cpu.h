@@ -23,7 +23,7 @@ struct pmu_cpu {
     u64 global_ctrl_at_entry;
 };
 
-extern struct pmu_cpu pmu_cpus[MAX_CPUS];
+extern struct pmu_cpu *pmu_cpus; /* per-CPU array (kernel/percpu_array.h) */
 
 /* Discover this CPU's PMU (runs on the CPU itself). */
 void pmu_cpu_discover(void *unused);

@@ -15,6 +15,7 @@
 #include "kernel/x86.h"
 #include "pmu/events.h"
 #include "pmu/model/pmu_model.h"
+#include "kernel/percpu_array.h"
 
 bool g_pmu_emulated;
 const struct pmu_emul_kind *g_pmu_emul_kind;
@@ -40,7 +41,7 @@ struct emul_cpu {
     bool restored; /* counters-survive-reset: registers came back from the last boot */
     struct pmu_emul_stats st;
 };
-static struct emul_cpu emul[MAX_CPUS];
+PER_CPU_ARRAY(struct emul_cpu, emul);
 
 static struct emul_cpu *me(void)
 {
@@ -315,12 +316,12 @@ void pmu_emul_mark_use(void)
 
 const struct pmu_emul_core *pmu_emul_cpu_core(u32 index)
 {
-    return g_pmu_emulated && index < MAX_CPUS ? pmu_emul_core_at(g_pmu_emul_kind, emul[index].core) : NULL;
+    return g_pmu_emulated && index < percpu_capacity() ? pmu_emul_core_at(g_pmu_emul_kind, emul[index].core) : NULL;
 }
 
 u64 pmu_emul_uses(u32 index)
 {
-    return index < MAX_CPUS ? emul[index].uses : 0;
+    return index < percpu_capacity() ? emul[index].uses : 0;
 }
 
 const struct pmu_emul_stats *pmu_emul_stats(u32 index)

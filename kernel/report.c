@@ -10,6 +10,7 @@
 #include "kernel/fbcon.h"
 #include "kernel/lib/format.h"
 #include "kernel/pmu_emul.h"
+#include "kernel/smp.h"
 #include "pmu/model/pmu_model.h"
 #include "kernel/x86.h"
 #include "tests/framework.h"
@@ -214,7 +215,7 @@ void report_finish(void)
 {
     if (rep.todo)
         kprintf("# %u expected failure(s) or known deviation(s) marked TODO above\n", rep.todo);
-    for (u32 i = 0; g_pmu_emulated && i < MAX_CPUS; i++) {
+    for (u32 i = 0; g_pmu_emulated && i < smp.count; i++) {
         const struct pmu_emul_stats *st = pmu_emul_stats(i);
         if (st->msr_routed || st->retired || st->rdpmc_emulated)
             kprintf("# emulated PMU cpu%u: %llu instructions stepped into it, %llu PMIs sent through the local APIC "

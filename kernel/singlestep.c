@@ -9,6 +9,7 @@
 #include "kernel/traps.h"
 #include "kernel/user.h"
 #include "kernel/x86.h"
+#include "kernel/percpu_array.h"
 
 #define RFLAGS_TF BIT(8)
 #define DR6_BS BIT(14)        /* SDM Vol.3B 18.2.3: single step */
@@ -25,7 +26,7 @@ struct step_state {
     struct step_stats *st;
 };
 
-static struct step_state states[MAX_CPUS];
+PER_CPU_ARRAY(struct step_state, states);
 extern const u8 user_return_point[], step_cpl0_return[];
 u64 step_cpl0_call(u64 (*fn)(u64), u64 arg);
 

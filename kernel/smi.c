@@ -3,11 +3,12 @@
 #include "kernel/globals.h"
 #include "kernel/percpu.h"
 #include "kernel/safe.h"
+#include "kernel/percpu_array.h"
 
 /* Per CPU: unknown until the first read, then whether the MSR reads (a part cpu_has_smi_count() names may still
  * fault, e.g. under a hypervisor that does not offer it). */
 enum smi_state { SMI_UNKNOWN, SMI_COUNTABLE, SMI_FAULTS };
-static u8 smi_state[MAX_CPUS];
+PER_CPU_ARRAY(u8, smi_state);
 
 static bool smi_read(u32 *count)
 {

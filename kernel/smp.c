@@ -16,13 +16,16 @@
 #include "kernel/timing.h"
 #include "kernel/traps.h"
 #include "kernel/x86.h"
+#include "kernel/percpu_array.h"
 
-struct smp_state smp;
+static struct smp_cpu_info boot_cpu_info[1];
+struct smp_state smp = {.cpu = boot_cpu_info, .capacity = 1};
+PER_CPU_REGISTER(smp.cpu, smp_cpu);
 
 /* Read by boot/ap_trampoline.asm. */
-u32 smp_ap_apic_ids[MAX_CPUS];
+PER_CPU_ARRAY_GLOBAL(u32, smp_ap_apic_ids);
 u32 smp_ap_count;
-u64 smp_ap_stack_tops[MAX_CPUS];
+PER_CPU_ARRAY_GLOBAL(u64, smp_ap_stack_tops);
 u8 smp_ap_id_from_leaf_b;
 volatile u32 smp_ap_strays;
 
@@ -39,8 +42,8 @@ struct mailbox {
     volatile u32 caller_idx;   /* who waits for this call (and serves an INIT round trip of the target) */
     volatile bool wake_caller;
 };
-static struct mailbox mailboxes[MAX_CPUS];
-static volatile u32 wakes[MAX_CPUS]; /* VECTOR_WAKE interrupts taken, per CPU */
+PER_CPU_ARRAY(struct mailbox, mailboxes);
+PER_CPU_ARRAY(volatile u32, wakes); /* VECTOR_WAKE interrupts taken, per CPU */
 
 static void wake_handler(struct trap_frame *f)
 {
@@ -79,10 +82,13 @@ void smp_init_bsp(void)
  * are not enabled (enumerate.c records those as absent) and repeated IDs, so there is nothing else to sort here. */
 void smp_add_ap(u32 apic_id, u32 acpi_uid, bool x2apic_entry)
 {
-    if (smp.count >= MAX_CPUS) { /* never in silence: smp/enumeration fails naming them */
+    if (smp.count >= smp.capacity) { /* never in silence: smp/enumeration fails naming them */
+        if (!smp.dropped_why[0])
+            k_snprintf(smp.dropped_why, sizeof(smp.dropped_why), "this build tests at most %u CPUs (MAX_CPUS)",
+                       MAX_CPUS);
         if (!smp.dropped)
-            kprintf("# smp: more than %u CPUs; APIC ID %u and later are not started (smp/enumeration)\n", MAX_CPUS,
-                    apic_id);
+            kprintf("# smp: %u CPUs fit: %s; APIC ID %u and later are not started (smp/enumeration)\n", smp.count,
+                    smp.dropped_why, apic_id);
         if (smp.dropped < ARRAY_SIZE(smp.dropped_ids))
             smp.dropped_ids[smp.dropped] = apic_id;
         smp.dropped++;
@@ -132,9 +138,9 @@ struct reentry {
     void (*capture)(void *arg);
     void *arg;
 };
-static struct reentry reentries[MAX_CPUS];
-static volatile u32 restart_requests[MAX_CPUS]; /* per waiting CPU: index + 1 of the AP to INIT and restart */
-static u64 restart_init_tsc[MAX_CPUS];
+PER_CPU_ARRAY(struct reentry, reentries);
+PER_CPU_ARRAY(volatile u32, restart_requests); /* per waiting CPU: index + 1 of the AP to INIT and restart */
+PER_CPU_ARRAY(u64, restart_init_tsc);
 static u8 reentry_stack[16384] __attribute__((aligned(16)));
 
 const volatile struct ap_tramp_seen *smp_tramp_seen(void)

@@ -17,10 +17,11 @@ struct smp_cpu_info {
 };
 
 struct smp_state {
-    u32 count; /* logical CPUs known (online or not), index 0 = boot CPU */
-    struct smp_cpu_info cpu[MAX_CPUS];
-    u32 absent_count; /* listed but not enabled (not started, not failures) */
-    u32 absent_ids[MAX_CPUS];
+    u32 count;    /* logical CPUs known (online or not), index 0 = boot CPU */
+    u32 capacity; /* CPUs the per-CPU state was sized for (percpu_resize): count never exceeds it */
+    struct smp_cpu_info *cpu; /* per-CPU array (kernel/percpu_array.h): [0, count) */
+    u32 absent_count;         /* listed but not enabled (not started, not failures) */
+    const u32 *absent_ids;    /* their APIC IDs (in the enumeration's list) */
     enum smp_mode mode;
     u64 init_delay_us;
     bool init_delay_auto;
@@ -29,7 +30,8 @@ struct smp_state {
     u64 wait_tsc;       /* spent waiting for APs to arrive (after the SIPIs) */
     bool wait_extended; /* under a hypervisor, waited past ap_timeout_ms because APs kept arriving */
     u32 strays; /* APs that arrived with an APIC ID we did not list */
-    u32 dropped;        /* APs listed to start but beyond MAX_CPUS: not started, not tested (smp/enumeration) */
+    u32 dropped;        /* APs listed to start but beyond the per-CPU state sized at boot: not started, not tested */
+    char dropped_why[160]; /* why that state holds no more CPUs */
     u32 dropped_ids[8]; /* the first of them */
     const char *enumeration; /* "ACPI MADT", "cpus= option", "boot CPU only (...)" */
     char enumeration_note[160];

@@ -11,6 +11,7 @@
 #include "kernel/user.h"
 #include "kernel/x86.h"
 #include "tests/framework.h"
+#include "kernel/percpu_array.h"
 
 struct idt_gate {
     u16 off_lo, sel;
@@ -23,7 +24,7 @@ static struct idt_gate idt[256] __attribute__((aligned(16)));
 static irq_handler_t irq_handlers[256];
 /* Per-CPU handlers that take precedence over irq_handlers on that CPU: a check that runs while other CPUs run
  * theirs installs its handlers here, so it neither sees nor replaces the others' (irq_register_local). */
-static irq_handler_t local_handlers[MAX_CPUS][256];
+PER_CPU_ARRAY(irq_handler_t[256], local_handlers);
 extern const u64 isr_stub_table[256];
 extern const struct ex_entry __extable_start[], __extable_end[];
 

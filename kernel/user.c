@@ -4,9 +4,10 @@
 #include "kernel/setjmp.h"
 #include "kernel/traps.h"
 #include "kernel/x86.h"
+#include "kernel/percpu_array.h"
 
-static k_jmp_buf user_return[MAX_CPUS];
-static u64 user_result[MAX_CPUS];
+PER_CPU_ARRAY(k_jmp_buf, user_return);
+PER_CPU_ARRAY(u64, user_result);
 extern const u8 user_trampoline[], user_return_point[];
 
 bool user_return_trap(struct trap_frame *f)

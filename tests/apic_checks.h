@@ -33,7 +33,7 @@ struct irq_rec {
     volatile u32 ppr_at_entry;
     volatile u32 apic_id; /* the APIC ID of the CPU that took it */
 };
-extern struct irq_rec irq_recs[MAX_CPUS][SLOTS];
+extern struct irq_rec (*irq_recs)[SLOTS]; /* per-CPU array (kernel/percpu_array.h) */
 
 struct irq_rec *irq_rec_here(enum irq_slot slot);           /* this CPU's record */
 void irq_rec_clear(struct irq_rec *r);

@@ -12,6 +12,7 @@
 #include "tests/apic_checks.h"
 #include "tests/apic_test_util.h"
 #include "tests/framework.h"
+#include "kernel/percpu_array.h"
 
 /* SDM 11.6.1 (shorthand "self"), 11.8.4: an accepted fixed interrupt waits in IRR while IF=0, moves to ISR
  * when dispatched, and EOI (11.8.5) clears the ISR bit. */
@@ -92,7 +93,7 @@ static u32 pick_targets(bool *target, bool include_self)
 /* SDM 11.6.1: fixed delivery, physical destination mode (ICR[11]=0), no shorthand, to each other CPU. */
 void ipi_each_check(struct check *c)
 {
-    static bool target[MAX_CPUS];
+    PER_CPU_ARRAY(bool, target);
     u32 n = pick_targets(target, false);
     if (!n)
         return check_skip(c, "no other CPU online (%u known)", smp.count);
@@ -113,7 +114,7 @@ void ipi_each_check(struct check *c)
 /* SDM 11.6.1: destination shorthand 11b "all excluding self": every other CPU once, the sender never. */
 void ipi_all_but_self_check(struct check *c)
 {
-    static bool target[MAX_CPUS];
+    PER_CPU_ARRAY(bool, target);
     u32 n = pick_targets(target, false);
     if (!n)
         return check_skip(c, "no other CPU online (%u known)", smp.count);
@@ -140,7 +141,7 @@ static void set_ldr(void *arg)
  * bits 31:16 and 1 << ID[3:0] below; one IPI per target to its logical ID. */
 void ipi_logical_check(struct check *c)
 {
-    static bool target[MAX_CPUS];
+    PER_CPU_ARRAY(bool, target);
     u32 me = this_cpu()->index, n = 0;
     bool x2 = apic_mode() == APIC_MODE_X2APIC;
     for (u32 i = 0; i < smp.count; i++) {
@@ -194,7 +195,7 @@ void ipi_logical_check(struct check *c)
  * physical APIC ID. NMIs bypass IRR/ISR and IF (SDM 11.8.4 note, 6.8.1). */
 void nmi_ipi_check(struct check *c)
 {
-    static bool target[MAX_CPUS];
+    PER_CPU_ARRAY(bool, target);
     u32 n = pick_targets(target, true);
     irq_rec_clear_all_cpus(SLOT_NMI);
     irq_rec_clear_all_cpus(SLOT_ILLEGAL);
@@ -220,7 +221,7 @@ static void write_cr8(u64 v)
     asm volatile("mov %0, %%cr8" ::"r"(v) : "memory");
 }
 
-static volatile u32 tpr_in_handler_ppr[MAX_CPUS][2];
+PER_CPU_ARRAY(volatile u32[2], tpr_in_handler_ppr);
 
 /* VEC_HIGH with TPR 0x35: inside, PPR = ISRV class (0x90); raising TPR above it to 0xA7 makes PPR = TPR. */
 static void tpr_handler(struct trap_frame *f)
@@ -314,7 +315,7 @@ void tpr_holdoff_check(struct check *c)
     expect_eq(c, "IRR bit 0x52 after", 0, apic_vector_bit(APIC_IRR0, VEC_LOW));
 }
 
-static volatile u32 eoi_seen[MAX_CPUS][6];
+PER_CPU_ARRAY(volatile u32[6], eoi_seen);
 
 /* Outer (class 5) handler: raise VEC_HIGH and take it nested, then EOI last. */
 static void eoi_low_handler(struct trap_frame *f)

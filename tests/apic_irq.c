@@ -6,8 +6,9 @@
 #include "kernel/x86.h"
 #include "tests/apic_checks.h"
 #include "tests/apic_test_util.h"
+#include "kernel/percpu_array.h"
 
-struct irq_rec irq_recs[MAX_CPUS][SLOTS];
+PER_CPU_ARRAY_GLOBAL(struct irq_rec[SLOTS], irq_recs);
 
 static int slot_of(u64 vector)
 {

@@ -9,6 +9,7 @@
 #include "kernel/timing.h"
 #include "kernel/x86.h"
 #include "tests/framework.h"
+#include "kernel/percpu_array.h"
 
 static irq_handler_t borrowed[256];
 
@@ -42,7 +43,7 @@ u64 tsc_per_us(void)
     return timing.tsc_hz >= 1000000 ? timing.tsc_hz / 1000000 : 3000;
 }
 
-static u64 longest_gap[MAX_CPUS];
+PER_CPU_ARRAY(u64, longest_gap);
 
 /* Also tracks the longest gap between two turns of the loop: time this CPU did not run the loop (interrupt
  * handlers, or a host that descheduled the vCPU, or an SMI). */

@@ -34,6 +34,7 @@
 #include "tests/apic_checks.h"
 #include "tests/apic_test_util.h"
 #include "tests/framework.h"
+#include "kernel/percpu_array.h"
 
 #define PERIOD_US 5000 /* one-shot and TSC-deadline */
 #define SAMPLES 5
@@ -48,22 +49,23 @@
 #define HALT_MARGIN_US 50
 
 #define TIMER_TIMES 16
-static volatile u64 timer_times[MAX_CPUS][TIMER_TIMES];
-static volatile u32 timer_stop_after[MAX_CPUS]; /* the handler stops the timer after this many; 0 = never */
-static volatile u32 pending_at_stop[MAX_CPUS];  /* a tick already latched in IRR when the handler stopped it */
-static volatile u32 ccr_at_irq[MAX_CPUS][TIMER_TIMES]; /* the current count when each interrupt was taken */
-static bool timer_delivered[MAX_CPUS];          /* a spin-waited one-shot reached this CPU: HLT is safe */
+PER_CPU_ARRAY(volatile u64[TIMER_TIMES], timer_times);
+PER_CPU_ARRAY(volatile u32, timer_stop_after); /* the handler stops the timer after this many; 0 = never */
+PER_CPU_ARRAY(volatile u32, pending_at_stop);  /* a tick already latched in IRR when the handler stopped it */
+PER_CPU_ARRAY(volatile u32[TIMER_TIMES], ccr_at_irq); /* the current count when each interrupt was taken */
+PER_CPU_ARRAY(bool, timer_delivered);          /* a spin-waited one-shot reached this CPU: HLT is safe */
 /* The worst disagreement of two clock references seen on each CPU so far (ppm): the noise a timing failure on
  * it must stand out of (timer_attempts_init_noise). */
-static u64 clock_noise_ppm[MAX_CPUS];
+PER_CPU_ARRAY(u64, clock_noise_ppm);
 
 /* The SMIs (MSR_SMI_COUNT, kernel/smi.h) inside the attempts of the expectation this CPU is measuring: an attempt
  * an SMI hit is fed to the statistics as not continuous (TIMER_UNBRACKETED, like a descheduled vCPU: the time
  * went to SMM) and counted here for the YAML. The window is the whole attempt, its reference windows included. */
-static struct {
+struct smi_lost {
     u32 attempts; /* attempts with an SMI inside */
     u32 smis;
-} smi_lost[MAX_CPUS];
+};
+PER_CPU_ARRAY(struct smi_lost, smi_lost);
 
 /* Start the attempts of one expectation with this CPU's clock noise so far, the calibration's window spread
  * included. */

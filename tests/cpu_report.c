@@ -10,6 +10,7 @@
 #include "kernel/report.h"
 #include "tests/framework.h"
 #include "tests/verdict_repeat.h"
+#include "kernel/percpu_array.h"
 
 struct record {
     u16 slot;
@@ -23,7 +24,7 @@ struct cpu_buf {
     volatile u32 used;
     u32 frozen; /* readable length; UINT32_MAX while not frozen */
 };
-static struct cpu_buf bufs[MAX_CPUS];
+PER_CPU_ARRAY(struct cpu_buf, bufs);
 static char boot_cpu_mem[CPU_REPORT_BYTES] __attribute__((aligned(8)));
 
 /* Per table slot, the CPU (+1) whose verdict was printed first in this suite: a later CPU's SKIP that repeats it

@@ -5,8 +5,9 @@
 #include <string.h>
 
 #include "kernel/traps.h"
+#include "kernel/percpu_array.h"
 
-struct check_fault_log check_fault_logs[MAX_CPUS];
+PER_CPU_ARRAY_GLOBAL(struct check_fault_log, check_fault_logs);
 
 static void yaml_str(struct strbuf *sb, const char *s)
 {

@@ -95,7 +95,7 @@ struct check_fault_log {
     u32 count;
     struct fault_record entries[CHECK_FAULT_LOG];
 };
-extern struct check_fault_log check_fault_logs[MAX_CPUS];
+extern struct check_fault_log *check_fault_logs; /* per-CPU array (kernel/percpu_array.h) */
 
 /* The registry (tests/suites.c) and the runner. */
 extern const struct suite *const all_suites[];

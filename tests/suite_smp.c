@@ -15,6 +15,7 @@
 #include "tests/apic_test_util.h"
 #include "tests/features_compare.h"
 #include "tests/framework.h"
+#include "kernel/percpu_array.h"
 
 static void enumeration_check(struct check *c)
 {
@@ -47,9 +48,11 @@ static void enumeration_check(struct check *c)
         sb_printf(&sb, "%s0x%x", i ? " " : "", smp.dropped_ids[i]);
     u32 unkept = g_acpi.has_madt ? g_acpi.madt.cpu_total - g_acpi.madt.cpu_count : 0;
     if (smp.dropped || unkept)
-        check_note(c, "not tested", "%u APs beyond this build's %u CPUs (APIC IDs %s%s); %u MADT processor "
-                   "entries beyond the %u it keeps", smp.dropped, MAX_CPUS, ids, smp.dropped > 8 ? " ..." : "",
+        check_note(c, "not tested", "%u APs past the %u CPUs whose state fits (APIC IDs %s%s); %u MADT processor "
+                   "entries beyond the %u it keeps", smp.dropped, smp.capacity, ids, smp.dropped > 8 ? " ..." : "",
                    unkept, ACPI_MAX_CPUS);
+    if (smp.dropped)
+        check_note(c, "why they do not fit", "%s", smp.dropped_why);
     expect_eq_dec(c, "listed CPUs not tested (beyond this build's limits)", 0, smp.dropped + unkept);
 }
 
@@ -200,8 +203,8 @@ static void features_check(struct check *c)
 
 /* The topology table: each thread's IDs decoded from its own CPUID; every (package, die, ..., SMT) tuple
  * must be unique and every thread must use the same decoding source. */
-static struct topology topo[MAX_CPUS];
-static bool topo_online[MAX_CPUS];
+PER_CPU_ARRAY(struct topology, topo);
+PER_CPU_ARRAY(bool, topo_online);
 static void collect_topology(void *arg)
 {
     (void)arg;

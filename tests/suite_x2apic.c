@@ -13,6 +13,7 @@
 #include "kernel/x86.h"
 #include "tests/apic_test_util.h"
 #include "tests/framework.h"
+#include "kernel/percpu_array.h"
 
 #define X2APIC_MSR(reg) (0x800u + ((reg) >> 4)) /* SDM 11.12.1.2, Table 11-6 */
 #define VEC_X2_SELF 0x66
@@ -108,8 +109,8 @@ static void msr_gp_check(struct check *c)
                       "ICR[63:32] and ignores ESR writes, where both must #GP");
 }
 
-static volatile u32 hits[MAX_CPUS][2];
-static volatile u32 isr_in_handler[MAX_CPUS][2];
+PER_CPU_ARRAY(volatile u32[2], hits);
+PER_CPU_ARRAY(volatile u32[2], isr_in_handler);
 
 static void x2_handler(struct trap_frame *f)
 {
