@@ -21,6 +21,7 @@
 #include "kernel/x86.h"
 #include "tests/cpu_report.h"
 #include "tests/framework.h"
+#include "kernel/percpu_array.h"
 
 #define PROGRESS_EVERY_MS 5000
 #define NMI_ANSWER_MS 2000 /* after the stopping NMI, how long a CPU has to come back to the runner */
@@ -43,8 +44,9 @@ struct cpu_state_run {
     u64 stopped_at;
     u32 lost_slot;
 };
-static struct cpu_state_run st[MAX_CPUS];
-static bool in_suite[MAX_CPUS]; /* online when the suite began: gets a line for every per-CPU check */
+PER_CPU_ARRAY(struct cpu_state_run, st);
+PER_CPU_ARRAY(bool, in_suite);  /* online when the suite began: runs and gets a line for every per-CPU check */
+PER_CPU_ARRAY(bool, no_memory); /* online, but no memory for its check record or report buffer: a FAIL per check */
 static u64 last_progress_tsc, suite_start_tsc;
 static const struct suite *current_suite;
 
@@ -55,8 +57,8 @@ bool check_alone(void)
 
 void cpu_unblock_nmi(void);
 
-static bool buffered_slot_valid[MAX_CPUS];
-static u32 buffered_slot[MAX_CPUS];
+PER_CPU_ARRAY(bool, buffered_slot_valid);
+PER_CPU_ARRAY(u32, buffered_slot);
 
 /* report_comment() from inside a buffered check goes into its CPU's buffer, before its verdict. */
 static bool comment_into_buffer(const char *text)
@@ -135,7 +137,7 @@ static bool pmu_suite(const char *name)
  * the image does not grow by MAX_CPUS of them: under UEFI (OVMF) a 7.5 MiB image no longer fit the available
  * region it was loaded into. */
 static struct check boot_cpu_check;
-static struct check *checks[MAX_CPUS];
+PER_CPU_ARRAY(struct check *, checks);
 
 static bool check_record_ready(u32 cpu)
 {
@@ -380,8 +382,31 @@ static void report_missing(const struct suite *s, u32 slot, u32 cpu)
     report_check(&c);
 }
 
+/* Every per-CPU check of a CPU that had no memory to run them. */
+static void print_no_memory(const struct suite *s, u32 cpu)
+{
+    static struct check c;
+    for (u32 k = 0; k < s->count; k++) {
+        if (s->checks[k].scope != SCOPE_PER_CPU)
+            continue;
+        memset(&c, 0, sizeof(c));
+        c.def = &s->checks[k];
+        c.cpu = &cpus[cpu];
+        sb_init(&c.diag, c.diag_buf, sizeof(c.diag_buf));
+        check_name(c.name, sizeof(c.name), s, c.def, cpu);
+        check_fail(&c, "not run: no memory below 4 GiB for cpu%u's check record (%u bytes) and report buffer "
+                   "(%u bytes); %llu KiB were taken from the memory map", cpu, (u32)sizeof(struct check),
+                   CPU_REPORT_BYTES, (unsigned long long)(memory_allocated() / 1024));
+        report_check(&c);
+    }
+}
+
 static void print_cpu(const struct suite *s, u32 cpu)
 {
+    if (no_memory[cpu]) {
+        print_no_memory(s, cpu);
+        return;
+    }
     for (u32 k = 0; k < s->count; k++)
         if (s->checks[k].scope == SCOPE_PER_CPU && !cpu_report_print_slot(cpu, k))
             report_missing(s, k, cpu);
@@ -398,19 +423,23 @@ void suites_run_one(const struct suite *s)
     current_suite = s;
     suite_start_tsc = last_progress_tsc = rdtsc();
     report_set_comment_hook(comment_into_buffer);
-    memset(st, 0, sizeof(st));
+    PER_CPU_CLEAR(st);
     check_record_ready(0); /* global checks run on the boot CPU */
+    u32 unfunded = 0;
     for (u32 i = 0; i < smp.count || i == 0; i++) {
         in_suite[i] = per_cpu && (i == 0 || smp.cpu[i].state == CPU_ONLINE);
-        if (in_suite[i] && !check_record_ready(i)) {
-            report_comment("runner: no memory for cpu%u's check record: its checks are not run", i);
+        /* A CPU is never left out in silence: without memory its checks are not run, and each one FAILs. */
+        no_memory[i] = in_suite[i] && !(check_record_ready(i) && cpu_report_reset(i));
+        if (no_memory[i]) {
             in_suite[i] = false;
+            unfunded++;
         }
-        if (in_suite[i]) {
-            cpu_report_reset(i);
-            n++;
-        }
+        n += in_suite[i];
     }
+    if (unfunded)
+        report_comment("runner: no memory for the check record or report buffer of %u CPUs: their checks are not "
+                       "run and each FAILs (memory taken so far: %llu KiB)", unfunded,
+                       (unsigned long long)(memory_allocated() / 1024));
     bool serial = g_options.run_serial || n == 1;
     report_comment("suite %s: %s", s->name, s->about);
     if (per_cpu)
@@ -421,14 +450,17 @@ void suites_run_one(const struct suite *s)
             run_one(s, k);
     if (!per_cpu)
         return;
-    static bool which[MAX_CPUS];
+    PER_CPU_ARRAY(bool, which);
     if (!serial)
         run_phase(in_suite, JOB_LOCAL);
     for (u32 i = 0; i < smp.count || i == 0; i++) {
-        if (!in_suite[i])
+        if (!in_suite[i]) {
+            if (serial && no_memory[i])
+                print_cpu(s, i);
             continue;
+        }
         if (!st[i].lost && (serial || others)) {
-            memset(which, 0, sizeof(which));
+            PER_CPU_CLEAR(which);
             which[i] = true;
             run_phase(which, serial ? JOB_ALL : JOB_OTHERS);
         }
@@ -437,7 +469,7 @@ void suites_run_one(const struct suite *s)
     }
     if (!serial)
         for (u32 i = 0; i < smp.count || i == 0; i++)
-            if (in_suite[i])
+            if (in_suite[i] || no_memory[i])
                 print_cpu(s, i);
     report_comment("progress: suite %s done in %llu ms", s->name,
                    (unsigned long long)tsc_to_us(rdtsc() - suite_start_tsc) / 1000);
