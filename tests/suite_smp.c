@@ -96,11 +96,13 @@ static void online_check(struct check *c)
                smp.init_delay_auto ? "by CPU family" : "init_delay_us=", smp.ap_timeout_ms);
     if (smp.count > 1) {
         u64 slowest = 0;
+        u32 late = 0;
         for (u32 i = 1; i < smp.count; i++) {
             const struct smp_cpu_info *ci = &smp.cpu[i];
             if (ci->state == CPU_ONLINE) {
                 u64 us = tsc_to_us(ci->arrival_tsc - smp.first_init_tsc);
                 slowest = MAX(slowest, us);
+                late += ci->arrival_tsc > smp.all_online_tsc;
                 report_debug("cpu%u APIC ID %u arrived %llu us after the first INIT", i, ci->apic_id,
                              (unsigned long long)us);
             } else {
@@ -112,6 +114,10 @@ static void online_check(struct check *c)
         check_note(c, "bring_up_us", "%llu (first INIT to all online)",
                    (unsigned long long)tsc_to_us(smp.all_online_tsc - smp.first_init_tsc));
         check_note(c, "slowest_arrival_us", "%llu", (unsigned long long)slowest);
+        if (late) /* they answer and are tested; the header's count was taken before they came */
+            check_note(c, "arrived after the wait", "%u APs came online after the arrival wait ended (their SIPI "
+                       "was answered late: %s)", late,
+                       g_ident.hypervisor_bit ? "vCPUs not scheduled" : "slow firmware or microcode on the way");
         check_note(c, "arrival wait",
                    "%llu ms; %s", (unsigned long long)tsc_to_us(smp.wait_tsc) / 1000,
                    !g_ident.hypervisor_bit
