@@ -33,7 +33,7 @@ static inline u64 acpi_get64(const u8 *p)
 #define ACPI_RSDP_MAX_LEN 4096u        /* sanity bound on the ACPI 2.0 RSDP length field */
 #define ACPI_ROOT_TABLES_MAX 64        /* RSDT/XSDT entries examined; the rest are reported and ignored */
 #define ACPI_MAX_CPUS 8192 /* as MAX_CPUS (kernel/percpu.h) */
-#define ACPI_MAX_IOAPICS 16
+#define ACPI_MAX_IOAPICS 128 /* as Linux MAX_IO_APICS (arch/x86/include/asm/apicdef.h): one per PCIe root on big servers */
 #define ACPI_MAX_ISOS 32
 #define ACPI_MAX_NMI_SOURCES 8
 #define ACPI_MAX_LAPIC_NMIS 16 /* kept for the record; firmware often lists one per CPU (not a problem) */
