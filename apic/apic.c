@@ -103,14 +103,6 @@ int apic_read_safe(u32 reg, u32 *val)
     return read_u32_safe((u64)(uintptr_t)&mmio[reg / 4], val); /* aligned 32-bit access only */
 }
 
-int apic_write_safe(u32 reg, u32 val)
-{
-    if (mode == APIC_MODE_X2APIC)
-        return wrmsr_safe(XAPIC_MSR_BASE + (reg >> 4), val);
-    mmio[reg / 4] = val;
-    return 0;
-}
-
 u32 apic_id(void)
 {
     u32 id = apic_read(APIC_ID);

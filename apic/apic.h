@@ -78,7 +78,6 @@ u32 apic_read(u32 reg);
 void apic_write(u32 reg, u32 val);
 /* Safe variants: return 0 or FIXUP_FAULT|vector (x2APIC raises #GP for reserved/read-only registers). */
 int apic_read_safe(u32 reg, u32 *val);
-int apic_write_safe(u32 reg, u32 val);
 
 u32 apic_id(void);           /* this CPU's APIC ID (8 bits in xAPIC mode, 32 in x2APIC mode) */
 u32 apic_max_lvt(void);      /* version register bits 23:16: the number of LVT entries minus 1 */

@@ -62,11 +62,6 @@ u64 apic_timer_ticks_to_tsc(const struct apic_timer_cal *cal, u64 ticks)
     return cal->ok ? mul_div_u64(ticks, cal->tsc_ticks, cal->apic_ticks, NULL) : 0;
 }
 
-u64 apic_timer_tsc_to_ticks(const struct apic_timer_cal *cal, u64 tsc)
-{
-    return cal->ok ? mul_div_u64(tsc, cal->apic_ticks, cal->tsc_ticks, NULL) : 0;
-}
-
 /* A current-count read and the TSC around it: the read happened at the midpoint, within +-bracket/2. */
 static u32 read_count_at(u64 *tsc_mid, u64 *bracket)
 {

@@ -30,7 +30,6 @@ const struct apic_timer_cal *apic_timer_calibrate(void);
 
 /* Conversions with this CPU's calibration (0 when it failed). */
 u64 apic_timer_ticks_to_tsc(const struct apic_timer_cal *cal, u64 ticks);
-u64 apic_timer_tsc_to_ticks(const struct apic_timer_cal *cal, u64 tsc);
 
 /* Program the timer: LVT timer = vector | mode (LVT_TIMER_PERIODIC or 0) | mask, divisor via DCR, then the
  * initial count (writing it starts the count-down, SDM 11.5.4). Returns false for an invalid divisor. */

@@ -85,22 +85,6 @@ void cpu_ident_decode(struct cpu_ident *id, const struct cpuid_source *src)
     id->uarch = cpu_uarch_name(id->vendor, id->family, id->model);
 }
 
-const char *cpu_vendor_name(enum cpu_vendor v)
-{
-    switch (v) {
-    case VENDOR_INTEL:
-        return "Intel";
-    case VENDOR_AMD:
-        return "AMD";
-    case VENDOR_HYGON:
-        return "Hygon";
-    case VENDOR_OTHER:
-        return "other";
-    default:
-        return "unknown";
-    }
-}
-
 const char *cpu_core_type_name(u8 core_type)
 {
     switch (core_type) {

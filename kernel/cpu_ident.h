@@ -24,7 +24,6 @@ struct cpu_ident {
 };
 
 void cpu_ident_decode(struct cpu_ident *id, const struct cpuid_source *src);
-const char *cpu_vendor_name(enum cpu_vendor v);
 /* "Atom" (0x20), "Core" (0x40), "none" (0) or "unknown". */
 const char *cpu_core_type_name(u8 core_type);
 /* The thread's kind of core: the whole CPUID.1AH:EAX, core type [31:24] and native model ID [23:0] (0 without leaf

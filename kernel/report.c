@@ -206,11 +206,6 @@ void report_debug(const char *fmt, ...)
     va_end(ap);
 }
 
-u32 report_failed_count(void)
-{
-    return rep.failed;
-}
-
 void report_finish(void)
 {
     if (rep.todo)

@@ -27,4 +27,3 @@ void report_set_comment_hook(bool (*hook)(const char *text));
 void report_debug(const char *fmt, ...) PRINTF_LIKE(1, 2); /* only with verbose=2 */
 NORETURN void report_finish(void);                          /* plan, summary line, exit */
 NORETURN void report_bail_out(const char *why);
-u32 report_failed_count(void);

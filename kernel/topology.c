@@ -2,12 +2,6 @@
 
 #include <string.h>
 
-const char *topo_level_name(enum topo_level l)
-{
-    static const char *const names[TOPO_LEVELS] = {"smt", "core", "module", "tile", "die", "package"};
-    return l < TOPO_LEVELS ? names[l] : "?";
-}
-
 static u32 log2_roundup(u32 n)
 {
     u32 s = 0;

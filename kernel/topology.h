@@ -19,7 +19,6 @@ struct topology {
 };
 
 void topology_decode(struct topology *t, const struct cpuid_source *src);
-const char *topo_level_name(enum topo_level l);
 
 /* smp/topology's verdict over n threads' decodings (t[0] is the boot CPU's), shared by the kernel check
  * (tests/suite_smp.c) and pmu-decode --checks: *dup = pairs of threads with the same APIC ID, *mixed = threads

@@ -9,7 +9,6 @@
 #include "kernel/timing.h"
 #include "kernel/x86.h"
 #include "tests/framework.h"
-#include "kernel/percpu_array.h"
 
 static irq_handler_t borrowed[256];
 
@@ -43,37 +42,19 @@ u64 tsc_per_us(void)
     return timing.tsc_hz >= 1000000 ? timing.tsc_hz / 1000000 : 3000;
 }
 
-PER_CPU_ARRAY(u64, longest_gap);
-
-/* Also tracks the longest gap between two turns of the loop: time this CPU did not run the loop (interrupt
- * handlers, or a host that descheduled the vCPU, or an SMI). */
-static void spin_until(volatile u32 *counter, u32 want, u64 deadline, u64 *gap)
+static void spin_until(volatile u32 *counter, u32 want, u64 deadline)
 {
-    u64 prev = rdtsc();
-    while (!counter || *counter < want) {
+    while ((!counter || *counter < want) && rdtsc() < deadline)
         spin_step();
-        u64 now = rdtsc();
-        *gap = MAX(*gap, now - prev);
-        prev = now;
-        if (now >= deadline)
-            break;
-    }
-}
-
-u64 wait_longest_gap_tsc(void)
-{
-    return longest_gap[this_cpu()->index];
 }
 
 u32 wait_with_interrupts(volatile u32 *counter, u32 want, u64 timeout_us, u64 settle_us)
 {
     u64 flags = read_flags();
-    u64 *gap = &longest_gap[this_cpu()->index];
-    *gap = 0;
     sti();
-    spin_until(counter, want, rdtsc() + timeout_us * tsc_per_us(), gap);
+    spin_until(counter, want, rdtsc() + timeout_us * tsc_per_us());
     if (settle_us)
-        spin_until(NULL, 0, rdtsc() + settle_us * tsc_per_us(), gap);
+        spin_until(NULL, 0, rdtsc() + settle_us * tsc_per_us());
     if (!(flags & RFLAGS_IF))
         cli();
     return *counter;

@@ -37,9 +37,6 @@ u64 tsc_per_us(void);
 /* Enable interrupts until *counter reaches want or timeout_us passes, then keep them enabled settle_us more
  * (so a duplicate delivery is counted too). IF is left as it was found. Returns *counter. */
 u32 wait_with_interrupts(volatile u32 *counter, u32 want, u64 timeout_us, u64 settle_us);
-/* The longest stretch (TSC ticks) this CPU's latest wait_with_interrupts spent away from its loop: interrupt
- * handlers, an SMI, or a host that descheduled the vCPU. */
-u64 wait_longest_gap_tsc(void);
 
 /* Whether this is QEMU's TCG (CPUID 0x40000000 signature "TCGTCGTCGTCG"): its local APIC is QEMU's own model
  * (hw/intc/apic.c), whose known deviations the checks report as TODO. Anywhere else they fail. */
