@@ -63,7 +63,7 @@ $(BUILD)/k/%.o: %.asm
 $(KERNEL_ASM_SRCS:%.asm=$(BUILD)/k/%.o): $(wildcard boot/*.inc kernel/*.inc tests/*.inc)
 
 # Link as ELF64, then re-wrap as ELF32: QEMU's multiboot1 loader refuses ELF64 (hw/i386/multiboot.c load_multiboot).
-# The boot image drops debug sections; build/pmuboot64.elf keeps them for gdb (docs/debugging.md).
+# The boot image drops debug sections; build/pmuboot64.elf keeps them for gdb (docs/running.md, "Debugging").
 $(BUILD)/pmuboot64.elf: $(KERNEL_OBJS) linker.ld $(BUILD)/kernel.objlist
 	@echo "  LD      $@"
 	$(Q)$(LD) $(KLDFLAGS) -o $@ $(KERNEL_OBJS)

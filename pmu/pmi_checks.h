@@ -1,5 +1,5 @@
 /* The arithmetic and the verdicts of the with-PMU checks of suite "pmi" (tests/suite_pmi.c), portable so that the
- * host tests can hold them against the register model (tests/host/test_pmu_issue10.c). The suite cannot run
+ * host tests can hold them against the register model (tests/host/test_pmu_against_manuals.c). The suite cannot run
  * where there is no PMU; these functions are what it decides with. docs/pmi-protocol.md says what each check
  * can and cannot show. */
 #pragma once

@@ -4,7 +4,7 @@
 # suites with verbose=0; QEMU start to exit, median of BENCH_RUNS (default 3) rounds, each round running every
 # configuration once in turn, so that a busy host slows all of them alike. One "name: value unit" line each:
 #   run_<mode>_smp<N>_ms       median wall time
-#   ratio_<mode>_smp64_smp4    smp64 / smp4 (issue 14 target for parallel: at most 3)
+#   ratio_<mode>_smp64_smp4    smp64 / smp4 (the target for parallel: at most 3)
 #   ratio_<mode>_smp4_smp1     smp4 / smp1 (target: at most 1.5)
 #   todo_<mode>_smp<N>         TODO verdicts in the last round (timing checks inconclusive under load)
 #   cpu_<mode>_smp<N>_ms       host CPU time (user + system) QEMU used, median: under TCG every vCPU's work

@@ -1178,7 +1178,7 @@ static void test_fuzz_xsdt_set(void **state)
     image_free(&im);
 }
 
-/* ---- The CPU list as firmware writes it (issue 16): kernel/cpu_list.c on MADTs shaped like real ones ---- */
+/* ---- The CPU list as firmware writes it: kernel/cpu_list.c on MADTs shaped like real ones ---- */
 
 static bool cl_starts(u32 id)
 {

@@ -164,7 +164,7 @@ static void gapped_windows_second_tier(void **state)
     assert_non_null(strstr(m.note, "spread"));
 }
 
-/* The issue 16 measurement: a PIT that is not there, seen as a TSC of 73 kHz, must not be believed. */
+/* A PIT that is not there, seen as a TSC of 73 kHz (measured on a board without one), must not be believed. */
 static void implausible_rate_unusable(void **state)
 {
     (void)state;
@@ -221,7 +221,7 @@ static void choose_two_disagree(void **state)
     (void)state;
     struct clock_meas m[CLOCK_COUNT];
     struct clock_choice c;
-    sources(m, TSC_HZ, 0, 3870000000ull); /* the PIT under host load in issue 16 */
+    sources(m, TSC_HZ, 0, 3870000000ull); /* the PIT as measured under host load */
     clock_choose(m, &c);
     assert_int_equal(c.source, CLOCK_HPET);
     assert_false(c.trusted);

@@ -686,7 +686,7 @@ static void test_synthetic_none_tcg_like(void **state)
     assert_int_equal(caps.kind, PMU_KIND_NONE);
     assert_non_null(strstr(caps.evidence, "PerfCtrExtCore[23]=0"));
     assert_non_null(strstr(caps.evidence, "no leaf 0x80000022"));
-    assert_non_null(strstr(caps.evidence, "K7 probe")); /* pmu_probe_amd_legacy: test_pmu_issue10 */
+    assert_non_null(strstr(caps.evidence, "K7 probe")); /* pmu_probe_amd_legacy: test_pmu_against_manuals */
     assert_int_equal(caps.msrs.ctr0, 0);
 
     synth_intel(0x7, 0x55, false); /* max leaf below 0x0A */

@@ -1,7 +1,7 @@
-/* Issue 10, "the with-PMU checks, held against the manuals": one regression test per defect, each written to fail
- * on the code before its fix (the commit messages record the failures) and to pass after it. The expectations
+/* The with-PMU checks, held against the manuals: one regression test per defect found, each of which fails on
+ * the code without its fix and passes with it. The expectations
  * come from the manuals and Linux/KVM sources cited at each test, not from pmu/ itself. Run:
- *     make build/host/test_pmu_issue10 && CMOCKA_MESSAGE_OUTPUT=TAP build/host/test_pmu_issue10 */
+ *     make build/host/test_pmu_against_manuals && CMOCKA_MESSAGE_OUTPUT=TAP build/host/test_pmu_against_manuals */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -485,7 +485,7 @@ static void test_during_handler_counts_in_ring0(void **state)
     }
 }
 
-/* Also in issue 10: in NMI mode a faulting MSR access inside the handler returns through the #GP handler's IRETQ,
+/* In NMI mode a faulting MSR access inside the handler returns through the #GP handler's IRETQ,
  * which unblocks NMIs (SDM Vol.3A "Handling Multiple NMIs": blocked "until the next execution of the IRET
  * instruction"), so a second PMI could nest on the same IST stack before the handler returns. After a fault the
  * handler must leave no PMI source: LVT entry masked, counting stopped. The first RDMSR of the handler faults. */
