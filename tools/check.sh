@@ -56,8 +56,8 @@ run_check() {  # run_check OK? DESCRIPTION
 
 # --- 1. host unit tests ----------------------------------------------------------------------------------
 host_tests=()
-for t in build/host/test_*; do
-    [[ -f $t && -x $t && $t != *.* ]] && host_tests+=("$t")
+for src in tests/host/test_*.c; do  # from the sources: a stale binary of a renamed test is not run
+    host_tests+=("build/host/$(basename "$src" .c)")
 done
 echo "check: ${#host_tests[@]} host test programs"
 for t in "${host_tests[@]}"; do
