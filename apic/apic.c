@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#include "kernel/lib/format.h"
+#include "lib/format.h"
 #include "kernel/safe.h"
 #include "kernel/x86.h"
 

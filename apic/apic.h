@@ -2,7 +2,7 @@
  * Register offsets are the xAPIC MMIO offsets (SDM Vol.3A Table 11-1); in x2APIC mode offset R is MSR
  * 0x800 + R/16 (SDM Vol.3A Table 11-6). */
 #pragma once
-#include "kernel/types.h"
+#include "lib/types.h"
 
 enum apic_reg {
     APIC_ID = 0x020,

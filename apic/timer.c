@@ -2,8 +2,8 @@
 #include "apic/timer.h"
 
 #include "apic/apic.h"
-#include "apic/timer_calc.h"
-#include "kernel/lib/format.h"
+#include "lib/apic_timer_calc.h"
+#include "lib/format.h"
 #include "kernel/percpu.h"
 #include "kernel/timing.h"
 #include "kernel/x86.h"

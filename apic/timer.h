@@ -2,7 +2,7 @@
  * (one-shot, periodic, TSC-deadline). The register access goes through apic/apic.h, so it works in xAPIC and
  * x2APIC mode alike. */
 #pragma once
-#include "kernel/types.h"
+#include "lib/types.h"
 
 #define MSR_TSC_DEADLINE 0x6E0u /* IA32_TSC_DEADLINE, SDM Vol.3A 11.5.4.1 */
 #define APIC_TIMER_CAL_WINDOWS 3

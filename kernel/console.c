@@ -3,7 +3,7 @@
 #include <stdarg.h>
 
 #include "kernel/fbcon.h"
-#include "kernel/lib/format.h"
+#include "lib/format.h"
 #include "kernel/percpu.h"
 #include "kernel/serial.h"
 #include "kernel/x86.h"

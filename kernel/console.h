@@ -2,8 +2,8 @@
  * Lines from different CPUs never interleave: each kprintf is written under one lock hold. A CPU that
  * re-enters (an exception or NMI while it prints) writes without waiting rather than deadlocking. */
 #pragma once
-#include "kernel/types.h"
-#include "kernel/uart.h"
+#include "lib/types.h"
+#include "lib/uart.h"
 
 /* Use this UART from now on; false (the previous one stays) when it does not answer. */
 bool console_init(const struct uart_desc *u);

@@ -1,9 +1,9 @@
-/* Boot-time console selection (kernel side of kernel/console_choice.c): switch output to the chosen UART and
+/* Boot-time console selection (kernel side of lib/console_choice.c): switch output to the chosen UART and
  * say in the header which one it is and why. */
 #pragma once
-#include "kernel/acpi.h"
-#include "kernel/cmdline.h"
-#include "kernel/console_choice.h"
+#include "lib/acpi.h"
+#include "lib/cmdline.h"
+#include "lib/console_choice.h"
 
 extern struct console_choice g_console;
 

@@ -1,8 +1,8 @@
 /* Which hardware threads exist: an explicit cpus= list, else the ACPI MADT, else the boot CPU alone. */
 #pragma once
-#include "kernel/acpi.h"
-#include "kernel/cmdline.h"
-#include "kernel/cpu_list.h"
+#include "lib/acpi.h"
+#include "lib/cmdline.h"
+#include "lib/cpu_list.h"
 
 extern struct acpi_info g_acpi; /* what ACPI discovery found, for the report */
 extern struct cpu_list g_cpu_list; /* what enumeration decided, for the report */

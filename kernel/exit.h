@@ -1,7 +1,7 @@
 /* Ending the run: QEMU's isa-debug-exit, halt, or reboot (exit= option). */
 #pragma once
-#include "kernel/cmdline.h"
-#include "kernel/types.h"
+#include "lib/cmdline.h"
+#include "lib/types.h"
 
 /* QEMU's isa-debug-exit (hw/misc/debugexit.c) exits with (value << 1) | 1: 0 -> 1 (pass), 1 -> 3 (fail). */
 #define QEMU_EXIT_PORT 0xf4

@@ -3,8 +3,8 @@
  * MTRR WC range makes WC (kernel/paging.c). Writes only, never read back. */
 #include "kernel/fbcon.h"
 
-#include "kernel/fbtext.h"
-#include "kernel/lib/format.h"
+#include "lib/fbtext.h"
+#include "lib/format.h"
 #include "kernel/paging.h"
 #include "kernel/report.h"
 

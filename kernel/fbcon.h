@@ -1,6 +1,6 @@
-/* The framebuffer mirror of the console (kernel/fbtext.c on the loader's framebuffer). */
+/* The framebuffer mirror of the console (lib/fbtext.c on the loader's framebuffer). */
 #pragma once
-#include "kernel/bootinfo.h"
+#include "lib/bootinfo.h"
 
 /* Use the multiboot2 framebuffer when it can carry text; remembers why not otherwise. */
 void fbcon_init(const struct boot_info *bi);

@@ -1,8 +1,8 @@
 /* Run-wide state decided at boot. */
 #pragma once
-#include "kernel/bootinfo.h"
-#include "kernel/cmdline.h"
-#include "kernel/cpu_ident.h"
+#include "lib/bootinfo.h"
+#include "lib/cmdline.h"
+#include "lib/cpu_ident.h"
 
 extern struct boot_info g_boot;
 extern struct options g_options;

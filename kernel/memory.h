@@ -1,8 +1,8 @@
 /* Physical memory for per-CPU stacks, taken at run time from RAM the loader reports as available, so the
  * image stays small and only CPUs that exist cost memory. Never freed. */
 #pragma once
-#include "kernel/bootinfo.h"
-#include "kernel/types.h"
+#include "lib/bootinfo.h"
+#include "lib/types.h"
 
 void memory_init(const struct boot_info *bi);
 /* size bytes aligned to align (a power of two), zeroed, below 4 GiB (identity-mapped); NULL when no

@@ -3,7 +3,7 @@
 
 #include "kernel/globals.h"
 #include "kernel/memory.h"
-#include "kernel/pt_map.h"
+#include "lib/pt_map.h"
 #include "kernel/report.h"
 #include "kernel/x86.h"
 

@@ -3,7 +3,7 @@
 #include <stdarg.h>
 
 #include "kernel/console.h"
-#include "kernel/lib/format.h"
+#include "lib/format.h"
 #include "kernel/report.h"
 #include "kernel/traps.h"
 

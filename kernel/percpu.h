@@ -1,7 +1,7 @@
 /* Per-CPU state. GS base points at the CPU's struct cpu (first field = self), so this_cpu() is one load. */
 #pragma once
 #include "kernel/setjmp.h"
-#include "kernel/types.h"
+#include "lib/types.h"
 
 /* The most logical CPUs one boot tests (as Linux's common NR_CPUS). Per-CPU state is sized at boot for the CPUs
  * that exist (kernel/percpu_array.h); only the enumeration tables (ACPI_MAX_CPUS) are this long. */

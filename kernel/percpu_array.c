@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "kernel/lib/format.h"
+#include "lib/format.h"
 #include "kernel/memory.h"
 #include "kernel/x86.h"
 

@@ -7,7 +7,7 @@
  * elements from early_alloc(), element 0 copied. Code indexes it as before: name[cpu] (and name[cpu][k] for an
  * array of arrays). Indexes up to percpu_capacity() - 1 are valid. */
 #pragma once
-#include "kernel/types.h"
+#include "lib/types.h"
 
 struct percpu_array {
     void **base; /* the pointer to regrow */

@@ -4,7 +4,7 @@
  * back what it wrote), so every register's value as the firmware left it is recorded (`entry`) and reported
  * (pmu_enum/firmware_state, pmu/entry_state.h). */
 #pragma once
-#include "kernel/cpu_ident.h"
+#include "lib/cpu_ident.h"
 #include "kernel/percpu.h"
 #include "pmu/pmu.h"
 #include "pmu/pmu_state.h"

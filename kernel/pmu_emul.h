@@ -4,9 +4,9 @@
  * events come from single-stepped workloads (kernel/workload.c) and the TSC, and PMIs are sent through the
  * real local APIC as its LVT performance-counter entry says. Never switched on without pmu=emulated. */
 #pragma once
-#include "kernel/cpuid_source.h"
+#include "lib/cpuid_source.h"
 #include "kernel/traps.h"
-#include "kernel/types.h"
+#include "lib/types.h"
 #include "pmu/emul.h"
 
 extern bool g_pmu_emulated;                         /* pmu=emulated:KIND given (set once at boot) */

@@ -8,7 +8,7 @@
 #include "kernel/console.h"
 #include "kernel/exit.h"
 #include "kernel/fbcon.h"
-#include "kernel/lib/format.h"
+#include "lib/format.h"
 #include "kernel/pmu_emul.h"
 #include "kernel/smp.h"
 #include "pmu/model/pmu_model.h"

@@ -1,9 +1,9 @@
 /* The checklist: a TAP version 13 stream on the console (docs/checklist.md). */
 #pragma once
-#include "kernel/bootinfo.h"
-#include "kernel/cmdline.h"
-#include "kernel/cpu_ident.h"
-#include "kernel/types.h"
+#include "lib/bootinfo.h"
+#include "lib/cmdline.h"
+#include "lib/cpu_ident.h"
+#include "lib/types.h"
 
 struct check;
 

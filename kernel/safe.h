@@ -3,7 +3,7 @@
  * Each returns 0 on success, or FIXUP_FAULT | vector; this_cpu()->last_fault has the error code. */
 #pragma once
 #include "kernel/traps.h"
-#include "kernel/types.h"
+#include "lib/types.h"
 
 #define EX_TABLE_ENTRY(insn, fixup) \
     ".pushsection .ex_table, \"a\"\n .balign 8\n .quad " #insn ", " #fixup "\n .popsection\n"

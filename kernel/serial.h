@@ -1,8 +1,8 @@
 /* 16550-compatible UART driver: I/O ports or MMIO with 8/16/32-bit register access and a register stride
- * (struct uart_desc, kernel/uart.h). Polled output only. */
+ * (struct uart_desc, lib/uart.h). Polled output only. */
 #pragma once
-#include "kernel/types.h"
-#include "kernel/uart.h"
+#include "lib/types.h"
+#include "lib/uart.h"
 
 /* Program the UART for u->baud 8N1 (u->baud 0: keep the firmware's divisor and line settings), FIFOs on,
  * interrupts off. Returns false if no UART answers (the scratch register does not hold a written value): the

@@ -1,6 +1,6 @@
 /* setjmp/longjmp for the kernel: an exception inside a check resumes the check runner. */
 #pragma once
-#include "kernel/types.h"
+#include "lib/types.h"
 
 typedef u64 k_jmp_buf[8]; /* rbx, rbp, r12, r13, r14, r15, rsp, rip */
 

@@ -1,5 +1,5 @@
 /* The single-step oracle (see singlestep.h). Each #DB with DR6.BS reports the instruction at the previous
- * trap's RIP as retired, classified from its bytes (kernel/insn_class.c). State is per CPU: the #DB arrives
+ * trap's RIP as retired, classified from its bytes (lib/insn_class.c). State is per CPU: the #DB arrives
  * on the CPU that runs the stepped code. */
 #include "kernel/singlestep.h"
 

@@ -11,8 +11,8 @@
  * traps only once per REP gives the same count. (A REP string interrupted by an interrupt or exception
  * retires partially and restarts: not done by the workloads, which run with their LVT entries masked.) */
 #pragma once
-#include "kernel/insn_class.h"
-#include "kernel/types.h"
+#include "lib/insn_class.h"
+#include "lib/types.h"
 
 struct step_record {
     u64 rip;        /* the retired instruction */

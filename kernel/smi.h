@@ -2,7 +2,7 @@
  * stops the core for the time SMM runs, invisible to the OS, so a timing window it hits measured SMM, and a count
  * at OS level may include SMM's work: such an attempt is not evidence. Kernel only (rdmsr_safe). */
 #pragma once
-#include "kernel/types.h"
+#include "lib/types.h"
 
 #define MSR_SMI_COUNT 0x34 /* SDM Vol.4; Linux msr-index.h MSR_SMI_COUNT */
 

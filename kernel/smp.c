@@ -7,9 +7,9 @@
 #include "kernel/cmos.h"
 #include "kernel/console.h"
 #include "kernel/cpuid_hw.h"
-#include "kernel/fw_resume.h"
+#include "lib/fw_resume.h"
 #include "kernel/globals.h"
-#include "kernel/lib/format.h"
+#include "lib/format.h"
 #include "kernel/memory.h"
 #include "kernel/pmu_emul.h"
 #include "kernel/setjmp.h"
@@ -78,7 +78,7 @@ void smp_init_bsp(void)
     smp_ap_id_from_leaf_b = cpuid_x2apic_id(&unused);
 }
 
-/* An AP to start. cpu_list_build (kernel/cpu_list.c) has already left out the boot CPU's own entry, entries that
+/* An AP to start. cpu_list_build (lib/cpu_list.c) has already left out the boot CPU's own entry, entries that
  * are not enabled (enumerate.c records those as absent) and repeated IDs, so there is nothing else to sort here. */
 void smp_add_ap(u32 apic_id, u32 acpi_uid, bool x2apic_entry)
 {
@@ -158,7 +158,7 @@ static bool trampoline_install(void);
 /* The boot CPU after INIT runs the firmware's reset code, not wait-for-SIPI. A PC BIOS that finds shutdown code
  * 0x0A in CMOS 0x0F jumps through the warm-reset vector at 40:67 without a POST (IBM PC/AT BIOS convention;
  * SeaBIOS src/resume.c handle_resume). Whether the code at the reset vector is such a BIOS is decided once by
- * fw_resume_decide (kernel/fw_resume.h): SeaBIOS as the firmware, not as a coreboot payload; elsewhere the INIT
+ * fw_resume_decide (lib/fw_resume.h): SeaBIOS as the firmware, not as a coreboot payload; elsewhere the INIT
  * might reboot the machine, so it is not sent. */
 static struct fw_resume bsp_resume;
 static bool bsp_resume_known;

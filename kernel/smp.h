@@ -2,7 +2,7 @@
  * Logical CPU 0 is the boot CPU; the others are numbered in enumeration order (MADT, or cpus=). */
 #pragma once
 #include "kernel/percpu.h"
-#include "kernel/types.h"
+#include "lib/types.h"
 
 enum smp_mode { SMP_PARALLEL, SMP_SERIAL };
 enum cpu_state { CPU_ABSENT, CPU_PENDING, CPU_ONLINE, CPU_NO_ANSWER, CPU_UNRESPONSIVE, CPU_NO_MEMORY };
@@ -86,7 +86,7 @@ const volatile struct ap_tramp_seen *smp_tramp_seen(void);
  * An AP that never comes back leaves its caller waiting until the call times out (smp_run_on marks it
  * unresponsive); a boot CPU that never comes back ends the run (the host-side timeout). */
 bool smp_init_roundtrip(void (*capture)(void *arg), void *arg, u64 *init_tsc, const char **why);
-/* Whether the boot CPU's INIT comes back, and the evidence (kernel/fw_resume.h); decided on first use. */
+/* Whether the boot CPU's INIT comes back, and the evidence (lib/fw_resume.h); decided on first use. */
 struct fw_resume;
 const struct fw_resume *smp_bsp_resume(void);
 

@@ -1,10 +1,10 @@
 /* Time base: the TSC, its frequency taken from the clocks the machine really has (CPUID 15H, the HPET, the ACPI
  * PM timer, the 8254 PIT when it ticks; CPUID 16H only as a last, untrusted resort), each measured source
- * cross-checked against the others. kernel/clock_select.c judges and decides; this file reads the hardware. */
+ * cross-checked against the others. lib/clock_select.c judges and decides; this file reads the hardware. */
 #pragma once
-#include "kernel/acpi.h"
-#include "kernel/clock_select.h"
-#include "kernel/types.h"
+#include "lib/acpi.h"
+#include "lib/clock_select.h"
+#include "lib/types.h"
 
 /* A counter to measure time with: the HPET main counter (low 32 bits), the PM timer, PIT channel 2. */
 struct clock_counter {

@@ -1,7 +1,7 @@
 /* IDT, exception handling and interrupt dispatch. */
 #pragma once
 #include "kernel/percpu.h"
-#include "kernel/types.h"
+#include "lib/types.h"
 
 struct trap_frame {
     u64 r15, r14, r13, r12, r11, r10, r9, r8, rbp, rdi, rsi, rdx, rcx, rbx, rax;

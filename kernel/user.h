@@ -4,7 +4,7 @@
  * take the usual path: fixed up by the safe accessors, or charged to the running check. */
 #pragma once
 #include "kernel/traps.h"
-#include "kernel/types.h"
+#include "lib/types.h"
 
 /* Called by the trap handler for every exception: true (and no return) when it is the ring-3 return. */
 bool user_return_trap(struct trap_frame *f);

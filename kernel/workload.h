@@ -4,6 +4,6 @@
  * PMIs in the middle of the workload, as on hardware. `irq`: interrupts enabled while fn runs. */
 #pragma once
 #include "kernel/singlestep.h"
-#include "kernel/types.h"
+#include "lib/types.h"
 
 u64 workload_run(u8 cpl, bool irq, u64 (*fn)(u64), u64 arg);

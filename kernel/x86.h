@@ -1,6 +1,6 @@
 /* Thin wrappers over x86 instructions (kernel only). Faulting variants live in kernel/safe.h. */
 #pragma once
-#include "kernel/types.h"
+#include "lib/types.h"
 
 static inline void outb(u16 port, u8 v) { asm volatile("outb %0, %1" ::"a"(v), "Nd"(port)); }
 static inline void outw(u16 port, u16 v) { asm volatile("outw %0, %1" ::"a"(v), "Nd"(port)); }

@@ -4,7 +4,7 @@
  * (pmu/model/pmu_model.[ch], apic_model.[ch]). It also counts accesses, which is how `make bench` measures the PMI handler's cost.
  * Portable: no kernel headers. */
 #pragma once
-#include "kernel/types.h"
+#include "lib/types.h"
 
 /* Return codes shared by the access layer and the PMU API. 0 is success. */
 #define HW_FAULT 0x100          /* | vector: the access raised that exception (e.g. HW_FAULT | 13 for #GP) */

@@ -3,7 +3,7 @@
 #include "pmu/cpuid_dump.h"
 
 #include <string.h>
-#include "kernel/lib/format.h"
+#include "lib/format.h"
 
 struct cursor {
     const char *p, *end;

@@ -11,8 +11,8 @@
  * AIDA lines without an [SL nn] tag: a repeat of the previous line's leaf is the next subleaf (old AIDA
  * versions list leaves 4 and 0xB that way); otherwise subleaf 0. */
 #pragma once
-#include "kernel/cpuid_source.h"
-#include "kernel/types.h"
+#include "lib/cpuid_source.h"
+#include "lib/types.h"
 
 #define CPUID_DUMP_MAX_ENTRIES 1024
 

@@ -4,7 +4,7 @@
  * A check whose event and workload are affected reports the deviation as a TODO with its source; it never
  * turns the deviation into a PASS. Portable: pure data and decisions. */
 #pragma once
-#include "kernel/cpu_ident.h"
+#include "lib/cpu_ident.h"
 #include "pmu/events.h"
 
 /* What, inside the measured region, adds counts. */

@@ -3,7 +3,7 @@
  * so discovery runs unchanged on an emulated PMU. docs/emulated-pmu.md says how vendor and family are
  * presented. Portable: no hardware access; the kernel side is kernel/pmu_emul.c. */
 #pragma once
-#include "kernel/cpuid_source.h"
+#include "lib/cpuid_source.h"
 #include "pmu/pmu_caps.h"
 
 /* One kind of core of a hybrid kind (Intel, CPUID.07H:EDX[15] set): what its threads answer in the leaves that

@@ -3,7 +3,7 @@
  * the guide gives it (pmu/metrics.h). */
 #include "pmu/metrics.h"
 
-#include "kernel/lib/format.h"
+#include "lib/format.h"
 #include "pmu/events.h"
 
 #include <string.h>

@@ -14,7 +14,7 @@
  * Products are formed in 128 bits, so any 48-bit counts are safe; a result that does not fit s64 is reported
  * undefined ("overflow"), as is a zero denominator. Portable: no hardware access. */
 #pragma once
-#include "kernel/types.h"
+#include "lib/types.h"
 #include "pmu/pmu_caps.h"
 
 /* The events the guide's formulas name (its §6.2 Table 5; codes in KNC PMU 327357-001 Table 1-6, see

@@ -4,10 +4,10 @@
  * cpuid_source), and never touches an MSR: IA32_PERF_CAPABILITIES is decoded by a separate function that the
  * kernel feeds after reading the MSR safely. */
 #pragma once
-#include "kernel/cpu_ident.h"
-#include "kernel/cpuid_source.h"
-#include "kernel/lib/format.h"
-#include "kernel/types.h"
+#include "lib/cpu_ident.h"
+#include "lib/cpuid_source.h"
+#include "lib/format.h"
+#include "lib/types.h"
 
 /* Which programming model applies (the ops table comes later; this is its selector). */
 enum pmu_kind {

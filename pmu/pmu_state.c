@@ -1,6 +1,6 @@
 #include "pmu/pmu_state.h"
 
-#include "kernel/lib/format.h"
+#include "lib/format.h"
 
 static void add(struct pmu_state *s, enum pmu_sreg reg, u32 index, int rc, u64 value)
 {

@@ -5,7 +5,7 @@
 #include "apic/apic.h"
 #include "kernel/percpu.h"
 #include "kernel/traps.h"
-#include "kernel/types.h"
+#include "lib/types.h"
 
 struct check;
 

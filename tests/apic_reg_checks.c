@@ -5,7 +5,7 @@
 #include "apic/apic.h"
 #include "apic/timer.h"
 #include "kernel/globals.h"
-#include "kernel/lib/format.h"
+#include "lib/format.h"
 #include "kernel/percpu.h"
 #include "kernel/safe.h"
 #include "kernel/smp.h"

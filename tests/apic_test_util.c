@@ -4,7 +4,7 @@
 
 #include "apic/apic.h"
 #include "kernel/globals.h"
-#include "kernel/lib/format.h"
+#include "lib/format.h"
 #include "kernel/percpu.h"
 #include "kernel/timing.h"
 #include "kernel/x86.h"

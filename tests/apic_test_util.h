@@ -2,7 +2,7 @@
  * enabled, and the platform test that lets a check name a known emulator deviation. */
 #pragma once
 #include "kernel/traps.h"
-#include "kernel/types.h"
+#include "lib/types.h"
 
 struct check;
 

@@ -6,7 +6,7 @@
  * constant: on QEMU TCG with a loaded 2-core host it drifted up to 2.5% for tens of milliseconds. So every
  * comparison of the timer with the TSC is an attempt bracketed by two 0.5 ms divide-by-1 references of the timer's
  * own clock, counted only when they agree, repeated a bounded number of times, and judged on the best valid
- * attempt with every attempt's deviation reported (expect_attempts, apic/timer_calc.h). On bare metal an SMI stalls
+ * attempt with every attempt's deviation reported (expect_attempts, lib/apic_timer_calc.h). On bare metal an SMI stalls
  * a window the same way: where MSR_SMI_COUNT exists (kernel/smi.h) an attempt with an SMI inside is not valid.
  * An error in the TSC frequency moves only the microsecond figures in the notes.
  * Interrupt latency under QEMU TCG is host scheduling: the expiry is a host timer in QEMU's main thread, which
@@ -24,8 +24,8 @@
 #include "apic/apic.h"
 #include "kernel/globals.h"
 #include "apic/timer.h"
-#include "apic/timer_calc.h"
-#include "kernel/lib/format.h"
+#include "lib/apic_timer_calc.h"
+#include "lib/format.h"
 #include "kernel/percpu.h"
 #include "kernel/smi.h"
 #include "kernel/timing.h"
@@ -355,7 +355,7 @@ static void note_smis(struct check *c, const char *what, const struct timer_atte
         check_note(c, key, "not counted: %s", why);
 }
 
-/* Report the attempts of one expectation, decided from all of them (timer_attempts_judge, apic/timer_calc.h):
+/* Report the attempts of one expectation, decided from all of them (timer_attempts_judge, lib/apic_timer_calc.h):
  * every valid attempt's deviation is noted; a PASS or FAIL is shown as the expectation of its example attempt
  * (the best pass, or the median of the agreeing failures); an inconclusive verdict is never a pass: the check is
  * TODO with the figures, on bare metal (SMIs) as under a hypervisor, unless another expectation failed. */

@@ -2,7 +2,7 @@
  * comments into its own buffer; the boot CPU prints them afterwards in a fixed order (CPU by CPU, check by
  * check in table order), numbering them then, so the stream does not depend on which CPU finished first. */
 #pragma once
-#include "kernel/types.h"
+#include "lib/types.h"
 
 struct check;
 

@@ -1,7 +1,7 @@
 /* Counts of the event workloads known by construction, as functions of n (derivations in
  * tests/events_workloads.asm, next to the code). Portable and host-tested (tests/host/test_events_expect.c). */
 #pragma once
-#include "kernel/types.h"
+#include "lib/types.h"
 
 enum ew_id { EW_STRAIGHT, EW_LOOP, EW_BRANCHES, EW_MEM, EW_CLFLUSH, EW_LFSR, EW_CYCLES, EW_REP_STOS, EW_COUNT };
 

@@ -2,7 +2,7 @@
  * issue) and the guide's sanity rule (§3: cycles and instructions stay constant over repeated runs of the same
  * workload). Metrics are measurements: reported with their units, never a verdict; the sanity rule is a check.
  * Both SKIP without a PMU. */
-#include "kernel/lib/format.h"
+#include "lib/format.h"
 #include "kernel/pmu_cpu.h"
 #include "kernel/pmu_emul.h"
 #include "kernel/x86.h"

@@ -14,7 +14,7 @@
 
 #include "apic/apic.h"
 #include "kernel/globals.h"
-#include "kernel/lib/format.h"
+#include "lib/format.h"
 #include "kernel/pmu_cpu.h"
 #include "kernel/pmu_emul.h"
 #include "kernel/timing.h"

@@ -1,7 +1,7 @@
 /* Events the events suite compares, per PMU kind: tests/events_spec.h. */
 #include "tests/events_spec.h"
 
-#include "apic/timer_calc.h"
+#include "lib/apic_timer_calc.h"
 
 #define F(x) BIT(EWC_##x)
 

@@ -1,7 +1,7 @@
 /* The event workloads (tests/events_workloads.asm) and their constants. The asm repeats these numbers (nasm
  * cannot read C headers); tests/events_expect.c derives every count from them. */
 #pragma once
-#include "kernel/types.h"
+#include "lib/types.h"
 
 #define EW_STRAIGHT_MAX 256u
 #define EW_MEM_QWORDS 64u

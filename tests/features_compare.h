@@ -1,8 +1,8 @@
 /* smp/features, portable (kernel and host tests): the CPUID feature leaves every thread must share with the other
  * threads of its kind, the bits that legitimately differ per thread masked out, each mask with its source. */
 #pragma once
-#include "kernel/cpuid_source.h"
-#include "kernel/types.h"
+#include "lib/cpuid_source.h"
+#include "lib/types.h"
 
 struct features_probe {
     u32 leaf, sub;

@@ -2,9 +2,9 @@
  * (expected, observed, tolerance) into a YAML block and gets one TAP verdict. A check that records no
  * expectation and does not skip is a defect and is reported as failed. See docs/writing-checks.md. */
 #pragma once
-#include "kernel/lib/format.h"
+#include "lib/format.h"
 #include "kernel/percpu.h"
-#include "kernel/types.h"
+#include "lib/types.h"
 
 struct check;
 enum check_scope { SCOPE_GLOBAL, SCOPE_PER_CPU };

@@ -2,7 +2,7 @@
  * (tests/suite_pmu_enum.c) and the host's prediction from a CPUID dump (tools/pmu-decode --checks,
  * tests/host/support/checks_predict.c) run this same code, so a prediction cannot drift from the check. */
 #pragma once
-#include "kernel/types.h"
+#include "lib/types.h"
 #include "pmu/pmu_caps.h"
 
 /* pmu_enum/discover: the SDM/APM ranges the capabilities must fall in. Each bound becomes one expect_true()

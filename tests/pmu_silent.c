@@ -1,6 +1,6 @@
 #include "tests/pmu_silent.h"
 
-#include "kernel/lib/format.h"
+#include "lib/format.h"
 #include "pmu/pmu.h"
 #include "tests/events_expect.h"
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "apic/apic.h"
-#include "kernel/cmdline.h"
+#include "lib/cmdline.h"
 #include "kernel/console.h"
 #include "kernel/globals.h"
 #include "kernel/memory.h"

@@ -122,7 +122,7 @@ static void descriptors_check(struct check *c)
                 (unsigned long long)cpu->tss.ist[0]);
 }
 
-/* The TSC frequency and the clocks it was measured against (kernel/timing.c, kernel/clock_select.c): every source
+/* The TSC frequency and the clocks it was measured against (kernel/timing.c, lib/clock_select.c): every source
  * with its state and measurement, the choice, and how the others agree with it. Fails when nothing trustworthy
  * measured the TSC (no clock ticks, only CPUID 16H's nominal frequency) or when trusted clocks disagree. */
 static void clocks_check(struct check *c)

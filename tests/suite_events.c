@@ -5,7 +5,7 @@
 #include "tests/events_checks.h"
 #include "tests/events_pmu.h"
 
-#include "kernel/lib/format.h"
+#include "lib/format.h"
 #include "kernel/timing.h"
 #include "kernel/x86.h"
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "apic/apic.h"
-#include "kernel/fw_resume.h"
+#include "lib/fw_resume.h"
 #include "kernel/pmu_cpu.h"
 #include "kernel/safe.h"
 #include "kernel/smp.h"
@@ -74,7 +74,7 @@ struct fpu_seen {
 static struct init_obs {
     u32 cpu;
     bool done;
-    char why_not[320]; /* cpu0's carries the firmware evidence (kernel/fw_resume.h) */
+    char why_not[320]; /* cpu0's carries the firmware evidence (lib/fw_resume.h) */
     u64 tsc_before, init_tsc, resume_tsc;
     u64 cr0_before, apic_base_before, apic_base_after;
     u32 apic_id_before, initial_apic_id, seen_count_before;

@@ -1,6 +1,6 @@
 /* Suite "reset" (not in the default set; suite=reset reset=cf9|kbc|triple|all): a round trip through the
  * firmware. Phase 1 programs every CPU's PMU in a distinctive state (as suite init does), records the plan in
- * CMOS (kernel/reset_plan.h) and resets the machine: 0xCF9 warm reset, the keyboard controller's 0xFE pulse,
+ * CMOS (lib/reset_plan.h) and resets the machine: 0xCF9 warm reset, the keyboard controller's 0xFE pulse,
  * or a triple fault, one per round. The firmware and the boot loader run again with the same command line;
  * phase 2 finds the record, reports which reset came back through which path, and verifies every PMU register
  * at its documented reset value (pmu/reset_values.h) -- labelled "after firmware": the firmware may have
@@ -13,7 +13,7 @@
 #include "kernel/globals.h"
 #include "kernel/pmu_cpu.h"
 #include "kernel/report.h"
-#include "kernel/reset_plan.h"
+#include "lib/reset_plan.h"
 #include "kernel/timing.h"
 #include "kernel/x86.h"
 #include "pmu/reset_values.h"

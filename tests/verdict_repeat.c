@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "kernel/lib/format.h"
+#include "lib/format.h"
 
 #define SKIP_MARK " # SKIP "
 

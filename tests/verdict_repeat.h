@@ -2,7 +2,7 @@
  * no PMU: as cpu0". On a machine with hundreds of threads the same 200-byte evidence would otherwise fill most of
  * the serial log (at 115200 baud, 64 CPUs' copies of it take 40 s). Portable: host-tested. */
 #pragma once
-#include "kernel/types.h"
+#include "lib/types.h"
 
 #define VERDICT_REPEAT_HEAD_MAX 80 /* the reason's head (up to its first ':') kept in the short form */
 

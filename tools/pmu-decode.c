@@ -1,14 +1,14 @@
 /* pmu-decode: decode a CPUID dump into the CPU identification and PMU enumeration the kernel prints, or (--checks)
  * predict from a dump of every logical CPU the verdicts of pmuboot's CPUID-only checks on that machine.
- * Host tool; all decoding and deciding is the portable code the kernel runs (pmu/, kernel/cpu_ident.c,
- * kernel/topology.c, tests/features_compare.c, tests/pmu_enum_judge.c; tests/host/support/checks_predict.c). */
+ * Host tool; all decoding and deciding is the portable code the kernel runs (pmu/, lib/cpu_ident.c,
+ * lib/topology.c, tests/features_compare.c, tests/pmu_enum_judge.c; tests/host/support/checks_predict.c). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/cpu_ident.h"
-#include "kernel/lib/format.h"
+#include "lib/cpu_ident.h"
+#include "lib/format.h"
 #include "pmu/cpuid_dump.h"
 #include "pmu/pmu_caps.h"
 #include "tests/host/support/checks_predict.h"

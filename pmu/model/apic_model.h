@@ -5,7 +5,7 @@
  * The model never runs a handler: an accepted PMI waits until the test takes it (apic_model_take), as the CPU
  * would when it dispatches the interrupt. */
 #pragma once
-#include "kernel/types.h"
+#include "lib/types.h"
 
 /* What the APIC does with a PMI line that is already high when software unmasks the LVT entry. */
 enum model_apic_behaviour {

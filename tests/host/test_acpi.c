@@ -1,4 +1,4 @@
-/* Host tests for kernel/acpi.c: RSDP (ACPI 6.5 5.2.5), RSDT/XSDT (5.2.7, 5.2.8), MADT (5.2.12).
+/* Host tests for lib/acpi.c: RSDP (ACPI 6.5 5.2.5), RSDT/XSDT (5.2.7, 5.2.8), MADT (5.2.12).
  * Table sets are built here from the spec's layouts, shaped like QEMU's (hw/i386/acpi-common.c:
  * one LAPIC entry per possible CPU, flags 1 if present else 0; I/O APIC id 0 at 0xFEC00000 GSI 0;
  * overrides IRQ0->GSI2 flags 0 and IRQ5/9/10/11 flags 0xD; Local APIC NMI UID 0xFF LINT1), laid out
@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/acpi.h"
-#include "kernel/cpu_list.h"
+#include "lib/acpi.h"
+#include "lib/cpu_list.h"
 
 /* ---- building tables ---- */
 
@@ -257,7 +257,7 @@ static void set32(struct image *im, u64 phys, u32 v)
 /* ---- result checks ---- */
 
 static struct acpi_info info; /* ~40 KiB: static, like the kernel's */
-static struct cpu_list cl;      /* ~12 KiB: what kernel/cpu_list.c decides from info */
+static struct cpu_list cl;      /* ~12 KiB: what lib/cpu_list.c decides from info */
 
 static void dump_problems(const struct acpi_problems *pr)
 {
@@ -1178,7 +1178,7 @@ static void test_fuzz_xsdt_set(void **state)
     image_free(&im);
 }
 
-/* ---- The CPU list as firmware writes it: kernel/cpu_list.c on MADTs shaped like real ones ---- */
+/* ---- The CPU list as firmware writes it: lib/cpu_list.c on MADTs shaped like real ones ---- */
 
 static bool cl_starts(u32 id)
 {

@@ -1,4 +1,4 @@
-/* apic/timer_calc.c: the DCR encoding (SDM Vol.3A 11.5.4, Figure 11-10) and the overflow-free mul/div the
+/* lib/apic_timer_calc.c: the DCR encoding (SDM Vol.3A 11.5.4, Figure 11-10) and the overflow-free mul/div the
  * APIC timer checks use to turn ticks into time. References: the SDM table, and the host's unsigned
  * __int128 arithmetic for mul_div_u64. */
 #include <stdarg.h>
@@ -7,7 +7,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "apic/timer_calc.h"
+#include "lib/apic_timer_calc.h"
 
 /* Figure 11-10, row by row: DCR bits 3,1,0 -> divisor. */
 static void dcr_table(void **state)

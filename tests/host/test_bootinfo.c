@@ -1,5 +1,5 @@
 /* Multiboot1 (spec 0.6.96 section 3.3) and Multiboot2 (spec 2.0 section 3.6) boot information parsing
- * (kernel/bootinfo.c). Each block is built byte by byte from the specs' layouts in a buffer that stands for
+ * (lib/bootinfo.c). Each block is built byte by byte from the specs' layouts in a buffer that stands for
  * physical memory at WIN_BASE; the buffer is malloc'd at its exact size so ASan reports any read past it. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/bootinfo.h"
+#include "lib/bootinfo.h"
 
 #define WIN_BASE 0x10000ull /* non-zero: physical address != buffer offset */
 #define INFO_OFF 0x40u      /* the info block starts this far into the window (8-aligned) */

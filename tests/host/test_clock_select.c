@@ -1,4 +1,4 @@
-/* kernel/clock_select.c: judging measured windows of the HPET, PM timer and PIT against the TSC, and choosing the
+/* lib/clock_select.c: judging measured windows of the HPET, PM timer and PIT against the TSC, and choosing the
  * TSC's calibration. Windows are synthesised from a true TSC frequency and a counter's nominal rate, with the
  * faults seen in QEMU (a PIT gated off reads 0xFFFF; a descheduled vCPU) and on hardware (slow reads). */
 #include <stdarg.h>
@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-#include "kernel/clock_select.h"
+#include "lib/clock_select.h"
 
 #define TSC_HZ 2445300000ull
 #define HPET_QEMU ((struct clock_rate){1000000000000000ull, 10000000}) /* 100 MHz, QEMU's hpet */

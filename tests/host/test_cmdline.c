@@ -1,4 +1,4 @@
-/* The kernel command line (kernel/cmdline.c): defaults, every option's values, the image path QEMU -kernel
+/* The kernel command line (lib/cmdline.c): defaults, every option's values, the image path QEMU -kernel
  * puts first (QEMU hw/i386/multiboot.c load_multiboot), and one clear error naming the offending word for every
  * bad input. */
 #include <stdarg.h>
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/cmdline.h"
+#include "lib/cmdline.h"
 #include "pmu/model/pmu_model.h"
 
 /* Every option cmdline.h documents; each must be accepted and appear in the help table. */
@@ -126,7 +126,7 @@ static void test_console_values(void **state)
     }
 }
 
-/* console=auto and the explicit UARTs in Linux's earlycon syntax (kernel/uart.h). */
+/* console=auto and the explicit UARTs in Linux's earlycon syntax (lib/uart.h). */
 static void test_console_uart_values(void **state)
 {
     (void)state;

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/cpu_ident.h"
+#include "lib/cpu_ident.h"
 #include "pmu/cpuid_dump.h"
 #include "pmu/deviations.h"
 #include "pmu/pmu_caps.h"

@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-#include "kernel/cpu_ident.h"
+#include "lib/cpu_ident.h"
 #include "pmu/emul.h"
 #include "pmu/entry_state.h"
 #include "pmu/events.h"

@@ -1,4 +1,4 @@
-/* Host tests for kernel/fbtext.c (the framebuffer mirror): which framebuffers it refuses, that characters land
+/* Host tests for lib/fbtext.c (the framebuffer mirror): which framebuffers it refuses, that characters land
  * as the font's pixels in the right colour, that YAML stays off the screen, that the log area scrolls while
  * the status row stays, all in a heap buffer of the framebuffer's exact size (ASan catches a stray write). */
 #include <stdarg.h>
@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/fbtext.h"
-#include "kernel/font8x16.h"
+#include "lib/fbtext.h"
+#include "lib/font8x16.h"
 
 static struct boot_fb fb_rgb32(u32 w, u32 h)
 {

@@ -1,4 +1,4 @@
-/* k_snprintf / k_vsnprintf / strbuf (kernel/lib/format.c) against the host C library.
+/* k_snprintf / k_vsnprintf / strbuf (lib/format.c) against the host C library.
  * The reference is the host's snprintf (C11 7.21.6.1): for every format the kernel claims to support
  * (format.h), output bytes and return value must match glibc's. */
 #include <stdarg.h>
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/types.h>
 
-#include "kernel/lib/format.h"
+#include "lib/format.h"
 
 static char kbuf[256], hbuf[256];
 static int mismatches;

@@ -1,4 +1,4 @@
-/* fw_resume_decide (kernel/fw_resume.c): may the boot CPU INIT itself? Synthetic images of the low 1 MiB and
+/* fw_resume_decide (lib/fw_resume.c): may the boot CPU INIT itself? Synthetic images of the low 1 MiB and
  * of the 16 bytes at the reset vector: SeaBIOS as QEMU's firmware (allowed), SeaBIOS as a coreboot payload
  * (refused), unknown firmware (refused), and the edges of the coreboot table header. */
 #include <stdarg.h>
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/fw_resume.h"
+#include "lib/fw_resume.h"
 
 #define LOW_SIZE 0x100000u
 

@@ -1,4 +1,4 @@
-/* kernel/insn_class.c: the single-step oracle's opcode classifier. The byte sequences and their lengths come
+/* lib/insn_class.c: the single-step oracle's opcode classifier. The byte sequences and their lengths come
  * from nasm 2.16 (bits 64) assembling the instruction shown (lengths also checked against objdump -D); the
  * class columns are the SDM's (Vol.2 instruction pages; branch = control transfer, load/store = data memory
  * read/written, implicit stack accesses included). */
@@ -10,7 +10,7 @@
 
 #include <string.h>
 
-#include "kernel/insn_class.h"
+#include "lib/insn_class.h"
 
 struct row {
     const char *text;

@@ -6,7 +6,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "kernel/cpu_ident.h"
+#include "lib/cpu_ident.h"
 #include "pmu/cpuid_dump.h"
 #include "pmu/pmu.h"
 #include "pmu/pmu_msr.h"

@@ -1,4 +1,4 @@
-/* struct phys_window (kernel/phys_window.c): bounds of ranges, copies and strings, including ranges that
+/* struct phys_window (lib/phys_window.c): bounds of ranges, copies and strings, including ranges that
  * would wrap around 2^64. Buffers are malloc'd at their exact size so ASan reports any read past them. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/phys_window.h"
+#include "lib/phys_window.h"
 
 #define BASE 0x10000ull
 #define U64_MAX UINT64_MAX

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kernel/cpu_ident.h"
+#include "lib/cpu_ident.h"
 #include "pmu/cpuid_dump.h"
 #include "pmu/events.h"
 #include "pmu/pmu.h"

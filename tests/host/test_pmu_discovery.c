@@ -1,4 +1,4 @@
-/* PMU discovery (pmu/) and CPU identification (kernel/cpu_ident.c) on CPUID dumps of real CPUs
+/* PMU discovery (pmu/) and CPU identification (lib/cpu_ident.c) on CPUID dumps of real CPUs
  * (tests/host/data, PROVENANCE.md) and on synthetic CPUID tables for the corner cases.
  * Every expected value comes from a manual, datasheet or the Linux source named next to it, never from
  * running the decoder. */
@@ -12,11 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/cpu_ident.h"
+#include "lib/cpu_ident.h"
 #include "pmu/cpuid_dump.h"
 #include "pmu/pmu_caps.h"
 #include "pmu/pmu_msr.h"
-#include "pmu/uarch.h"
+#include "lib/uarch.h"
 #include "tests/host/support/test_data.h"
 
 static struct cpuid_dump dump;
@@ -311,7 +311,7 @@ static void test_arrowlake_h_lion_cove(void **state)
 
 /* Core Ultra 7 265U (Arrow Lake-U, 6/0xB5): Meteor Lake's cores. CPUID.1AH:EAX 0x40000002 Redwood Cove and
  * 0x20000002 Crestmont on both the E-cores and the low-power E-cores ("Intel Atom LP" in the dump), as on the
- * Core Ultra 5 125H (Meteor Lake) dump: the name pmu/uarch.c gives 0xB5 follows. */
+ * Core Ultra 5 125H (Meteor Lake) dump: the name lib/uarch.c gives 0xB5 follows. */
 static void test_arrowlake_u_is_meteor_lake(void **state)
 {
     (void)state;

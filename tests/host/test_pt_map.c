@@ -1,4 +1,4 @@
-/* pt_map (kernel/pt_map.c): identity mappings above 4 GiB added to page tables shaped like boot/entry.asm's
+/* pt_map (lib/pt_map.c): identity mappings above 4 GiB added to page tables shaped like boot/entry.asm's
  * (PML4[0] -> one PDPT -> four PDs of 2 MiB pages for 0-4 GiB). The tables live in a pool of host memory that
  * stands for physical pages; "physical address" of table i is POOL_PHYS + i * 4096. */
 #include <stdarg.h>
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/pt_map.h"
+#include "lib/pt_map.h"
 
 #define POOL_PHYS 0x200000ull
 #define POOL_PAGES 32

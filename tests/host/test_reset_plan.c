@@ -1,4 +1,4 @@
-/* kernel/reset_plan.c: the record survives encode/decode and rejects garbage; a run of reset=all walks cf9,
+/* lib/reset_plan.c: the record survives encode/decode and rejects garbage; a run of reset=all walks cf9,
  * kbc, triple in four boots; a boot that died (state still RUNNING) or one boot too many ends the run; a record
  * of another request starts afresh. */
 #include <stdarg.h>
@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-#include "kernel/reset_plan.h"
+#include "lib/reset_plan.h"
 
 /* The CMOS bytes across "resets". */
 static u8 cmos[RESET_RECORD_BYTES];

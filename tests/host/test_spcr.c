@@ -1,5 +1,5 @@
-/* Host tests for kernel/spcr.c (ACPI SPCR, Microsoft "Serial Port Console Redirection Table" revisions 1-4),
- * kernel/uart.c (divisors, descriptions) and kernel/console_choice.c (console=auto follows a usable SPCR,
+/* Host tests for lib/spcr.c (ACPI SPCR, Microsoft "Serial Port Console Redirection Table" revisions 1-4),
+ * lib/uart.c (divisors, descriptions) and lib/console_choice.c (console=auto follows a usable SPCR,
  * else COM1; an explicit console= wins). Tables are built here from the spec's field offsets, each in a
  * buffer of its exact size so ASan catches a read past it; bad tables must be refused, never followed. */
 #include <stdarg.h>
@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/console_choice.h"
-#include "kernel/spcr.h"
+#include "lib/console_choice.h"
+#include "lib/spcr.h"
 
 #define BASE 0x7fe0000ull /* where the table lies in the fake physical memory */
 

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/cpu_ident.h"
-#include "kernel/lib/format.h"
-#include "kernel/topology.h"
+#include "lib/cpu_ident.h"
+#include "lib/format.h"
+#include "lib/topology.h"
 #include "pmu/access.h"
 #include "pmu/cpuid_dump.h"
 #include "pmu/pmu.h"

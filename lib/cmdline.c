@@ -1,0 +1,486 @@
+/* Command-line parser (see cmdline.h). Options follow Linux's "last one wins" for repeated keys. */
+#include "lib/cmdline.h"
+
+#include <string.h>
+
+#include "lib/format.h"
+#include "lib/reset_plan.h"
+#include "pmu/emul.h"
+#include "pmu/model/pmu_model.h"
+#include "pmu/pmi.h"
+
+#define WORD_MAX 256
+
+struct opt_desc {
+    const char *name;
+    const char *syntax;
+    const char *help;
+    /* Returns NULL on success or a message describing what is wrong with value. */
+    const char *(*set)(struct options *o, const char *value);
+};
+
+static bool parse_u32(const char *s, u32 *out, u32 min, u32 max)
+{
+    u64 v = 0;
+    if (!*s)
+        return false;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9')
+            return false;
+        v = v * 10 + (u64)(*s - '0');
+        if (v > max)
+            return false;
+    }
+    if (v < min)
+        return false;
+    *out = (u32)v;
+    return true;
+}
+
+/* Suite names: lower-case letters, digits, '_' and '-', comma-separated, no empty items. */
+static const char *check_list(const char *v)
+{
+    if (!*v)
+        return "expects a comma-separated list of suite names";
+    if (strlen(v) >= OPT_LIST_MAX)
+        return "list is too long";
+    bool item_empty = true;
+    for (const char *p = v;; p++) {
+        if (*p == ',' || !*p) {
+            if (item_empty)
+                return "has an empty list item";
+            if (!*p)
+                return NULL;
+            item_empty = true;
+            continue;
+        }
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_' || *p == '-'))
+            return "suite names use only a-z, 0-9, '_' and '-'";
+        item_empty = false;
+    }
+}
+
+static const char *set_suites(struct options *o, const char *v)
+{
+    const char *e = check_list(v);
+    if (!e)
+        memcpy(o->suites, v, strlen(v) + 1);
+    return e;
+}
+
+static const char *set_exclude(struct options *o, const char *v)
+{
+    const char *e = check_list(v);
+    if (!e)
+        memcpy(o->exclude, v, strlen(v) + 1);
+    return e;
+}
+
+static const char *set_verbose(struct options *o, const char *v)
+{
+    return parse_u32(v, &o->verbose, 0, 2) ? NULL : "expects 0, 1 or 2";
+}
+
+static const char *set_exit(struct options *o, const char *v)
+{
+    if (!strcmp(v, "qemu"))
+        o->exit = EXIT_QEMU;
+    else if (!strcmp(v, "halt"))
+        o->exit = EXIT_HALT;
+    else if (!strcmp(v, "reboot"))
+        o->exit = EXIT_REBOOT;
+    else
+        return "expects qemu, halt or reboot";
+    return NULL;
+}
+
+/* Linux syntax: console=ttyS<N>[,<baud>] (Documentation/admin-guide/serial-console.rst), or an explicit UART
+ * in earlycon syntax (lib/uart.h); auto = the ACPI SPCR table's port, else COM1. */
+static const char *set_console(struct options *o, const char *v)
+{
+    if (strlen(v) >= sizeof(o->console))
+        return "value is too long";
+    if (!strcmp(v, "auto")) {
+        o->console_kind = CONSOLE_AUTO;
+    } else if (!strncmp(v, "ttyS", 4)) {
+        if (v[4] < '0' || v[4] > '3' || (v[5] && v[5] != ','))
+            return "expects ttyS0..ttyS3, optionally followed by ,BAUD";
+        u32 baud = 115200;
+        if (v[5] == ',') {
+            if (!parse_u32(v + 6, &baud, 50, 115200) || 115200 % baud)
+                return "baud rate must divide 115200 (e.g. 115200, 57600, 38400, 19200, 9600)";
+        }
+        o->console_kind = CONSOLE_TTYS;
+        o->console_port = (u32)(v[4] - '0');
+        o->console_baud = baud;
+    } else {
+        struct uart_desc u;
+        const char *why = uart_parse_earlycon(v, &u);
+        if (why)
+            return why;
+        o->console_kind = CONSOLE_UART;
+        o->console_uart = u;
+    }
+    memcpy(o->console, v, strlen(v) + 1);
+    return NULL;
+}
+
+static const char *set_apic(struct options *o, const char *v)
+{
+    static const char *const names[] = {"auto", "xapic", "x2apic"};
+    for (u32 i = 0; i < ARRAY_SIZE(names); i++)
+        if (!strcmp(v, names[i])) {
+            o->apic = i;
+            return NULL;
+        }
+    return "expects auto, xapic or x2apic";
+}
+
+static const char *set_smp(struct options *o, const char *v)
+{
+    if (!strcmp(v, "parallel"))
+        o->smp_serial = 0;
+    else if (!strcmp(v, "serial"))
+        o->smp_serial = 1;
+    else
+        return "expects parallel or serial";
+    return NULL;
+}
+
+static const char *set_run(struct options *o, const char *v)
+{
+    if (!strcmp(v, "parallel"))
+        o->run_serial = 0;
+    else if (!strcmp(v, "serial"))
+        o->run_serial = 1;
+    else
+        return "expects parallel or serial";
+    return NULL;
+}
+
+static const char *set_run_cpus(struct options *o, const char *v)
+{
+    if (!strcmp(v, "auto")) {
+        o->run_cpus = 0;
+        return NULL;
+    }
+    return parse_u32(v, &o->run_cpus, 1, OPT_RUN_CPUS_MAX) ? NULL : "expects auto or a number of CPUs, 1..8192";
+}
+
+static const char *set_check_timeout(struct options *o, const char *v)
+{
+    return parse_u32(v, &o->check_timeout_ms, 100, 600000) ? NULL : "expects milliseconds, 100..600000";
+}
+
+static const char *set_init_delay(struct options *o, const char *v)
+{
+    u32 us;
+    if (!parse_u32(v, &us, 0, 1000000))
+        return "expects microseconds, 0..1000000";
+    o->init_delay_us = us;
+    return NULL;
+}
+
+static const char *set_ap_timeout(struct options *o, const char *v)
+{
+    return parse_u32(v, &o->ap_timeout_ms, 1, 60000) ? NULL : "expects milliseconds, 1..60000";
+}
+
+/* An APIC ID in decimal or 0x-hex. */
+static bool parse_id(const char *s, u32 *out)
+{
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        u64 v = 0;
+        if (!s[2])
+            return false;
+        for (s += 2; *s; s++) {
+            int d = (*s >= '0' && *s <= '9') ? *s - '0' : (*s >= 'a' && *s <= 'f') ? *s - 'a' + 10
+                    : (*s >= 'A' && *s <= 'F') ? *s - 'A' + 10 : -1;
+            if (d < 0 || (v = v * 16 + (u64)d) > 0xFFFFFFFFull)
+                return false;
+        }
+        *out = (u32)v;
+        return true;
+    }
+    return parse_u32(s, out, 0, 0xFFFFFFFFu);
+}
+
+static const char *set_cpus(struct options *o, const char *v)
+{
+    char item[24];
+    const char *cur = v;
+    u32 n = 0;
+    if (!*v)
+        return "expects a comma-separated list of APIC IDs";
+    while (list_next(&cur, item, sizeof(item))) {
+        if (strlen(item) == sizeof(item) - 1)
+            return "has an APIC ID that is too long";
+        if (n == OPT_CPUS_MAX)
+            return "lists more APIC IDs than the 512 supported";
+        if (!parse_id(item, &o->cpus[n]))
+            return "expects APIC IDs in decimal or 0x-hex, comma-separated";
+        for (u32 k = 0; k < n; k++)
+            if (o->cpus[k] == o->cpus[n])
+                return "lists an APIC ID twice";
+        n++;
+    }
+    if (v[strlen(v) - 1] == ',')
+        return "has an empty list item";
+    o->cpu_count = n;
+    return NULL;
+}
+
+static const char *set_pmi(struct options *o, const char *v)
+{
+    enum pmi_variant pv;
+    if (!pmi_variant_parse(v, &pv))
+        return "expects knc, late or early";
+    o->pmi_variant = pv;
+    return NULL;
+}
+
+static const char *set_pmi_delivery(struct options *o, const char *v)
+{
+    if (!strcmp(v, "fixed"))
+        o->pmi_nmi = 0;
+    else if (!strcmp(v, "nmi"))
+        o->pmi_nmi = 1;
+    else
+        return "expects fixed or nmi";
+    return NULL;
+}
+
+/* pmu=hardware (default) or pmu=emulated:KIND (docs/emulated-pmu.md). */
+static const char *set_pmu(struct options *o, const char *v)
+{
+    static char why[200];
+    if (!strcmp(v, "hardware")) {
+        o->pmu_emulated[0] = '\0';
+        o->pmu_emulated_kvm = 0;
+        return NULL;
+    }
+    const char *kind = strncmp(v, "emulated:", 9) ? NULL : v + 9;
+    char name[24] = "";
+    const char *at = kind ? strchr(kind, '@') : NULL;
+    if (kind)
+        k_snprintf(name, sizeof(name), "%.*s", at ? (int)(at - kind) : (int)strlen(kind), kind);
+    if (!kind || !pmu_emul_kind_find(name) || (at && strcmp(at, "@kvm"))) {
+        k_snprintf(why, sizeof(why), "expects hardware or emulated:KIND[@kvm] with KIND one of %s",
+                   pmu_emul_kind_list());
+        return why;
+    }
+    k_snprintf(o->pmu_emulated, sizeof(o->pmu_emulated), "%s", name);
+    o->pmu_emulated_kvm = at != NULL;
+    return NULL;
+}
+
+static const char *set_pmu_fault(struct options *o, const char *v)
+{
+    static char why[240];
+    char bad[32];
+    if (!pmu_model_faults_parse(v, &o->pmu_faults, bad, sizeof(bad))) {
+        k_snprintf(why, sizeof(why), "has '%s', not one of %s", bad, pmu_model_fault_list());
+        return why;
+    }
+    return NULL;
+}
+
+/* Bits as enum reset_type (lib/reset_plan.h). */
+static const char *set_reset(struct options *o, const char *v)
+{
+    for (int t = 0; t < RESET_TYPES; t++)
+        if (!strcmp(v, reset_type_name(t))) {
+            o->reset_types = 1u << t;
+            return NULL;
+        }
+    if (!strcmp(v, "all")) {
+        o->reset_types = RESET_ALL;
+        return NULL;
+    }
+    return "expects cf9, kbc, triple or all";
+}
+
+static const char *set_deviations(struct options *o, const char *v)
+{
+    if (!strcmp(v, "todo"))
+        o->deviations_strict = 0;
+    else if (!strcmp(v, "strict"))
+        o->deviations_strict = 1;
+    else
+        return "expects todo or strict";
+    return NULL;
+}
+
+static const struct opt_desc opt_table[] = {
+    {"suite", "suite=LIST", "run only these suites (comma-separated); default: the default suites", set_suites},
+    {"exclude", "exclude=LIST", "skip these suites", set_exclude},
+    {"verbose", "verbose=0|1|2",
+     "0: diagnostics only for failures and skips; 1 (default): for every measured check; 2: debug lines",
+     set_verbose},
+    {"exit", "exit=qemu|halt|reboot",
+     "at the end: write the verdict to QEMU's isa-debug-exit (port 0xf4); halt (default); or reboot",
+     set_exit},
+    {"console", "console=auto|ttyS0..3[,BAUD]|uart,io|mmio|mmio32,ADDR[,BAUD]",
+     "serial console: auto (default) = the ACPI SPCR port, else COM1 (ttyS0) at 115200", set_console},
+    {"apic", "apic=auto|xapic|x2apic", "local APIC mode; auto (default) = x2APIC when CPUID offers it", set_apic},
+    {"deviations", "deviations=todo|strict",
+     "known deviations of this platform (an emulator, a hypervisor): TODO naming their source (default), or FAIL "
+     "(strict: for testing one's own hypervisor or emulator)", set_deviations},
+    {"smp", "smp=parallel|serial", "AP bring-up: all at once (default) or one at a time", set_smp},
+    {"run", "run=parallel|serial",
+     "per-CPU checks: on every CPU at once (default), or one CPU after the other (the order of the stream is the "
+     "same)", set_run},
+    {"run_cpus", "run_cpus=auto|N",
+     "with run=parallel: at most N CPUs run checks at once; auto (default): all, 2 under QEMU TCG", set_run_cpus},
+    {"check_timeout_ms", "check_timeout_ms=N",
+     "a check still running on an AP after N ms (default 20000) is stopped with an NMI and failed", set_check_timeout},
+    {"cpus", "cpus=ID,ID,...", "APIC IDs to bring up instead of the ACPI MADT's (decimal or 0x-hex)", set_cpus},
+    {"init_delay_us", "init_delay_us=N",
+     "wait after INIT before the SIPIs; default 0 on modern CPUs, 10000 on older ones (as Linux)", set_init_delay},
+    {"ap_timeout_ms", "ap_timeout_ms=N", "how long to wait for each AP to arrive (default 100)", set_ap_timeout},
+    {"pmi", "pmi=knc|late|early",
+     "PMI handler order: knc (default: unmask with counting stopped, safe on any APIC), late (Linux), early",
+     set_pmi},
+    {"pmi_delivery", "pmi_delivery=fixed|nmi", "LVT performance-counter delivery: fixed vector 0xE8 (default) or NMI",
+     set_pmi_delivery},
+    {"pmu", "pmu=hardware|emulated:KIND",
+     "the PMU under test: the CPU's own (default), or a software reference PMU of that KIND, every verdict marked "
+     "emulated (docs/emulated-pmu.md)",
+     set_pmu},
+    {"pmu_fault", "pmu_fault=NAME[,NAME]", "make the emulated PMU misbehave on purpose (needs pmu=emulated:KIND)",
+     set_pmu_fault},
+    {"reset", "reset=cf9|kbc|triple|all",
+     "suite reset: which machine resets to go through (default all); needs suite=reset", set_reset},
+};
+
+void options_default(struct options *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->verbose = 1;
+    o->exit = EXIT_HALT;
+    o->console_kind = CONSOLE_AUTO;
+    memcpy(o->console, "auto", 5);
+    o->console_port = 0;
+    o->console_baud = 115200;
+    o->init_delay_us = -1;
+    o->ap_timeout_ms = 100;
+    o->check_timeout_ms = 20000;
+}
+
+static bool is_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* A first word without '=' that looks like a path is the image name QEMU -kernel passes (load_multiboot). */
+static bool looks_like_image(const char *w)
+{
+    return !strchr(w, '=') && (strchr(w, '/') || strchr(w, '.'));
+}
+
+/* Rules between options, checked once every word is read (order does not matter). */
+static bool options_consistent(const struct options *o, char *err, size_t err_size)
+{
+    if (o->pmu_faults && !o->pmu_emulated[0]) {
+        k_snprintf(err, err_size, "pmu_fault= needs pmu=emulated:KIND (faults exist only in the emulated PMU; KIND one "
+                                  "of %s)", pmu_emul_kind_list());
+        return false;
+    }
+    if (o->reset_types && !list_contains(o->suites, "reset")) {
+        k_snprintf(err, err_size, "reset= selects the resets of suite reset, which is not selected (add suite=reset)");
+        return false;
+    }
+    return true;
+}
+
+bool cmdline_parse(const char *cmdline, struct options *o, char *err, size_t err_size)
+{
+    const char *p = cmdline ? cmdline : "";
+    bool first = true;
+    if (err_size)
+        err[0] = '\0';
+    for (;;) {
+        while (is_blank(*p))
+            p++;
+        if (!*p)
+            break;
+        char word[WORD_MAX];
+        size_t n = 0;
+        while (p[n] && !is_blank(p[n]))
+            n++;
+        if (n >= sizeof(word)) {
+            k_snprintf(err, err_size, "option '%.40s...' is longer than %d characters", p, WORD_MAX - 1);
+            return false;
+        }
+        memcpy(word, p, n);
+        word[n] = '\0';
+        p += n;
+
+        if (first && looks_like_image(word)) {
+            first = false;
+            k_snprintf(o->image, sizeof(o->image), "%s", word);
+            continue;
+        }
+        first = false;
+
+        char *eq = strchr(word, '=');
+        if (!eq) {
+            k_snprintf(err, err_size, "unknown option '%s' (options are key=value)", word);
+            return false;
+        }
+        *eq = '\0';
+        const struct opt_desc *d = NULL;
+        for (size_t i = 0; i < ARRAY_SIZE(opt_table); i++)
+            if (!strcmp(opt_table[i].name, word))
+                d = &opt_table[i];
+        if (!d) {
+            *eq = '=';
+            k_snprintf(err, err_size, "unknown option '%s'", word);
+            return false;
+        }
+        const char *why = d->set(o, eq + 1);
+        if (why) {
+            *eq = '=';
+            k_snprintf(err, err_size, "bad value in '%s': %s %s", word, d->name, why);
+            return false;
+        }
+    }
+    return options_consistent(o, err, err_size);
+}
+
+void cmdline_help(void (*emit)(const char *syntax, const char *help, void *ctx), void *ctx)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(opt_table); i++)
+        emit(opt_table[i].syntax, opt_table[i].help, ctx);
+}
+
+bool list_next(const char **cursor, char *item, size_t item_size)
+{
+    const char *c = *cursor;
+    if (!c || !*c)
+        return false;
+    size_t n = 0;
+    while (c[n] && c[n] != ',')
+        n++;
+    size_t k = n < item_size ? n : item_size - 1;
+    memcpy(item, c, k);
+    item[k] = '\0';
+    *cursor = c[n] ? c + n + 1 : c + n;
+    return true;
+}
+
+/* Compares items in place: copying them into a bounded buffer would let a long item match its prefix. */
+bool list_contains(const char *list, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *c = list; c && *c;) {
+        const char *comma = strchr(c, ',');
+        size_t n = comma ? (size_t)(comma - c) : strlen(c);
+        if (n == len && !strncmp(c, name, n))
+            return true;
+        if (!comma)
+            break;
+        c = comma + 1;
+    }
+    return false;
+}

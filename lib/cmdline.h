@@ -1,0 +1,55 @@
+/* The kernel command line: "key=value" words separated by blanks; documented in docs/options.md.
+ * One table (cmdline.c) defines every option, its values and its help text; later features add rows there.
+ * Unknown words and malformed values are errors that name the offending word: never a silent default. */
+#pragma once
+#include "lib/types.h"
+#include "lib/uart.h"
+
+#define OPT_LIST_MAX 256
+#define OPT_CPUS_MAX 512       /* APIC IDs a cpus= list may name (a command line holds no more) */
+#define OPT_RUN_CPUS_MAX 8192  /* as MAX_CPUS (kernel/percpu.h) */
+
+enum exit_mode { EXIT_HALT, EXIT_QEMU, EXIT_REBOOT };
+enum console_kind { CONSOLE_AUTO, CONSOLE_TTYS, CONSOLE_UART };
+
+struct options {
+    char image[128];            /* a leading image path (QEMU -kernel passes it), if any */
+    char suites[OPT_LIST_MAX];  /* suite=LIST, comma-separated; empty = the default suites */
+    char exclude[OPT_LIST_MAX]; /* exclude=LIST */
+    u32 verbose;                /* 0: YAML only for failures/skips, 1: for every measured check, 2: debug */
+    enum exit_mode exit;        /* exit=qemu|halt|reboot */
+    enum console_kind console_kind; /* console=auto (default) | ttyS<N>[,BAUD] | uart[8250],... */
+    char console[64];           /* the console= value as given ("auto" by default) */
+    u32 console_port;           /* console=ttyS<N>[,baud]: N in 0..3 */
+    u32 console_baud;
+    struct uart_desc console_uart; /* console=uart[8250],io|mmio|mmio16|mmio32,ADDR[,BAUD] */
+    u32 apic;                   /* apic=auto|xapic|x2apic: 0, 1, 2 (enum apic_request) */
+    u32 smp_serial;             /* smp=parallel|serial: 0, 1 */
+    u32 run_serial;             /* run=parallel|serial: per-CPU checks on every CPU at once (0) or in turn (1) */
+    u32 run_cpus;               /* run_cpus=auto|N: at most N CPUs run checks at once (0 = auto) */
+    u32 check_timeout_ms;       /* check_timeout_ms=N: a check on another CPU still running after N is stopped */
+    s64 init_delay_us;          /* init_delay_us=N; -1 = chosen by CPU family */
+    u32 ap_timeout_ms;          /* ap_timeout_ms=N */
+    u32 pmi_variant;            /* pmi=knc|late|early: enum pmi_variant (0 = knc) */
+    u32 pmi_nmi;                /* pmi_delivery=fixed|nmi: 0, 1 */
+    char pmu_emulated[24];      /* pmu=emulated:KIND: the kind's name (pmu/emul.h); empty = the real PMU */
+    u32 pmu_emulated_kvm;       /* pmu=emulated:KIND@kvm: presented as a KVM guest's vPMU (hypervisor bit) */
+    u32 pmu_faults;             /* pmu_fault=NAME[,NAME]: enum pmu_model_fault bits (needs pmu=emulated) */
+    u32 reset_types;            /* reset=cf9|kbc|triple|all: bit mask (enum reset_type); 0 = not given */
+    u32 deviations_strict;      /* deviations=todo|strict: 0, 1 (known platform deviations FAIL) */
+    u32 cpu_count;              /* cpus=ID,ID,...: explicit APIC IDs instead of the MADT; 0 = not given */
+    u32 cpus[OPT_CPUS_MAX];
+};
+
+void options_default(struct options *o);
+
+/* Parse cmdline into *o (which must hold defaults). Returns true on success; on failure err holds one line
+ * naming the offending word and what was wrong. */
+bool cmdline_parse(const char *cmdline, struct options *o, char *err, size_t err_size);
+
+/* The help table: call emit once per option with its syntax and description. */
+void cmdline_help(void (*emit)(const char *syntax, const char *help, void *ctx), void *ctx);
+
+/* Iterate a comma-separated list: copies the next item into item, returns false at the end. */
+bool list_next(const char **cursor, char *item, size_t item_size);
+bool list_contains(const char *list, const char *name);

@@ -1,0 +1,125 @@
+#include "lib/reset_plan.h"
+
+#include <string.h>
+
+#define MAGIC0 'P'
+#define MAGIC1 'R'
+#define VERSION 1
+
+void reset_record_encode(const struct reset_record *r, u8 out[RESET_RECORD_BYTES])
+{
+    memset(out, 0, RESET_RECORD_BYTES);
+    out[0] = MAGIC0;
+    out[1] = MAGIC1;
+    out[2] = VERSION;
+    out[3] = r->requested;
+    out[4] = r->state;
+    out[5] = r->current;
+    out[6] = r->boots;
+    for (u32 i = 0; i < RESET_TYPES; i++) {
+        out[7 + i] = r->result[i];
+        out[7 + RESET_TYPES + i] = r->mismatches[i];
+    }
+    u8 sum = 0;
+    for (u32 i = 0; i < RESET_RECORD_BYTES - 1; i++)
+        sum = (u8)(sum + out[i]);
+    out[RESET_RECORD_BYTES - 1] = (u8)(0x100 - sum);
+}
+
+bool reset_record_decode(const u8 in[RESET_RECORD_BYTES], struct reset_record *r)
+{
+    memset(r, 0, sizeof(*r));
+    u8 sum = 0;
+    for (u32 i = 0; i < RESET_RECORD_BYTES; i++)
+        sum = (u8)(sum + in[i]);
+    if (in[0] != MAGIC0 || in[1] != MAGIC1 || in[2] != VERSION || sum != 0)
+        return false;
+    if (in[4] > RESET_STATE_RUNNING || in[5] >= RESET_TYPES || (in[3] & ~RESET_ALL))
+        return false;
+    r->requested = in[3];
+    r->state = in[4];
+    r->current = in[5];
+    r->boots = in[6];
+    for (u32 i = 0; i < RESET_TYPES; i++) {
+        r->result[i] = in[7 + i];
+        r->mismatches[i] = in[7 + RESET_TYPES + i];
+    }
+    return true;
+}
+
+u32 reset_plan_max_boots(u8 requested)
+{
+    u32 n = 1;
+    for (u32 i = 0; i < RESET_TYPES; i++)
+        n += (requested >> i) & 1;
+    return n;
+}
+
+enum reset_boot reset_plan_boot(struct reset_record *r, bool valid, u8 requested)
+{
+    if (!valid || r->requested != requested || r->state == RESET_STATE_NONE) {
+        memset(r, 0, sizeof(*r));
+        r->requested = requested;
+        r->boots = 1;
+        r->state = RESET_STATE_RUNNING;
+        return RESET_BOOT_FIRST;
+    }
+    enum reset_state found = r->state;
+    if (r->boots < 255)
+        r->boots++;
+    r->state = RESET_STATE_RUNNING;
+    if (found == RESET_STATE_RUNNING)
+        return RESET_BOOT_CRASHED;
+    if (r->boots > reset_plan_max_boots(requested))
+        return RESET_BOOT_RUNAWAY;
+    r->result[r->current] |= RESET_R_CAME_BACK;
+    return RESET_BOOT_PHASE2;
+}
+
+int reset_plan_next(const struct reset_record *r)
+{
+    for (int i = 0; i < RESET_TYPES; i++)
+        if (((r->requested >> i) & 1) && !(r->result[i] & RESET_R_ISSUED))
+            return i;
+    return -1;
+}
+
+void reset_plan_issue(struct reset_record *r, int type)
+{
+    r->current = (u8)type;
+    r->result[type] |= RESET_R_ISSUED;
+    r->state = RESET_STATE_ISSUED;
+}
+
+const char *reset_type_name(int type)
+{
+    static const char *const names[RESET_TYPES] = {"cf9", "kbc", "triple"};
+    return type >= 0 && type < RESET_TYPES ? names[type] : "?";
+}
+
+static bool slot_allowed(u32 idx)
+{
+    return idx + RESET_RECORD_BYTES <= RESET_CMOS_END &&
+           (idx + RESET_RECORD_BYTES <= RESET_CMOS_KEEP_FIRST || idx > RESET_CMOS_KEEP_LAST);
+}
+
+int reset_cmos_slot(const u8 cmos[RESET_CMOS_END - RESET_CMOS_FIRST], bool *found_record)
+{
+    struct reset_record r;
+    *found_record = false;
+    for (u32 idx = RESET_CMOS_FIRST; idx < RESET_CMOS_END; idx++)
+        if (slot_allowed(idx) && reset_record_decode(&cmos[idx - RESET_CMOS_FIRST], &r)) {
+            *found_record = true;
+            return (int)idx;
+        }
+    for (u32 idx = RESET_CMOS_FIRST; idx < RESET_CMOS_END; idx++) {
+        if (!slot_allowed(idx))
+            continue;
+        u32 k = 0;
+        while (k < RESET_RECORD_BYTES && cmos[idx - RESET_CMOS_FIRST + k] == 0)
+            k++;
+        if (k == RESET_RECORD_BYTES)
+            return (int)idx;
+    }
+    return -1;
+}

@@ -1,0 +1,69 @@
+/* Suite reset's plan across boots: which machine reset comes next, what the previous boot left, and when to
+ * stop. The state lives in 16 unused CMOS bytes of 0x40..0x7F (they survive a reset on QEMU and on PC
+ * hardware; reset_cmos_slot), written as a record with a magic, a version and a checksum, so a stale or foreign
+ * byte pattern is never taken for a round in flight. Portable: the kernel reads and writes the
+ * bytes (kernel/cmos.c), this decides.
+ *
+ * Never loops: every boot of a run increments `boots`; a boot that finds its predecessor still "running" (it
+ * died before finishing or resetting) ends the run with a failure, and so does a boot count above the number of
+ * requested resets + 1. */
+#pragma once
+#include "lib/types.h"
+
+enum reset_type { RESET_CF9, RESET_KBC, RESET_TRIPLE, RESET_TYPES };
+#define RESET_ALL ((1u << RESET_TYPES) - 1) /* reset=all: one bit per enum reset_type */
+
+#define RESET_RECORD_BYTES 16
+
+/* Where the record goes. CMOS bytes 0x40..0x7F are the firmware's extended area: boards keep settings there. So
+ * the record is written only into 16 bytes that read 0 (unused) -- the first such run, or the run already
+ * holding a valid record of this run -- and they are written back to 0 when the run ends, their value before.
+ * Never over QEMU's and SeaBIOS's bytes 0x5B..0x5F (memory above 4 GiB, CPU count). */
+#define RESET_CMOS_FIRST 0x40
+#define RESET_CMOS_END 0x80
+#define RESET_CMOS_KEEP_FIRST 0x5B
+#define RESET_CMOS_KEEP_LAST 0x5F
+/* cmos holds bytes RESET_CMOS_FIRST..RESET_CMOS_END-1 (cmos[0] is byte 0x40). Returns the CMOS index of the
+ * slot (a valid record's, else the first all-zero run), or -1 when there is none. *found_record tells which. */
+int reset_cmos_slot(const u8 cmos[RESET_CMOS_END - RESET_CMOS_FIRST], bool *found_record);
+
+enum reset_state { RESET_STATE_NONE, RESET_STATE_ISSUED, RESET_STATE_RUNNING };
+
+/* Per reset type (result[]). */
+#define RESET_R_ISSUED 0x01
+#define RESET_R_CAME_BACK 0x02
+#define RESET_R_PMU_CHECKED 0x04 /* some CPU verified its PMU registers after this reset */
+#define RESET_R_PMU_FAILED 0x08  /* ... and some register was not at its documented reset value */
+#define RESET_R_PMU_SKIPPED 0x10 /* no CPU had a PMU */
+#define RESET_R_OLD_EDITION 0x20 /* a GLOBAL_CTRL matched only the pre-079US SDM value */
+
+struct reset_record {
+    u8 requested; /* bit mask of enum reset_type */
+    u8 state;     /* enum reset_state */
+    u8 current;   /* the reset in flight (ISSUED) or last issued */
+    u8 boots;     /* boots of this run so far, this one included */
+    u8 result[RESET_TYPES];
+    u8 mismatches[RESET_TYPES]; /* PMU registers off their reset value, all CPUs (saturates at 255) */
+};
+
+void reset_record_encode(const struct reset_record *r, u8 out[RESET_RECORD_BYTES]);
+/* False (and *r zeroed) when the bytes hold no valid record: wrong magic, version or checksum. */
+bool reset_record_decode(const u8 in[RESET_RECORD_BYTES], struct reset_record *r);
+
+enum reset_boot {
+    RESET_BOOT_FIRST,   /* no record of this run: phase 1 of the first round */
+    RESET_BOOT_PHASE2,  /* back from the reset in `current` */
+    RESET_BOOT_CRASHED, /* the previous boot never finished nor reset: end with a failure */
+    RESET_BOOT_RUNAWAY, /* more boots than the plan allows: end with a failure */
+};
+
+/* At the start of a boot: what this boot is, given the record found (valid or not) and the requested mask.
+ * Updates *r for this boot (boots counted, came-back noted, state RUNNING). A valid record for another request
+ * mask is stale and starts a new run. */
+enum reset_boot reset_plan_boot(struct reset_record *r, bool valid, u8 requested);
+/* The next reset to issue (enum reset_type), or -1 when every requested one was issued. */
+int reset_plan_next(const struct reset_record *r);
+/* Mark `type` issued and in flight (call, write the record, then reset). */
+void reset_plan_issue(struct reset_record *r, int type);
+const char *reset_type_name(int type); /* "cf9", "kbc", "triple" */
+u32 reset_plan_max_boots(u8 requested);
