@@ -18,7 +18,7 @@
 
 /* ---- building tables ---- */
 
-#define BLOB_MAX 32768
+#define BLOB_MAX (256 * 1024) /* an MADT past ACPI_MAX_CPUS x2APIC entries (16 bytes each) */
 struct blob {
     u8 b[BLOB_MAX];
     u32 len;
