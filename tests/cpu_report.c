@@ -9,12 +9,13 @@
 #include "kernel/percpu.h"
 #include "kernel/report.h"
 #include "tests/framework.h"
+#include "tests/tap_report.h"
 #include "tests/verdict_repeat.h"
 #include "kernel/percpu_array.h"
 
 struct record {
     u16 slot;
-    u8 kind; /* enum check_verdict, or CPU_REPORT_COMMENT */
+    u8 kind; /* enum report_verdict, or CPU_REPORT_COMMENT */
     u8 pad;
     u32 len; /* of the text that follows */
 };

@@ -7,7 +7,7 @@
 struct check;
 
 #define CPU_REPORT_BYTES (64 * 1024) /* one suite's records of one CPU (~20 KiB for the apic suite, verbose=1) */
-#define CPU_REPORT_COMMENT 0xFF      /* record kind of a comment; otherwise an enum check_verdict */
+#define CPU_REPORT_COMMENT 0xFF      /* record kind of a comment; otherwise an enum report_verdict */
 
 /* Make cpu's buffer ready for a suite (allocating it the first time). False when no memory was left for it:
  * then its records are lost and reported as such (cpu_report_slot_missing). */

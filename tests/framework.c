@@ -182,7 +182,7 @@ void check_inconclusive(struct check *c, const char *what, const char *fmt, ...)
     }
 }
 
-enum check_verdict check_verdict(const struct check *c)
+enum report_verdict check_verdict(const struct check *c)
 {
     bool failed = c->failures > 0 || c->no_verdict;
     if (c->todo)

@@ -4,6 +4,7 @@
 #pragma once
 #include "lib/format.h"
 #include "kernel/percpu.h"
+#include "kernel/report.h"
 #include "lib/types.h"
 
 struct check;
@@ -38,7 +39,6 @@ struct suite {
 };
 #define SUITE_CHECKS(arr) (arr), ARRAY_SIZE(arr)
 
-enum check_verdict { VERDICT_PASS, VERDICT_FAIL, VERDICT_SKIP, VERDICT_TODO_FAIL, VERDICT_TODO_PASS };
 
 struct check {
     char name[96]; /* cpu<N>/<suite>/<check> or <suite>/<check> */
@@ -79,7 +79,7 @@ void check_fail(struct check *c, const char *fmt, ...) PRINTF_LIKE(2, 3);
  * failed, which keeps it a FAIL: an inconclusive expectation hides no failure before or after it. */
 void check_inconclusive(struct check *c, const char *what, const char *fmt, ...) PRINTF_LIKE(3, 4);
 
-enum check_verdict check_verdict(const struct check *c);
+enum report_verdict check_verdict(const struct check *c);
 
 /* Called by the trap handler for an exception inside a check. */
 void check_exception(struct check *c, const struct fault_record *f);

@@ -21,6 +21,7 @@
 #include "kernel/x86.h"
 #include "tests/cpu_report.h"
 #include "tests/framework.h"
+#include "tests/tap_report.h"
 #include "kernel/percpu_array.h"
 
 #define PROGRESS_EVERY_MS 5000

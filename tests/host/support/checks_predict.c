@@ -1,6 +1,6 @@
 /* pmuboot's CPUID-only checks predicted from a whole machine's CPUID dump (checks_predict.h). Every decision is
  * made by the code the kernel's checks call; this file feeds it the dump's threads, in the order the kernel's
- * stream has them, and renders the verdicts the way kernel/report.c and tests/framework.c do. */
+ * stream has them, and renders the verdicts the way tests/tap_report.c and tests/framework.c do. */
 #include "tests/host/support/checks_predict.h"
 
 #include <stdarg.h>

@@ -19,6 +19,7 @@
 #include "kernel/traps.h"
 #include "kernel/x86.h"
 #include "tests/framework.h"
+#include "tests/tap_report.h"
 
 struct boot_info g_boot;
 struct options g_options;
@@ -90,8 +91,8 @@ void kmain(u32 magic, u32 info_phys)
     if (cmdline_ok)
         pmu_emul_boot();
 
-    report_begin(&g_options);
-    report_header(&g_boot, &g_options, &g_ident);
+    report_begin(g_options.verbose, g_options.exit);
+    tap_report_header(&g_boot, &g_options, &g_ident);
     console_report();
     fbcon_report();
     paging_report();
@@ -101,7 +102,7 @@ void kmain(u32 magic, u32 info_phys)
         cmdline_help(help_row, NULL);
         suites_list();
         suites_run_one(&cmdline_suite);
-        report_finish();
+        tap_report_finish();
     }
     suites_run_one(&cmdline_suite);
 
@@ -130,5 +131,5 @@ void kmain(u32 magic, u32 info_phys)
 
     suites_run(g_options.suites, g_options.exclude);
     suites_after_run();
-    report_finish();
+    tap_report_finish();
 }
