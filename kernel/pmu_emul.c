@@ -11,7 +11,9 @@
 #include "kernel/percpu.h"
 #include "kernel/pmu_emul_persist.h"
 #include "kernel/report.h"
+#include "kernel/singlestep.h"
 #include "kernel/smp.h"
+#include "kernel/traps.h"
 #include "kernel/x86.h"
 #include "pmu/events.h"
 #include "pmu/model/pmu_model.h"
@@ -48,10 +50,22 @@ static struct emul_cpu *me(void)
     return &emul[this_cpu()->index];
 }
 
+/* An RDPMC's #UD is answered by the model, or becomes the #GP it raised; under the single-step oracle, the #DB
+ * the emulated RDPMC would have raised with TF set follows. */
+static bool rdpmc_ud_claim(struct trap_frame *f)
+{
+    if (!pmu_emul_ud(f))
+        return false;
+    singlestep_after_emulation(f);
+    return true;
+}
+
 void pmu_emul_boot(void)
 {
     g_pmu_emul_kind = g_options.pmu_emulated[0] ? pmu_emul_kind_find(g_options.pmu_emulated) : NULL;
     g_pmu_emulated = g_pmu_emul_kind != NULL;
+    if (g_pmu_emulated)
+        trap_add_claim(6, rdpmc_ud_claim);
     if (g_pmu_emulated && (g_options.pmu_faults & PMU_FAULT_COUNTERS_SURVIVE_RESET))
         pmu_emul_persist_boot();
 }

@@ -6,11 +6,8 @@
 
 #include "kernel/console.h"
 #include "kernel/panic.h"
-#include "kernel/pmu_emul.h"
-#include "kernel/singlestep.h"
 #include "kernel/user.h"
 #include "kernel/x86.h"
-#include "tests/framework.h"
 #include "kernel/percpu_array.h"
 
 struct idt_gate {
@@ -110,6 +107,38 @@ static void record_fault(struct cpu *c, const struct trap_frame *f)
     };
 }
 
+/* Exceptions a layer above answers, tried in registration order before the fixup table. */
+#define TRAP_CLAIMS_MAX 4
+static struct {
+    u8 vector;
+    trap_claim_t fn;
+} claims[TRAP_CLAIMS_MAX];
+static u32 claim_count;
+
+void trap_add_claim(u8 vector, trap_claim_t fn)
+{
+    if (claim_count == TRAP_CLAIMS_MAX)
+        panic("trap_add_claim: more than %u exception claims", TRAP_CLAIMS_MAX);
+    claims[claim_count].vector = vector;
+    claims[claim_count].fn = fn;
+    claim_count++;
+}
+
+static bool claimed(struct trap_frame *f)
+{
+    for (u32 i = 0; i < claim_count; i++)
+        if (claims[i].vector == f->vector && claims[i].fn(f))
+            return true;
+    return false;
+}
+
+static struct trap_catch_hooks catch_hooks;
+
+void trap_set_catch_hooks(const struct trap_catch_hooks *h)
+{
+    catch_hooks = *h;
+}
+
 void trap_dispatch(struct trap_frame *f);
 void trap_dispatch(struct trap_frame *f)
 {
@@ -120,7 +149,8 @@ void trap_dispatch(struct trap_frame *f)
         c->abort_seq = 0;
         if (c->current_check && seq == c->check_seq) {
             record_fault(c, f);
-            check_time_limit(c->current_check, &c->last_fault);
+            if (catch_hooks.time_limit)
+                catch_hooks.time_limit(c->current_check, &c->last_fault);
             k_longjmp(c->check_jmp, 1); /* the runner clears trap_depth and re-opens NMIs */
         }
         c->trap_depth--;
@@ -139,13 +169,7 @@ void trap_dispatch(struct trap_frame *f)
         return;
     }
 
-    if (f->vector == 1 && singlestep_trap(f)) { /* the single-step oracle's #DB: resume the stepped code */
-        c->trap_depth--;
-        return;
-    }
-    /* pmu=emulated: an RDPMC's #UD is answered by the model, or becomes the #GP it raised. */
-    if (f->vector == 6 && pmu_emul_ud(f)) {
-        singlestep_after_emulation(f); /* the #DB the emulated RDPMC would have raised with TF set */
+    if (claimed(f)) { /* e.g. the single-step oracle's #DB, the emulated PMU's RDPMC #UD: resume */
         c->trap_depth--;
         return;
     }
@@ -159,7 +183,8 @@ void trap_dispatch(struct trap_frame *f)
         return;
     }
     if (c->current_check && c->trap_depth == 1) {
-        check_exception(c->current_check, &c->last_fault);
+        if (catch_hooks.exception)
+            catch_hooks.exception(c->current_check, &c->last_fault);
         /* Back to the runner; it clears trap_depth and re-opens NMIs. */
         k_longjmp(c->check_jmp, 1);
     }

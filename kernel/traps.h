@@ -22,6 +22,22 @@ const char *exception_name(u32 vector);
 /* Whether the vector is one the CPU raises as an exception (0..31). */
 static inline bool is_exception(u64 v) { return v < 32; }
 
+/* An exception a layer above answers (the single-step oracle's #DB, the emulated PMU's RDPMC #UD): fn returns
+ * true when it handled the trap (execution resumes at f->rip), false to pass it on. Claims are tried in the
+ * order they were added, after the runner's NMI and interrupts and before the fixup table. On the boot CPU
+ * before any AP starts. */
+typedef bool (*trap_claim_t)(struct trap_frame *f);
+void trap_add_claim(u8 vector, trap_claim_t fn);
+
+/* A CPU's current_check (struct cpu) is the context that catches its faults: an exception there (or the NMI
+ * that stops it past its time limit) is handed to these hooks with the fault record, then execution goes back
+ * to check_jmp. The harness sets them (tests/framework.c). */
+struct trap_catch_hooks {
+    void (*exception)(struct check *c, const struct fault_record *f);
+    void (*time_limit)(struct check *c, const struct fault_record *f);
+};
+void trap_set_catch_hooks(const struct trap_catch_hooks *h);
+
 /* Fault-fixup table: an instruction listed there that faults resumes at its fixup address with
  * %rdi = FIXUP_FAULT | vector (see kernel/safe.h). */
 #define FIXUP_FAULT 0x100

@@ -4,6 +4,7 @@
 #include "kernel/console_setup.h"
 #include "kernel/fbcon.h"
 #include "kernel/enumerate.h"
+#include "kernel/singlestep.h"
 #include "kernel/smp.h"
 #include "kernel/timing.h"
 #include "kernel/cpuid_hw.h"
@@ -70,6 +71,8 @@ void kmain(u32 magic, u32 info_phys);
 void kmain(u32 magic, u32 info_phys)
 {
     idt_init();
+    trap_add_claim(1, singlestep_trap); /* the single-step oracle's #DB (kernel/singlestep.h) */
+    trap_set_catch_hooks(&(struct trap_catch_hooks){.exception = check_exception, .time_limit = check_time_limit});
     cpu_local_init(0, 0);
     pic_mask_all();
     struct uart_desc com1;
