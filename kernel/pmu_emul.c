@@ -13,6 +13,7 @@
 #include "kernel/report.h"
 #include "kernel/singlestep.h"
 #include "kernel/smp.h"
+#include "kernel/safe.h"
 #include "kernel/traps.h"
 #include "kernel/x86.h"
 #include "pmu/events.h"
@@ -64,8 +65,11 @@ void pmu_emul_boot(void)
 {
     g_pmu_emul_kind = g_options.pmu_emulated[0] ? pmu_emul_kind_find(g_options.pmu_emulated) : NULL;
     g_pmu_emulated = g_pmu_emul_kind != NULL;
-    if (g_pmu_emulated)
+    if (g_pmu_emulated) {
+        static const struct msr_hook msrs = {pmu_emul_msr_routed, pmu_emul_rdmsr, pmu_emul_wrmsr};
+        msr_set_hook(&msrs);
         trap_add_claim(6, rdpmc_ud_claim);
+    }
     if (g_pmu_emulated && (g_options.pmu_faults & PMU_FAULT_COUNTERS_SURVIVE_RESET))
         pmu_emul_persist_boot();
 }

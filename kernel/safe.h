@@ -10,16 +10,20 @@
 
 static inline int fault_vector(int r) { return r & 0xff; }
 
-/* pmu=emulated:KIND (kernel/pmu_emul.h): PMU MSRs go to this CPU's register model instead of the CPU. */
-extern bool g_pmu_emulated;
-bool pmu_emul_msr_routed(u32 msr);
-int pmu_emul_rdmsr(u32 msr, u64 *val);
-int pmu_emul_wrmsr(u32 msr, u64 val);
+/* MSRs a layer above takes instead of the CPU: with pmu=emulated:KIND the emulated PMU routes the PMU's MSRs to
+ * this CPU's register model (kernel/pmu_emul.h). Set once, on the boot CPU before any AP starts. */
+struct msr_hook {
+    bool (*routed)(u32 msr);
+    int (*rd)(u32 msr, u64 *val);
+    int (*wr)(u32 msr, u64 val);
+};
+extern const struct msr_hook *g_msr_hook;
+void msr_set_hook(const struct msr_hook *h);
 
 static inline int rdmsr_safe(u32 msr, u64 *val)
 {
-    if (__builtin_expect(g_pmu_emulated, 0) && pmu_emul_msr_routed(msr))
-        return pmu_emul_rdmsr(msr, val);
+    if (__builtin_expect(g_msr_hook != NULL, 0) && g_msr_hook->routed(msr))
+        return g_msr_hook->rd(msr, val);
     u32 lo = 0, hi = 0;
     u64 fault = 0;
     asm volatile("1: rdmsr\n2:\n" EX_TABLE_ENTRY(1b, 2b)
@@ -32,8 +36,8 @@ static inline int rdmsr_safe(u32 msr, u64 *val)
 
 static inline int wrmsr_safe(u32 msr, u64 val)
 {
-    if (__builtin_expect(g_pmu_emulated, 0) && pmu_emul_msr_routed(msr))
-        return pmu_emul_wrmsr(msr, val);
+    if (__builtin_expect(g_msr_hook != NULL, 0) && g_msr_hook->routed(msr))
+        return g_msr_hook->wr(msr, val);
     u64 fault = 0;
     asm volatile("1: wrmsr\n2:\n" EX_TABLE_ENTRY(1b, 2b)
                  : "+D"(fault)

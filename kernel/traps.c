@@ -1,6 +1,7 @@
 /* IDT setup and the common trap dispatcher. An exception is, in order: fixed up (safe accessors),
  * charged to the running check (reported, check failed, runner resumes), or fatal (reported, run ends). */
 #include "kernel/traps.h"
+#include "kernel/safe.h"
 
 #include <string.h>
 
@@ -130,6 +131,13 @@ static bool claimed(struct trap_frame *f)
         if (claims[i].vector == f->vector && claims[i].fn(f))
             return true;
     return false;
+}
+
+const struct msr_hook *g_msr_hook; /* kernel/safe.h */
+
+void msr_set_hook(const struct msr_hook *h)
+{
+    g_msr_hook = h;
 }
 
 static struct trap_catch_hooks catch_hooks;
