@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # tools/check.sh: everything `make check` runs (the Makefile builds the host tests, tools and kernel first).
 #
-#   1. every build/host/test_* with CMOCKA_MESSAGE_OUTPUT=TAP; its stdout is one TAP stream
+#   1. every host test (tests/host/test_*.c, built in build/host/) with CMOCKA_MESSAGE_OUTPUT=TAP; its stdout is one TAP stream
+#   1b. tools/layers: no #include points up the layer order (lib < kernel,apic,boot < pmu < pmu/model < tests)
+#      beyond the ones tools/layers.allow lists (that list may only shrink)
 #   2. build/tools/pmu-decode --all on each tests/host/data/*.txt: one check per dump (it must decode)
 #   2a. build/tools/pmu-decode --checks on each tests/host/data/*.txt holding more than one logical CPU: the
 #      verdicts pmuboot's CPUID-only checks would give on that (healthy) machine; one check per dump, which
@@ -80,6 +82,13 @@ for t in "${host_tests[@]}"; do
         run_check no "host/$name: exit status 0 but its TAP failed or is broken"
     fi
 done
+
+# --- 1b. the layers: no include points up the layer order, except those tools/layers.allow lists -----------
+if layers_out=$(tools/layers 2>&1); then
+    run_check yes "layers: ${layers_out##*layers: } (tools/layers)"
+else
+    run_check no "layers: ${layers_out//$'\n'/; } (tools/layers)"
+fi
 
 # --- 2. pmu-decode on the CPUID dumps ----------------------------------------------------------------------
 decode_tap=$out/decode.tap
