@@ -31,11 +31,12 @@ HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -I. -fsanitize=address,un
                -fno-sanitize-recover=all -fno-omit-frame-pointer
 HOST_LDLIBS := -lcmocka
 
-# Portable: lib/ (parsers, identification, decisions), pmu/ (the PMU and its register model), and the suites'
-# verdict code that the host tests hold against recorded cases.
-PORTABLE_SRCS := $(wildcard lib/*.c pmu/*.c pmu/model/*.c) \
+# Portable: lib/ (parsers, identification, decisions), pmu/ (the PMU), emul/ (the emulated PMU's kinds and its
+# register model), and the suites' verdict code that the host tests hold against recorded cases. The kernel/
+# subfolders of pmu/ and emul/ are their machine glue, kernel-only.
+PORTABLE_SRCS := $(wildcard lib/*.c pmu/*.c emul/*.c emul/model/*.c) \
                  tests/events_expect.c tests/events_spec.c tests/verdict_repeat.c tests/features_compare.c tests/pmu_enum_judge.c
-KERNEL_ONLY_SRCS := $(wildcard kernel/*.c kernel/lib/string.c apic/*.c tests/*.c)
+KERNEL_ONLY_SRCS := $(wildcard kernel/*.c kernel/lib/string.c apic/*.c pmu/kernel/*.c emul/kernel/*.c tests/*.c)
 KERNEL_C_SRCS := $(sort $(PORTABLE_SRCS) $(filter-out $(PORTABLE_SRCS),$(KERNEL_ONLY_SRCS)))
 KERNEL_ASM_SRCS := $(wildcard boot/*.asm kernel/*.asm tests/*.asm)
 KERNEL_OBJS := $(KERNEL_C_SRCS:%.c=$(BUILD)/k/%.o) $(KERNEL_ASM_SRCS:%.asm=$(BUILD)/k/%.o)
@@ -104,7 +105,7 @@ $(BUILD)/tools/%: tools/%.c $(HOST_LIB)
 	$(HOSTCC) $(HOST_CFLAGS) -MMD -MP $< $(HOST_LIB) -o $@
 
 # bench-pmi runs under valgrind (tools/bench-pmi.sh): no sanitizers, -O2 as in the kernel.
-$(BUILD)/tools/bench-pmi: tools/bench-pmi.c pmu/*.[ch] lib/format.c lib/cpu_ident.c lib/uarch.c pmu/model/*.[ch] tests/host/support/pmi_harness.c tests/host/support/*.h
+$(BUILD)/tools/bench-pmi: tools/bench-pmi.c pmu/*.[ch] emul/*.[ch] lib/format.c lib/cpu_ident.c lib/uarch.c emul/model/*.[ch] tests/host/support/pmi_harness.c tests/host/support/*.h
 	@mkdir -p $(dir $@)
 	$(HOSTCC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. $(filter %.c,$^) -o $@
 

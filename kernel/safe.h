@@ -11,7 +11,7 @@
 static inline int fault_vector(int r) { return r & 0xff; }
 
 /* MSRs a layer above takes instead of the CPU: with pmu=emulated:KIND the emulated PMU routes the PMU's MSRs to
- * this CPU's register model (kernel/pmu_emul.h). Set once, on the boot CPU before any AP starts. */
+ * this CPU's register model (emul/kernel/pmu_emul.h). Set once, on the boot CPU before any AP starts. */
 struct msr_hook {
     bool (*routed)(u32 msr);
     int (*rd)(u32 msr, u64 *val);

@@ -11,7 +11,6 @@
 #include "kernel/globals.h"
 #include "lib/format.h"
 #include "kernel/memory.h"
-#include "kernel/pmu_emul.h"
 #include "kernel/setjmp.h"
 #include "kernel/timing.h"
 #include "kernel/traps.h"
@@ -263,6 +262,13 @@ static void serve_restart(u32 me)
         send_sipi(smp.cpu[t].apic_id);
 }
 
+static void (*init_signal_hook)(void);
+
+void smp_set_init_signal_hook(void (*fn)(void))
+{
+    init_signal_hook = fn;
+}
+
 void ap_main(u32 idx, u32 apic_id_seen);
 void ap_main(u32 idx, u32 apic_id_seen)
 {
@@ -272,8 +278,8 @@ void ap_main(u32 idx, u32 apic_id_seen)
     if (__atomic_load_n(&r->armed, __ATOMIC_ACQUIRE)) { /* back from smp_init_roundtrip's INIT */
         r->armed = false;
         __atomic_add_fetch(&smp.cpu[idx].arrivals, 1, __ATOMIC_RELEASE);
-        if (g_pmu_emulated)
-            pmu_emul_init_signal(); /* the emulated PMU takes this CPU's INIT too (kernel/pmu_emul.h) */
+        if (init_signal_hook)
+            init_signal_hook(); /* e.g. the emulated PMU takes this CPU's INIT too (emul/kernel/pmu_emul.h) */
         r->capture(r->arg); /* before anything below touches the APIC */
         apic_cpu_init();
         struct cpu *self = this_cpu();

@@ -85,6 +85,9 @@ const volatile struct ap_tramp_seen *smp_tramp_seen(void);
  * resumes here. Returns false with *why when not possible; *init_tsc gets the TSC just before the INIT was sent.
  * An AP that never comes back leaves its caller waiting until the call times out (smp_run_on marks it
  * unresponsive); a boot CPU that never comes back ends the run (the host-side timeout). */
+/* Called on an AP back from smp_init_roundtrip's INIT, before anything else touches its state (the emulated PMU
+ * takes the INIT too). Set on the boot CPU before any AP starts. */
+void smp_set_init_signal_hook(void (*fn)(void));
 bool smp_init_roundtrip(void (*capture)(void *arg), void *arg, u64 *init_tsc, const char **why);
 /* Whether the boot CPU's INIT comes back, and the evidence (lib/fw_resume.h); decided on first use. */
 struct fw_resume;

@@ -5,19 +5,9 @@
 
 #include "lib/format.h"
 #include "lib/reset_plan.h"
-#include "pmu/emul.h"
-#include "pmu/model/pmu_model.h"
-#include "pmu/pmi.h"
 
 #define WORD_MAX 256
 
-struct opt_desc {
-    const char *name;
-    const char *syntax;
-    const char *help;
-    /* Returns NULL on success or a message describing what is wrong with value. */
-    const char *(*set)(struct options *o, const char *value);
-};
 
 static bool parse_u32(const char *s, u32 *out, u32 min, u32 max)
 {
@@ -230,61 +220,6 @@ static const char *set_cpus(struct options *o, const char *v)
     return NULL;
 }
 
-static const char *set_pmi(struct options *o, const char *v)
-{
-    enum pmi_variant pv;
-    if (!pmi_variant_parse(v, &pv))
-        return "expects knc, late or early";
-    o->pmi_variant = pv;
-    return NULL;
-}
-
-static const char *set_pmi_delivery(struct options *o, const char *v)
-{
-    if (!strcmp(v, "fixed"))
-        o->pmi_nmi = 0;
-    else if (!strcmp(v, "nmi"))
-        o->pmi_nmi = 1;
-    else
-        return "expects fixed or nmi";
-    return NULL;
-}
-
-/* pmu=hardware (default) or pmu=emulated:KIND (docs/emulated-pmu.md). */
-static const char *set_pmu(struct options *o, const char *v)
-{
-    static char why[200];
-    if (!strcmp(v, "hardware")) {
-        o->pmu_emulated[0] = '\0';
-        o->pmu_emulated_kvm = 0;
-        return NULL;
-    }
-    const char *kind = strncmp(v, "emulated:", 9) ? NULL : v + 9;
-    char name[24] = "";
-    const char *at = kind ? strchr(kind, '@') : NULL;
-    if (kind)
-        k_snprintf(name, sizeof(name), "%.*s", at ? (int)(at - kind) : (int)strlen(kind), kind);
-    if (!kind || !pmu_emul_kind_find(name) || (at && strcmp(at, "@kvm"))) {
-        k_snprintf(why, sizeof(why), "expects hardware or emulated:KIND[@kvm] with KIND one of %s",
-                   pmu_emul_kind_list());
-        return why;
-    }
-    k_snprintf(o->pmu_emulated, sizeof(o->pmu_emulated), "%s", name);
-    o->pmu_emulated_kvm = at != NULL;
-    return NULL;
-}
-
-static const char *set_pmu_fault(struct options *o, const char *v)
-{
-    static char why[240];
-    char bad[32];
-    if (!pmu_model_faults_parse(v, &o->pmu_faults, bad, sizeof(bad))) {
-        k_snprintf(why, sizeof(why), "has '%s', not one of %s", bad, pmu_model_fault_list());
-        return why;
-    }
-    return NULL;
-}
-
 /* Bits as enum reset_type (lib/reset_plan.h). */
 static const char *set_reset(struct options *o, const char *v)
 {
@@ -311,7 +246,7 @@ static const char *set_deviations(struct options *o, const char *v)
     return NULL;
 }
 
-static const struct opt_desc opt_table[] = {
+static const struct opt_desc base_options[] = {
     {"suite", "suite=LIST", "run only these suites (comma-separated); default: the default suites", set_suites},
     {"exclude", "exclude=LIST", "skip these suites", set_exclude},
     {"verbose", "verbose=0|1|2",
@@ -338,20 +273,35 @@ static const struct opt_desc opt_table[] = {
     {"init_delay_us", "init_delay_us=N",
      "wait after INIT before the SIPIs; default 0 on modern CPUs, 10000 on older ones (as Linux)", set_init_delay},
     {"ap_timeout_ms", "ap_timeout_ms=N", "how long to wait for each AP to arrive (default 100)", set_ap_timeout},
-    {"pmi", "pmi=knc|late|early",
-     "PMI handler order: knc (default: unmask with counting stopped, safe on any APIC), late (Linux), early",
-     set_pmi},
-    {"pmi_delivery", "pmi_delivery=fixed|nmi", "LVT performance-counter delivery: fixed vector 0xE8 (default) or NMI",
-     set_pmi_delivery},
-    {"pmu", "pmu=hardware|emulated:KIND",
-     "the PMU under test: the CPU's own (default), or a software reference PMU of that KIND, every verdict marked "
-     "emulated (docs/emulated-pmu.md)",
-     set_pmu},
-    {"pmu_fault", "pmu_fault=NAME[,NAME]", "make the emulated PMU misbehave on purpose (needs pmu=emulated:KIND)",
-     set_pmu_fault},
     {"reset", "reset=cf9|kbc|triple|all",
      "suite reset: which machine resets to go through (default all); needs suite=reset", set_reset},
 };
+
+/* The option tables of the layers above (cmdline_add_options), after the base table. */
+#define OPT_TABLES_MAX 4
+static const struct opt_table *tables[OPT_TABLES_MAX];
+static u32 table_count;
+
+void cmdline_add_options(const struct opt_table *t)
+{
+    for (u32 i = 0; i < table_count; i++)
+        if (tables[i] == t)
+            return;
+    if (table_count < OPT_TABLES_MAX)
+        tables[table_count++] = t;
+}
+
+static const struct opt_desc *find_option(const char *name)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(base_options); i++)
+        if (!strcmp(base_options[i].name, name))
+            return &base_options[i];
+    for (u32 t = 0; t < table_count; t++)
+        for (u32 i = 0; i < tables[t]->count; i++)
+            if (!strcmp(tables[t]->opts[i].name, name))
+                return &tables[t]->opts[i];
+    return NULL;
+}
 
 void options_default(struct options *o)
 {
@@ -381,11 +331,9 @@ static bool looks_like_image(const char *w)
 /* Rules between options, checked once every word is read (order does not matter). */
 static bool options_consistent(const struct options *o, char *err, size_t err_size)
 {
-    if (o->pmu_faults && !o->pmu_emulated[0]) {
-        k_snprintf(err, err_size, "pmu_fault= needs pmu=emulated:KIND (faults exist only in the emulated PMU; KIND one "
-                                  "of %s)", pmu_emul_kind_list());
-        return false;
-    }
+    for (u32 t = 0; t < table_count; t++)
+        if (tables[t]->consistent && !tables[t]->consistent(o, err, err_size))
+            return false;
     if (o->reset_types && !list_contains(o->suites, "reset")) {
         k_snprintf(err, err_size, "reset= selects the resets of suite reset, which is not selected (add suite=reset)");
         return false;
@@ -429,10 +377,7 @@ bool cmdline_parse(const char *cmdline, struct options *o, char *err, size_t err
             return false;
         }
         *eq = '\0';
-        const struct opt_desc *d = NULL;
-        for (size_t i = 0; i < ARRAY_SIZE(opt_table); i++)
-            if (!strcmp(opt_table[i].name, word))
-                d = &opt_table[i];
+        const struct opt_desc *d = find_option(word);
         if (!d) {
             *eq = '=';
             k_snprintf(err, err_size, "unknown option '%s'", word);
@@ -450,8 +395,11 @@ bool cmdline_parse(const char *cmdline, struct options *o, char *err, size_t err
 
 void cmdline_help(void (*emit)(const char *syntax, const char *help, void *ctx), void *ctx)
 {
-    for (size_t i = 0; i < ARRAY_SIZE(opt_table); i++)
-        emit(opt_table[i].syntax, opt_table[i].help, ctx);
+    for (size_t i = 0; i < ARRAY_SIZE(base_options); i++)
+        emit(base_options[i].syntax, base_options[i].help, ctx);
+    for (u32 t = 0; t < table_count; t++)
+        for (u32 i = 0; i < tables[t]->count; i++)
+            emit(tables[t]->opts[i].syntax, tables[t]->opts[i].help, ctx);
 }
 
 bool list_next(const char **cursor, char *item, size_t item_size)

@@ -1,5 +1,6 @@
 /* The kernel command line: "key=value" words separated by blanks; documented in docs/options.md.
- * One table (cmdline.c) defines every option, its values and its help text; later features add rows there.
+ * A table defines each option, its values and its help text: the base options in cmdline.c, the PMU's
+ * (pmu/options.c) and the emulated PMU's (emul/options.c) in their layers, added by cmdline_add_options.
  * Unknown words and malformed values are errors that name the offending word: never a silent default. */
 #pragma once
 #include "lib/types.h"
@@ -32,7 +33,7 @@ struct options {
     u32 ap_timeout_ms;          /* ap_timeout_ms=N */
     u32 pmi_variant;            /* pmi=knc|late|early: enum pmi_variant (0 = knc) */
     u32 pmi_nmi;                /* pmi_delivery=fixed|nmi: 0, 1 */
-    char pmu_emulated[24];      /* pmu=emulated:KIND: the kind's name (pmu/emul.h); empty = the real PMU */
+    char pmu_emulated[24];      /* pmu=emulated:KIND: the kind's name (emul/emul.h); empty = the real PMU */
     u32 pmu_emulated_kvm;       /* pmu=emulated:KIND@kvm: presented as a KVM guest's vPMU (hypervisor bit) */
     u32 pmu_faults;             /* pmu_fault=NAME[,NAME]: enum pmu_model_fault bits (needs pmu=emulated) */
     u32 reset_types;            /* reset=cf9|kbc|triple|all: bit mask (enum reset_type); 0 = not given */
@@ -42,6 +43,23 @@ struct options {
 };
 
 void options_default(struct options *o);
+
+struct opt_desc {
+    const char *name;
+    const char *syntax;
+    const char *help;
+    /* Returns NULL on success or a message describing what is wrong with value. */
+    const char *(*set)(struct options *o, const char *value);
+};
+struct opt_table {
+    const struct opt_desc *opts;
+    u32 count;
+    /* Rules between options, checked once every word is read (NULL: none): false with err filled. */
+    bool (*consistent)(const struct options *o, char *err, size_t err_size);
+};
+/* Options of a layer above: parsed and listed (after the base ones) from then on. Adding a table twice is
+ * harmless. The composition adds them before the first cmdline_parse (tests/main.c; the host tests too). */
+void cmdline_add_options(const struct opt_table *t);
 
 /* Parse cmdline into *o (which must hold defaults). Returns true on success; on failure err holds one line
  * naming the offending word and what was wrong. */

@@ -1,7 +1,7 @@
 /* The hardware access layer: every PMU MSR, RDPMC and local-APIC access made by pmu/ code goes through one
  * struct hw_access. The kernel backs it with the safe accessors and the real local APIC
- * (kernel/hw_access_kernel.c); the host tests back it with the register-level PMU/APIC model
- * (pmu/model/pmu_model.[ch], apic_model.[ch]). It also counts accesses, which is how `make bench` measures the PMI handler's cost.
+ * (pmu/kernel/hw_access_kernel.c); the host tests back it with the register-level PMU/APIC model
+ * (emul/model/pmu_model.[ch], apic_model.[ch]). It also counts accesses, which is how `make bench` measures the PMI handler's cost.
  * Portable: no kernel headers. */
 #pragma once
 #include "lib/types.h"

@@ -1,4 +1,4 @@
-/* What firmware left in the PMU: the registers read at entry, before pmuboot wrote any (kernel/pmu_cpu.c), sorted
+/* What firmware left in the PMU: the registers read at entry, before pmuboot wrote any (pmu/kernel/pmu_cpu.c), sorted
  * into those at their reset value, those left programmed and those left enabled. Portable.
  *
  * "Enabled" is Linux's test in check_hw_exists() (arch/x86/events/core.c), which prints "Broken BIOS detected,

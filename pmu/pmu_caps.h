@@ -142,7 +142,7 @@ void pmu_discover(struct pmu_caps *caps, const struct cpu_ident *id, const struc
  * event select written and read back, a counter written and read back, then a count. Returns true and sets
  * kind PMU_KIND_AMD_LEGACY when all three hold; either way appends what it saw to caps->evidence. Does
  * nothing (false) for any other caps. Leaves the registers it touched as it found them (the state at entry is
- * recorded after it, kernel/pmu_cpu.c). */
+ * recorded after it, pmu/kernel/pmu_cpu.c). */
 struct hw_access;
 bool pmu_probe_amd_legacy(struct pmu_caps *caps, struct hw_access *hw);
 

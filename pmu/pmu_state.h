@@ -1,6 +1,6 @@
 /* The core PMU's register state as a list (every counter, select, the fixed-counter control, the global control
  * and status, KNC's SPFLT control), read through the bound PMU's hw_access so it works unchanged on hardware and
- * on a model. Used at entry on every thread (kernel/pmu_cpu.c: what firmware left, pmu/entry_state.h), by suite
+ * on a model. Used at entry on every thread (pmu/kernel/pmu_cpu.c: what firmware left, pmu/entry_state.h), by suite
  * init (the state must survive INIT: KNC PMU 1.4.4; SDM Vol.3A Table 10-1 "Perf. counters and event select: INIT
  * unchanged") and suite reset (it must come back at its documented reset values, pmu/reset_values.h). Portable. */
 #pragma once

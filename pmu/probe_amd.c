@@ -15,7 +15,7 @@
 #define K7_WORKLOAD 20000
 
 /* What PerfEvtSel0 and PerfCtr0 held before the probe: put back afterwards, counter first, so the state recorded at
- * entry (kernel/pmu_cpu.c) is the firmware's and a select the firmware left enabled is reported, not hidden. */
+ * entry (pmu/kernel/pmu_cpu.c) is the firmware's and a select the firmware left enabled is reported, not hidden. */
 struct k7_saved {
     u64 sel, ctr;
 };

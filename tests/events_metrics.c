@@ -3,8 +3,8 @@
  * workload). Metrics are measurements: reported with their units, never a verdict; the sanity rule is a check.
  * Both SKIP without a PMU. */
 #include "lib/format.h"
-#include "kernel/pmu_cpu.h"
-#include "kernel/pmu_emul.h"
+#include "pmu/kernel/pmu_cpu.h"
+#include "emul/kernel/pmu_emul.h"
 #include "kernel/x86.h"
 #include "pmu/deviations.h"
 #include "pmu/events.h"

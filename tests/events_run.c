@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "kernel/user.h"
-#include "kernel/workload.h"
+#include "tests/workload.h"
 #include "kernel/x86.h"
 #include "tests/events_workloads.h"
 

@@ -19,7 +19,7 @@ void ew_oracle_run(u8 cpl, ew_fn fn, u64 n, struct ew_oracle *o);
 
 /* Counting pass: fn(n) at cpl, plainly, with interrupts enabled at CPL 3 (the caller masks the LVT entries
  * that could fire). The one place the suite runs a workload for a counter: under the emulated PMU this becomes
- * workload_run() (kernel/workload.h). */
+ * workload_run() (tests/workload.h). */
 u64 ew_count_run(u8 cpl, ew_fn fn, u64 n);
 
 /* The workload function for an id (NULL for none). */

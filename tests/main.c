@@ -13,12 +13,14 @@
 #include "kernel/paging.h"
 #include "kernel/percpu.h"
 #include "kernel/percpu_array.h"
-#include "kernel/pmi_kernel.h"
-#include "kernel/pmu_cpu.h"
-#include "kernel/pmu_emul.h"
+#include "pmu/kernel/pmi_kernel.h"
+#include "pmu/kernel/pmu_cpu.h"
+#include "emul/kernel/pmu_emul.h"
 #include "kernel/report.h"
 #include "kernel/traps.h"
 #include "kernel/x86.h"
+#include "emul/options.h"
+#include "pmu/options.h"
 #include "tests/framework.h"
 #include "tests/tap_report.h"
 
@@ -84,6 +86,8 @@ void kmain(u32 magic, u32 info_phys)
     memory_init(&g_boot); /* before anything maps above 4 GiB: page tables come from early_alloc */
     fbcon_init(&g_boot);  /* the screen mirrors the console from the first line on */
     options_default(&g_options);
+    cmdline_add_options(&pmu_options); /* the options of the layers above lib/ */
+    cmdline_add_options(&emul_options);
     bool cmdline_ok = cmdline_parse(g_boot.cmdline, &g_options, g_cmdline_error, sizeof(g_cmdline_error)) &&
                       suites_validate(g_options.suites, g_options.exclude, g_cmdline_error, sizeof(g_cmdline_error));
     /* Early: the SPCR may name the console; the clocks need the FADT and HPET tables, enumeration the MADT. */

@@ -13,7 +13,7 @@
 #include "kernel/console.h"
 #include "kernel/globals.h"
 #include "kernel/memory.h"
-#include "kernel/pmu_emul.h"
+#include "emul/kernel/pmu_emul.h"
 #include "kernel/report.h"
 #include "kernel/smp.h"
 #include "kernel/timing.h"

@@ -10,7 +10,7 @@
 
 #include "apic/apic.h"
 #include "lib/fw_resume.h"
-#include "kernel/pmu_cpu.h"
+#include "pmu/kernel/pmu_cpu.h"
 #include "kernel/safe.h"
 #include "kernel/smp.h"
 #include "kernel/timing.h"

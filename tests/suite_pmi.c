@@ -8,13 +8,13 @@
 
 #include "apic/apic.h"
 #include "kernel/globals.h"
-#include "kernel/pmi_kernel.h"
-#include "kernel/pmu_cpu.h"
-#include "kernel/pmu_emul.h"
+#include "pmu/kernel/pmi_kernel.h"
+#include "pmu/kernel/pmu_cpu.h"
+#include "emul/kernel/pmu_emul.h"
 #include "kernel/safe.h"
 #include "kernel/timing.h"
 #include "kernel/user.h"
-#include "kernel/workload.h"
+#include "tests/workload.h"
 #include "kernel/x86.h"
 #include "pmu/events.h"
 #include "pmu/pmi_checks.h"
@@ -291,7 +291,7 @@ static void sampling_check(struct check *c)
     SKIP_WITHOUT_PMU(c, pmc);
     struct pmu *p = &pmc->pmu;
     u64 ctrs = instruction_counters(c, p);
-    /* Under pmu=emulated every instruction is a #DB (kernel/workload.c): a tenth of the work and of the period
+    /* Under pmu=emulated every instruction is a #DB (tests/workload.c): a tenth of the work and of the period
      * keeps the number of PMIs (about 40) and the run under a second per CPU. */
     u64 iterations = g_pmu_emulated ? 20000 : 200000, period = g_pmu_emulated ? 1009 : 10007;
     check_note(c, "size", "%llu iterations, period %llu", (unsigned long long)iterations, (unsigned long long)period);

@@ -1,10 +1,10 @@
 /* Suite "pmu_enum": each thread's PMU as CPUID describes it, printed; identical across threads of one kind of core
  * (CPUID.1AH:EAX on hybrid parts); and the PMU registers as the firmware left them. An AMD guest without
- * PerfCtrExtCore is first probed for the K7 counters (pmu_probe_amd_legacy, kernel/pmu_cpu.c), and the evidence
+ * PerfCtrExtCore is first probed for the K7 counters (pmu_probe_amd_legacy, pmu/kernel/pmu_cpu.c), and the evidence
  * says what the probe saw. Without a PMU every check SKIPs with that evidence: never a PASS without a PMU. */
 #include <string.h>
 
-#include "kernel/pmu_cpu.h"
+#include "pmu/kernel/pmu_cpu.h"
 #include "kernel/report.h"
 #include "kernel/smp.h"
 #include "pmu/entry_state.h"
@@ -108,7 +108,7 @@ static const char *linux_reaction(const struct pmu_entry_judgement *j)
 }
 
 /* Every PMU register as the firmware left it on this thread (recorded at entry, before any check wrote one:
- * kernel/pmu_cpu.c), sorted as pmu/entry_state.h does: the YAML lists each register away from its reset value.
+ * pmu/kernel/pmu_cpu.c), sorted as pmu/entry_state.h does: the YAML lists each register away from its reset value.
  * A counter left enabled is a FAIL on bare metal: firmware that leaves counters running may still use them (from
  * SMM), disturbing every count measured after this, and Linux calls it a firmware bug. Under a hypervisor it is the
  * guest firmware's or the hypervisor's vCPU reset's, a platform deviation (TODO, FAIL with deviations=strict).

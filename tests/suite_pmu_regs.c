@@ -2,8 +2,8 @@
  * SKIP with the CPUID evidence without one; the CPL-3 privilege check needs none and runs everywhere. */
 #include <string.h>
 
-#include "kernel/pmu_cpu.h"
-#include "kernel/pmu_emul.h"
+#include "pmu/kernel/pmu_cpu.h"
+#include "emul/kernel/pmu_emul.h"
 #include "kernel/safe.h"
 #include "kernel/user.h"
 #include "kernel/x86.h"

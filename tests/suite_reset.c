@@ -11,7 +11,7 @@
 #include "kernel/cmos.h"
 #include "kernel/exit.h"
 #include "kernel/globals.h"
-#include "kernel/pmu_cpu.h"
+#include "pmu/kernel/pmu_cpu.h"
 #include "kernel/report.h"
 #include "lib/reset_plan.h"
 #include "kernel/timing.h"

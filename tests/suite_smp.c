@@ -6,7 +6,7 @@
 #include "kernel/cpuid_hw.h"
 #include "kernel/enumerate.h"
 #include "kernel/globals.h"
-#include "kernel/pmu_emul.h"
+#include "emul/kernel/pmu_emul.h"
 #include "kernel/report.h"
 #include "kernel/smp.h"
 #include "kernel/timing.h"

@@ -6,12 +6,12 @@
 
 #include "kernel/console.h"
 #include "kernel/percpu.h"
-#include "kernel/pmu_emul.h"
+#include "emul/kernel/pmu_emul.h"
 #include "kernel/report.h"
 #include "kernel/smp.h"
 #include "kernel/x86.h"
 #include "lib/format.h"
-#include "pmu/model/pmu_model.h"
+#include "emul/model/pmu_model.h"
 #include "tests/framework.h"
 
 void tap_report_header(const struct boot_info *bi, const struct options *o, const struct cpu_ident *id)

@@ -2,7 +2,7 @@
 # tools/check.sh: everything `make check` runs (the Makefile builds the host tests, tools and kernel first).
 #
 #   1. every host test (tests/host/test_*.c, built in build/host/) with CMOCKA_MESSAGE_OUTPUT=TAP; its stdout is one TAP stream
-#   1b. tools/layers: no #include points up the layer order (lib < kernel,apic,boot < pmu < pmu/model < tests)
+#   1b. tools/layers: no #include points up the layer order (lib < kernel,apic,boot < pmu < emul < tests)
 #      beyond the ones tools/layers.allow lists (that list may only shrink)
 #   2. build/tools/pmu-decode --all on each tests/host/data/*.txt: one check per dump (it must decode)
 #   2a. build/tools/pmu-decode --checks on each tests/host/data/*.txt holding more than one logical CPU: the

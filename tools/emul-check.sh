@@ -17,7 +17,7 @@ smp=2
 # KIND@kvm: the same kind presented as a KVM guest's vPMU (hypervisor bit and signature), so the verdicts that
 # depend on running under a hypervisor take that path.
 kinds=${EMUL_KINDS:-intel-v1 intel-v2 intel-v3 intel-v4 intel-v5 intel-v6 amd-legacy amd-core-ext amd-v2 knc adl mtl intel-v4@kvm amd-v2@kvm}
-# Hybrid kinds: each CPU's kind of core by its index (pmu/emul.h pmu_emul_core_of): at -smp 2 CPU 0 is a P-core and
+# Hybrid kinds: each CPU's kind of core by its index (emul/emul.h pmu_emul_core_of): at -smp 2 CPU 0 is a P-core and
 # CPU 1 an E-core on both (mtl's low-power E-cores come third, from 3 CPUs on).
 hybrid_kinds="adl mtl"
 is_hybrid() { [[ " $hybrid_kinds " == *" ${1%@kvm} "* ]]; }
@@ -74,7 +74,7 @@ for run in $(for k in $kinds; do echo "$k" "$k-reset"; done); do
     [[ $unmarked -gt 0 && $unmarked -eq $marked ]] || problems+=("$marked of $unmarked PMU verdicts marked [emulated PMU]")
     nopmu=$(grep -c "# SKIP no PMU" "$log" | tr -d ' ')
     [[ $nopmu -eq 0 ]] || problems+=("$nopmu SKIPs for want of a PMU")
-    if is_hybrid "$k"; then  # two kinds of core in the 2 CPUs, per the header comment of kernel/pmu_emul.c
+    if is_hybrid "$k"; then  # two kinds of core in the 2 CPUs, per the header comment of emul/kernel/pmu_emul.c
         cores=$(grep -m1 "^# pmu: emulated hybrid part" "$log" | grep -o 'CPUID.1AH:EAX=0x[0-9a-f]*' | sort -u | wc -l)
         [[ $cores -ge 2 ]] || problems+=("$cores kind(s) of core in the hybrid header, expected 2")
     fi

@@ -12,7 +12,9 @@
 #include <string.h>
 
 #include "lib/cmdline.h"
-#include "pmu/model/pmu_model.h"
+#include "emul/model/pmu_model.h"
+#include "emul/options.h"
+#include "pmu/options.h"
 
 /* Every option cmdline.h documents; each must be accepted and appear in the help table. */
 static const char *const option_names[] = {"suite", "exclude", "verbose", "exit", "console", "reset", "pmu",
@@ -20,6 +22,8 @@ static const char *const option_names[] = {"suite", "exclude", "verbose", "exit"
 
 static bool parse(const char *line, struct options *o, char *err, size_t err_size)
 {
+    cmdline_add_options(&pmu_options); /* as tests/main.c does */
+    cmdline_add_options(&emul_options);
     options_default(o);
     return cmdline_parse(line, o, err, err_size);
 }
@@ -508,6 +512,8 @@ static void test_help_one_row_per_option(void **state)
 {
     (void)state;
     struct help_rows h = {0};
+    cmdline_add_options(&pmu_options);
+    cmdline_add_options(&emul_options);
     cmdline_help(collect, &h);
     /* Every documented option has exactly one row, whose syntax starts "name=". */
     for (size_t i = 0; i < sizeof(option_names) / sizeof(option_names[0]); i++) {

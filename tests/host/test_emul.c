@@ -1,6 +1,6 @@
 /* The emulated PMU's portable parts: every kind's CPUID answers make pmu_discover() find the capabilities its
- * model implements (pmu/emul_*.c), pmu_init() accepts the model, and each pmu_fault= misbehaviour changes
- * exactly the rule it names (pmu/model/pmu_model*.c). */
+ * model implements (emul/emul_*.c), pmu_init() accepts the model, and each pmu_fault= misbehaviour changes
+ * exactly the rule it names (emul/model/pmu_model*.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -10,10 +10,10 @@
 #include <string.h>
 
 #include "lib/cpu_ident.h"
-#include "pmu/emul.h"
+#include "emul/emul.h"
 #include "pmu/entry_state.h"
 #include "pmu/events.h"
-#include "pmu/model/pmu_model.h"
+#include "emul/model/pmu_model.h"
 #include "pmu/pmu.h"
 #include "pmu/pmu_msr.h"
 #include "tests/host/support/test_data.h"
@@ -165,7 +165,7 @@ static void hybrid_core_patterns(void **state)
 }
 
 /* Every CPU index of every run size: discovery on the CPUID that CPU presents equals the capabilities of the model
- * it is given (the same pmu_emul_core_of decides both in kernel/pmu_emul.c), and from 2 CPUs on a hybrid kind shows
+ * it is given (the same pmu_emul_core_of decides both in emul/kernel/pmu_emul.c), and from 2 CPUs on a hybrid kind shows
  * at least two kinds of core, CPUID.1AH:EAX values (what smp/features and pmu_enum/consistent group by). */
 static void every_cpu_index_discovers_its_core(void **state)
 {

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "pmu/entry_state.h"
-#include "pmu/model/pmu_model.h"
+#include "emul/model/pmu_model.h"
 #include "pmu/pmu_msr.h"
 
 static struct pmu_caps caps;

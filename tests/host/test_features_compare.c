@@ -8,7 +8,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "pmu/emul.h"
+#include "emul/emul.h"
 #include "tests/features_compare.h"
 #include "tests/host/support/test_data.h"
 

@@ -1,5 +1,5 @@
 /* The register-level PMU/APIC model's own tests: each checks one rule the model encodes, with the expected
- * values taken from the manual the model cites (pmu/model/pmu_model.c, apic_model.c). */
+ * values taken from the manual the model cites (emul/model/pmu_model.c, apic_model.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -10,7 +10,7 @@
 #include "pmu/cpuid_dump.h"
 #include "pmu/pmu.h"
 #include "pmu/pmu_msr.h"
-#include "pmu/model/pmu_model.h"
+#include "emul/model/pmu_model.h"
 #include "tests/host/support/test_data.h"
 
 #include <stdlib.h>

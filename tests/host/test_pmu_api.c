@@ -3,7 +3,7 @@
  * Two harnesses:
  *  - a recording hw_access ("rec") that keeps MSRs in a small table and logs every access, for what the API
  *    must write where (MSR numbers, values, order) and what it must refuse without touching hardware;
- *  - the register-level PMU model (pmu/model/pmu_model.h), for behaviour: counting, RDMSR vs RDPMC,
+ *  - the register-level PMU model (emul/model/pmu_model.h), for behaviour: counting, RDMSR vs RDPMC,
  *    overflow status, write semantics - for synthetic PMUs of every kind and for every CPU in tests/host/data.
  * Expected values come from the manuals named next to them (SDM Vol.3B ch.21, AMD APM Vol.2 13.2, the KNC PMU
  * document), never from running the code. */
@@ -25,7 +25,7 @@
 #include "pmu/pmu.h"
 #include "pmu/pmu_caps.h"
 #include "pmu/pmu_msr.h"
-#include "pmu/model/pmu_model.h"
+#include "emul/model/pmu_model.h"
 #include "tests/host/support/test_data.h"
 
 /* ------------------------------------------------------------------------------------------------------ */

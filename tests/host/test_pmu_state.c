@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "pmu/reset_values.h"
-#include "pmu/model/pmu_model.h"
+#include "emul/model/pmu_model.h"
 
 struct kind {
     const char *name;

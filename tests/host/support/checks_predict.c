@@ -26,8 +26,8 @@ struct thread {
     struct cpu_ident id;
     struct pmu_caps caps;
     struct pmu pmu;
-    int init_rc;    /* pmu_init(), as kernel/pmu_cpu.c calls it */
-    bool k7_probe;  /* kernel/pmu_cpu.c would probe the K7 counters here: MSR writes, not predictable */
+    int init_rc;    /* pmu_init(), as pmu/kernel/pmu_cpu.c calls it */
+    bool k7_probe;  /* pmu/kernel/pmu_cpu.c would probe the K7 counters here: MSR writes, not predictable */
     struct features_snapshot feat;
     struct topology topo;
 };
@@ -227,7 +227,7 @@ static void no_apic_write(void *ctx, u32 reg, u32 val)
 }
 static const struct hw_ops no_hw_ops = {no_rdmsr, no_wrmsr, no_rdpmc, no_apic_read, no_apic_write};
 
-/* What kernel/pmu_cpu.c pmu_cpu_discover() does on each CPU, from the dump, up to the MSR reads. */
+/* What pmu/kernel/pmu_cpu.c pmu_cpu_discover() does on each CPU, from the dump, up to the MSR reads. */
 static void discover_thread(struct thread *t)
 {
     cpuid_dump_source(&t->dump, &t->src);
@@ -244,7 +244,7 @@ static void discover_thread(struct thread *t)
     topology_decode(&t->topo, &t->src);
 }
 
-/* pmu_cpu_usable() (kernel/pmu_cpu.c) with the K7 probe, which a dump cannot answer, said so. */
+/* pmu_cpu_usable() (pmu/kernel/pmu_cpu.c) with the K7 probe, which a dump cannot answer, said so. */
 static bool usable(const struct thread *t, struct pcheck *c)
 {
     if (t->k7_probe) {

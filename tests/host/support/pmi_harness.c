@@ -335,7 +335,7 @@ const char *pmi_rig_setup(struct pmi_rig *r, const struct pmi_rig_pmu *pmu, cons
         return "the armed counters are not all on this PMU";
     if (pmu_reset(&r->pmu))
         return "pmu_reset failed";
-    /* The kernel's LVT value (kernel/pmi_kernel.c pmi_lvt_value): NMI ignores the vector (SDM Vol.3A 11.5.1). */
+    /* The kernel's LVT value (pmu/kernel/pmi_kernel.c pmi_lvt_value): NMI ignores the vector (SDM Vol.3A 11.5.1). */
     r->lvt = o->nmi ? HW_LVT_DM_NMI : PMI_RIG_VECTOR;
     pmi_init(&r->s, &r->pmu, o->variant, r->lvt, o->nmi);
     r->s.exact_reload = o->exact_reload;

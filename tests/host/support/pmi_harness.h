@@ -6,7 +6,7 @@
  * and tools/bench-pmi.c. Host-test code: not part of the kernel. */
 #pragma once
 #include "pmu/pmi.h"
-#include "pmu/model/pmu_model.h"
+#include "emul/model/pmu_model.h"
 
 #define PMI_RIG_VECTOR 0xe8 /* the kernel's PMI vector (lib/cmdline.c "fixed vector 0xE8") */
 #define PMI_RIG_MAX_PMIS 64 /* more PMIs than this in one drain is a storm (a handler that never settles) */

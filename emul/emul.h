@@ -1,7 +1,7 @@
 /* The emulated PMU kinds of pmu=emulated:KIND: for each, the capabilities the register model is built from
- * (pmu/model/pmu_model_caps.c) and the CPUID answers that make pmu_discover() find exactly those capabilities,
+ * (emul/model/pmu_model_caps.c) and the CPUID answers that make pmu_discover() find exactly those capabilities,
  * so discovery runs unchanged on an emulated PMU. docs/emulated-pmu.md says how vendor and family are
- * presented. Portable: no hardware access; the kernel side is kernel/pmu_emul.c. */
+ * presented. Portable: no hardware access; the kernel side is emul/kernel/pmu_emul.c. */
 #pragma once
 #include "lib/cpuid_source.h"
 #include "pmu/pmu_caps.h"
@@ -72,11 +72,11 @@ bool pmu_emul_cpuid_query(void *ctx, u32 leaf, u32 subleaf, struct cpuid_regs *r
  * other MSR (APIC base, x2APIC, TSC, ...) stays with the real CPU. */
 bool pmu_emul_msr_is_pmu(const struct pmu_emul_kind *k, u32 msr);
 
-/* The emulated PMU's branch predictor (pmu/emul_predict.c): static backward taken, forward not taken. `insn`
+/* The emulated PMU's branch predictor (emul/emul_predict.c): static backward taken, forward not taken. `insn`
  * is a conditional branch of `len` bytes (Jcc rel8/rel32, LOOPcc, JrCXZ); true when it went the other way. */
 bool pmu_emul_mispredicted(const u8 *insn, u8 len, bool taken);
 
-/* The events the emulated PMU produces (pmu/emul_events.c): a list per kind, ended by a NULL name, each named
+/* The events the emulated PMU produces (emul/emul_events.c): a list per kind, ended by a NULL name, each named
  * as in pmu/events.c and counting the instruction classes in `classes`. */
 enum pmu_emul_class { PMU_EMUL_INSNS, PMU_EMUL_BRANCHES, PMU_EMUL_TAKEN, PMU_EMUL_MISPREDICTS, PMU_EMUL_LOADS,
                       PMU_EMUL_STORES, PMU_EMUL_CYCLES, PMU_EMUL_SLOTS };

@@ -1,6 +1,6 @@
 /* Running a measured workload: on hardware, fn runs as it is (CPL 3 through kernel/user.c, or a
  * direct call at CPL 0); under pmu=emulated:KIND it is single-stepped (kernel/singlestep.c) and every retired
- * instruction is fed to this CPU's emulated PMU (kernel/pmu_emul.c), so counters count and overflows become
+ * instruction is fed to this CPU's emulated PMU (emul/kernel/pmu_emul.c), so counters count and overflows become
  * PMIs in the middle of the workload, as on hardware. `irq`: interrupts enabled while fn runs. */
 #pragma once
 #include "kernel/singlestep.h"

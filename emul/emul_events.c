@@ -1,8 +1,8 @@
 /* Which events the emulated PMU produces, per kind, and how many of each one retired instruction makes
- * (pmu/emul.h). Events are named as in pmu/events.c, so the encodings come from one table; the instruction
+ * (emul/emul.h). Events are named as in pmu/events.c, so the encodings come from one table; the instruction
  * classes come from the single-step oracle's classifier (lib/insn_class.c). Everything not listed here
  * counts nothing under emulation (docs/emulated-pmu.md). */
-#include "pmu/emul.h"
+#include "emul/emul.h"
 
 #include "pmu/events.h"
 

@@ -7,7 +7,7 @@
  *   APM     AMD64 APM Vol.2 13.2 "Performance Monitoring Counters", Vol.3 RDPMC.
  *   KNC     Intel Xeon Phi Coprocessor (Knights Corner) PMU, doc 327357-001 (1.4, Tables 1-1 to 1-10).
  *   KVM     Linux arch/x86/kvm/pmu.c, vmx/pmu_intel.c, svm/pmu.c, which emulate the same rules for guests. */
-#include "pmu/model/pmu_model.h"
+#include "emul/model/pmu_model.h"
 
 #include "pmu/events.h"
 #include "pmu/pmu_msr.h"

@@ -14,11 +14,11 @@
  *
  * Counters are named by their unified status bit (pmu/pmu.h): GP i = bit i, fixed i = bit 32 + i.
  * Freestanding: the host tests use it as the PMU under test, and the kernel's pmu=emulated:KIND uses one
- * instance per CPU (kernel/pmu_emul.c), with the APIC part delivering through the real local APIC. */
+ * instance per CPU (emul/kernel/pmu_emul.c), with the APIC part delivering through the real local APIC. */
 #pragma once
 #include "pmu/access.h"
 #include "pmu/pmu_caps.h"
-#include "pmu/model/apic_model.h"
+#include "emul/model/apic_model.h"
 
 #define PMU_MODEL_MAX_GP 32     /* unified bits 0..31 */
 #define PMU_MODEL_MAX_FIXED 16  /* unified bits 32..47 */

@@ -1,7 +1,7 @@
-/* CPUID as the emulated PMU kind presents it (pmu/emul.h). Leaf layouts: SDM Vol.2A CPUID (leaf 0, 01H,
+/* CPUID as the emulated PMU kind presents it (emul/emul.h). Leaf layouts: SDM Vol.2A CPUID (leaf 0, 01H,
  * 07H, 0AH, 23H); AMD APM Vol.3 CPUID Fn0000_0000, Fn8000_0000, Fn8000_0001 ECX, Fn8000_0022. */
 #include "pmu/discover_internal.h"
-#include "pmu/emul.h"
+#include "emul/emul.h"
 
 /* Vendor strings as leaf 0 returns them: EBX, EDX, ECX, four little-endian characters each. */
 static void put_vendor(struct cpuid_regs *r, const char *s)

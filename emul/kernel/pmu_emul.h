@@ -1,13 +1,13 @@
-/* pmu=emulated:KIND in the kernel (docs/emulated-pmu.md): one register model (pmu/model/) per CPU stands in
+/* pmu=emulated:KIND in the kernel (docs/emulated-pmu.md): one register model (emul/model/) per CPU stands in
  * for the PMU. PMU MSR accesses of the safe accessors (kernel/safe.h) go to it, RDPMC is emulated from its #UD
- * (QEMU TCG raises #UD for RDPMC, helper_rdpmc), CPUID's PMU leaves answer as the kind (pmu/emul_cpuid.c),
- * events come from single-stepped workloads (kernel/workload.c) and the TSC, and PMIs are sent through the
+ * (QEMU TCG raises #UD for RDPMC, helper_rdpmc), CPUID's PMU leaves answer as the kind (emul/emul_cpuid.c),
+ * events come from single-stepped workloads (tests/workload.c) and the TSC, and PMIs are sent through the
  * real local APIC as its LVT performance-counter entry says. Never switched on without pmu=emulated. */
 #pragma once
 #include "lib/cpuid_source.h"
 #include "kernel/traps.h"
 #include "lib/types.h"
-#include "pmu/emul.h"
+#include "emul/emul.h"
 
 extern bool g_pmu_emulated;                         /* pmu=emulated:KIND given (set once at boot) */
 extern const struct pmu_emul_kind *g_pmu_emul_kind;
@@ -28,7 +28,7 @@ int pmu_emul_wrmsr(u32 msr, u64 val);
  * into the #GP(0) the model raised when it did (CPL/CR4.PCE or an invalid counter). */
 bool pmu_emul_ud(struct trap_frame *f);
 
-/* One instruction retired at `cpl`, as the oracle classified it: every emulated event it makes (pmu/emul_events.c)
+/* One instruction retired at `cpl`, as the oracle classified it: every emulated event it makes (emul/emul_events.c)
  * and the cycles since the last event are fed to this CPU's model; PMIs it raises are sent. */
 void pmu_emul_retired(u8 cpl, const struct pmu_emul_step *step);
 /* Send PMIs still owed (a duplicate held back while the first was pending). */

@@ -1,6 +1,6 @@
 /* The local-APIC side of a PMI: LVT performance-counter entry, PMI line edges, IRR/ISR for the PMI vector,
  * NMI latch, EOI. See apic_model.h and docs/model.md. */
-#include "pmu/model/apic_model.h"
+#include "emul/model/apic_model.h"
 
 #include "pmu/access.h"
 

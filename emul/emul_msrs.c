@@ -1,8 +1,8 @@
-/* Which MSRs the emulated PMU answers (pmu/emul.h). Address blocks: SDM Vol.4 Table 2-2 (IA32_PMCx 0C1H-0CAH,
+/* Which MSRs the emulated PMU answers (emul/emul.h). Address blocks: SDM Vol.4 Table 2-2 (IA32_PMCx 0C1H-0CAH,
  * IA32_PERFEVTSELx 186H-18FH, IA32_A_PMCx 4C1H-4CAH: pmu_msr.h MSR_IA32_ARCH_GP_MAX; IA32_FIXED_CTRx 309H-,
  * 38DH-392H globals, 345H PERF_CAPABILITIES, v6 aliases from 1900H, DEBUGCTL 1D9H); AMD APM Vol.2 13.2
  * (C001_0000-7, C001_0200-B, C000_0300-3); KNC PMU Table 1-2 (20H-21H, 28H-29H, 2CH-2FH). */
-#include "pmu/emul.h"
+#include "emul/emul.h"
 
 #include "pmu/pmu_msr.h"
 

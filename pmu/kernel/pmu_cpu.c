@@ -1,14 +1,20 @@
-#include "kernel/pmu_cpu.h"
+#include "pmu/kernel/pmu_cpu.h"
 
 #include <string.h>
 
 #include "kernel/cpuid_hw.h"
-#include "kernel/hw_access_kernel.h"
-#include "kernel/pmu_emul.h"
+#include "pmu/kernel/hw_access_kernel.h"
 #include "kernel/safe.h"
 #include "kernel/percpu_array.h"
 
 PER_CPU_ARRAY_GLOBAL(struct pmu_cpu, pmu_cpus);
+
+static const struct pmu_cpu_standin *standin;
+
+void pmu_cpu_set_standin(const struct pmu_cpu_standin *s)
+{
+    standin = s;
+}
 
 /* Every PMU register as the firmware left it, read only (pmu_state_read), before any check writes one: firmware
  * that left counters running (Linux check_hw_exists(), arch/x86/events/core.c) is reported from this. */
@@ -29,12 +35,8 @@ void pmu_cpu_discover(void *unused)
     struct pmu_cpu *pc = this_pmu_cpu();
     memset(pc, 0, sizeof(*pc));
     /* pmu=emulated:KIND: this CPU's register model stands in for the PMU and CPUID answers as the kind, so
-     * discovery and everything after it run unchanged (kernel/pmu_emul.h). */
-    const struct cpuid_source *src = &cpuid_hw;
-    if (g_pmu_emulated) {
-        pmu_emul_cpu_init();
-        src = pmu_emul_cpuid();
-    }
+     * discovery and everything after it run unchanged (emul/kernel/pmu_emul.h). */
+    const struct cpuid_source *src = standin ? standin->cpu_init() : &cpuid_hw;
     cpu_ident_decode(&pc->id, src);
     pmu_discover(&pc->caps, &pc->id, src);
     hw_access_kernel_init(&pc->hw);
@@ -57,7 +59,8 @@ bool pmu_cpu_usable(const struct pmu_cpu *pc, const char **reason)
 {
     /* Every PMU check asks this first: under pmu=emulated its verdict, a SKIP for a capability the emulated
      * kind lacks included, is about the emulated PMU and is marked so. */
-    pmu_emul_mark_use();
+    if (standin)
+        standin->mark_use();
     if (!pc->discovered) {
         *reason = "PMU discovery did not run on this CPU";
         return false;

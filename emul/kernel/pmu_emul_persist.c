@@ -1,4 +1,4 @@
-/* pmu_fault=counters-survive-reset (kernel/pmu_emul.h): the emulated PMU's counters, selects and fixed control
+/* pmu_fault=counters-survive-reset (emul/kernel/pmu_emul.h): the emulated PMU's counters, selects and fixed control
  * must outlive a machine reset, as they did under QEMU before 4c7f05232cd1. The model lives in the kernel's
  * BSS, which the next boot zeroes, so with that fault only each CPU's registers are also kept in a block just
  * under the top of the highest available RAM region below 4 GiB: QEMU keeps RAM across a system reset
@@ -6,7 +6,7 @@
  * image). Each CPU's entry has a magic and a checksum; a block that does not verify is ignored (the fault then
  * goes unseen and its row in tools/fault-expect.txt fails, which says so). Without the fault nothing is read or
  * written. */
-#include "kernel/pmu_emul_persist.h"
+#include "emul/kernel/pmu_emul_persist.h"
 
 #include <string.h>
 

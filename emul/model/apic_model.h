@@ -64,7 +64,7 @@ struct apic_model {
     u64 seq;
     struct apic_model_stats st;
     /* Set by the kernel's emulated PMU: a 0->1 edge of the line is handed to deliver() instead of the modelled
-     * LVT/IRR/ISR, which then sit unused (the kernel delivers through the real local APIC, kernel/pmu_emul.c). */
+     * LVT/IRR/ISR, which then sit unused (the kernel delivers through the real local APIC, emul/kernel/pmu_emul.c). */
     void (*deliver)(void *ctx);
     void *deliver_ctx;
     /* PMU_FAULT_DUPLICATE_PMI: each accepted PMI is accepted again once the first was taken. */

@@ -1,9 +1,9 @@
-/* The emulated PMU's branch predictor (pmu/emul.h): static backward-taken / forward-not-taken prediction, the
+/* The emulated PMU's branch predictor (emul/emul.h): static backward-taken / forward-not-taken prediction, the
  * rule of the static predictors of early Pentium-class cores (Intel 64 and IA-32 Optimization Reference Manual,
  * "Static Prediction": "predict backward conditional branches to be taken ... forward conditional branches to
  * be not taken"). Deterministic and simple, so "mispredicted branches retired" has a defined value for every
  * run; it is a model, not a claim about any real predictor. */
-#include "pmu/emul.h"
+#include "emul/emul.h"
 
 /* Legacy and REX prefixes that may precede a Jcc/LOOP/JCXZ (SDM Vol.2A 2.1.1, 2.2.1). */
 static bool is_prefix(u8 b)

@@ -1,4 +1,4 @@
-#include "kernel/pmi_kernel.h"
+#include "pmu/kernel/pmi_kernel.h"
 
 #include "apic/apic.h"
 #include "kernel/traps.h"

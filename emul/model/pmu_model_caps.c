@@ -1,6 +1,6 @@
 /* Synthetic struct pmu_caps for model tests, filled the way pmu_discover() fills them (pmu/discover_*.c);
  * tests/host/test_model.c compares them with pmu_discover() on matching synthetic CPUID. */
-#include "pmu/model/pmu_model.h"
+#include "emul/model/pmu_model.h"
 
 #include "pmu/pmu_msr.h"
 

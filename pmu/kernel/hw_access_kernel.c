@@ -1,5 +1,5 @@
 /* Kernel backing of the hardware access layer (see hw_access_kernel.h). */
-#include "kernel/hw_access_kernel.h"
+#include "pmu/kernel/hw_access_kernel.h"
 
 #include <string.h>
 

@@ -1,8 +1,8 @@
 /* Keeping the emulated PMU's registers across a machine reset, for pmu_fault=counters-survive-reset only
- * (kernel/pmu_emul_persist.c). */
+ * (emul/kernel/pmu_emul_persist.c). */
 #pragma once
 #include "lib/types.h"
-#include "pmu/model/pmu_model.h"
+#include "emul/model/pmu_model.h"
 
 void pmu_emul_persist_boot(void); /* find the block (top of the highest available RAM region below 4 GiB) */
 /* Counters, selects and fixed control of CPU `cpu` as the last boot left them; false when none verify. */

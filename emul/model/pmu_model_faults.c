@@ -1,5 +1,5 @@
 /* Names of the model's deliberate misbehaviours (enum pmu_model_fault), as pmu_fault= takes them. */
-#include "pmu/model/pmu_model.h"
+#include "emul/model/pmu_model.h"
 
 #include <string.h>
 

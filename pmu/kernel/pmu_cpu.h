@@ -25,6 +25,16 @@ struct pmu_cpu {
 
 extern struct pmu_cpu *pmu_cpus; /* per-CPU array (kernel/percpu_array.h) */
 
+/* A PMU that stands in for the CPU's (the emulated PMU, pmu=emulated:KIND): cpu_init prepares this CPU's and
+ * returns the CPUID it answers with, so discovery and everything after it run unchanged; mark_use is called by
+ * every PMU check (pmu_cpu_usable), so its verdict is marked as about that PMU. Set on the boot CPU before
+ * discovery runs anywhere. */
+struct pmu_cpu_standin {
+    const struct cpuid_source *(*cpu_init)(void);
+    void (*mark_use)(void);
+};
+void pmu_cpu_set_standin(const struct pmu_cpu_standin *s);
+
 /* Discover this CPU's PMU (runs on the CPU itself). */
 void pmu_cpu_discover(void *unused);
 static inline struct pmu_cpu *this_pmu_cpu(void) { return &pmu_cpus[this_cpu()->index]; }

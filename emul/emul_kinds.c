@@ -1,11 +1,11 @@
-/* The kinds of pmu=emulated:KIND and the capabilities each one's model implements (see pmu/emul.h). Counter
+/* The kinds of pmu=emulated:KIND and the capabilities each one's model implements (see emul/emul.h). Counter
  * counts and widths are those of a representative part of each generation (SDM Vol.3B 21.2.1-21.2.6; AMD APM
  * Vol.2 13.2; KNC PMU 1.4), kept small where the manuals allow so single-stepped runs stay cheap. */
-#include "pmu/emul.h"
+#include "emul/emul.h"
 
 #include <string.h>
 
-#include "pmu/model/pmu_model.h"
+#include "emul/model/pmu_model.h"
 
 /* CPUID.01H:EAX signatures (SDM Vol.2A CPUID Table 3-8 encoding; APM Vol.3 CPUID Fn0000_0001 EAX):
  * Intel family 6 model 55H (Skylake-SP), KNC family 0BH model 01H, AMD family 10h (K10), 15h, 19h. */

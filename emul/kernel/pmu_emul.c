@@ -1,7 +1,7 @@
 /* The emulated PMU's kernel side (see pmu_emul.h). Model operations run with interrupts off, so a PMI never
  * re-enters the model; PMIs the model accepts during an operation are sent after it (flush), which is the
  * point where hardware would take them: right after the instruction that overflowed. */
-#include "kernel/pmu_emul.h"
+#include "emul/kernel/pmu_emul.h"
 
 #include <string.h>
 
@@ -9,7 +9,7 @@
 #include "kernel/cpuid_hw.h"
 #include "kernel/globals.h"
 #include "kernel/percpu.h"
-#include "kernel/pmu_emul_persist.h"
+#include "emul/kernel/pmu_emul_persist.h"
 #include "kernel/report.h"
 #include "kernel/singlestep.h"
 #include "kernel/smp.h"
@@ -17,7 +17,8 @@
 #include "kernel/traps.h"
 #include "kernel/x86.h"
 #include "pmu/events.h"
-#include "pmu/model/pmu_model.h"
+#include "pmu/kernel/pmu_cpu.h"
+#include "emul/model/pmu_model.h"
 #include "kernel/percpu_array.h"
 
 bool g_pmu_emulated;
@@ -29,7 +30,7 @@ struct emul_cpu {
     u32 core; /* hybrid kinds: this CPU's kind of core (pmu_emul_core_of) */
     struct pmu_emul_cpuid cpuid_ctx;
     struct cpuid_source cpuid;
-    /* The kind's emulated events resolved to encodings (pmu/emul_events.c, pmu/events.c). */
+    /* The kind's emulated events resolved to encodings (emul/emul_events.c, pmu/events.c). */
     struct {
         u16 event;
         u8 umask;
@@ -61,6 +62,12 @@ static bool rdpmc_ud_claim(struct trap_frame *f)
     return true;
 }
 
+static const struct cpuid_source *cpu_init_standin(void)
+{
+    pmu_emul_cpu_init();
+    return pmu_emul_cpuid();
+}
+
 void pmu_emul_boot(void)
 {
     g_pmu_emul_kind = g_options.pmu_emulated[0] ? pmu_emul_kind_find(g_options.pmu_emulated) : NULL;
@@ -69,6 +76,9 @@ void pmu_emul_boot(void)
         static const struct msr_hook msrs = {pmu_emul_msr_routed, pmu_emul_rdmsr, pmu_emul_wrmsr};
         msr_set_hook(&msrs);
         trap_add_claim(6, rdpmc_ud_claim);
+        static const struct pmu_cpu_standin pmu = {cpu_init_standin, pmu_emul_mark_use};
+        pmu_cpu_set_standin(&pmu);
+        smp_set_init_signal_hook(pmu_emul_init_signal);
     }
     if (g_pmu_emulated && (g_options.pmu_faults & PMU_FAULT_COUNTERS_SURVIVE_RESET))
         pmu_emul_persist_boot();

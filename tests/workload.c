@@ -1,13 +1,13 @@
 /* workload_run (see workload.h). */
-#include "kernel/workload.h"
+#include "tests/workload.h"
 
 #include "kernel/percpu.h"
-#include "kernel/pmu_emul.h"
+#include "emul/kernel/pmu_emul.h"
 #include "kernel/user.h"
 #include "kernel/x86.h"
 
 /* Every retired instruction of the workload, as the classifier sees it (a mispredicted branch when the
- * emulated predictor guessed its direction wrong, pmu/emul_predict.c), for the emulated PMU. An unclassified
+ * emulated predictor guessed its direction wrong, emul/emul_predict.c), for the emulated PMU. An unclassified
  * instruction still retires; it is just nothing else. */
 static void retired(const struct step_record *r, void *arg)
 {

@@ -1,0 +1,36 @@
+/* The PMU's options (lib/cmdline.h, docs/options.md): the PMI handler's order and the LVT delivery mode. */
+#include "pmu/options.h"
+
+#include <string.h>
+
+#include "pmu/pmi.h"
+
+static const char *set_pmi(struct options *o, const char *v)
+{
+    enum pmi_variant pv;
+    if (!pmi_variant_parse(v, &pv))
+        return "expects knc, late or early";
+    o->pmi_variant = pv;
+    return NULL;
+}
+
+static const char *set_pmi_delivery(struct options *o, const char *v)
+{
+    if (!strcmp(v, "fixed"))
+        o->pmi_nmi = 0;
+    else if (!strcmp(v, "nmi"))
+        o->pmi_nmi = 1;
+    else
+        return "expects fixed or nmi";
+    return NULL;
+}
+
+static const struct opt_desc rows[] = {
+    {"pmi", "pmi=knc|late|early",
+     "PMI handler order: knc (default: unmask with counting stopped, safe on any APIC), late (Linux), early",
+     set_pmi},
+    {"pmi_delivery", "pmi_delivery=fixed|nmi", "LVT performance-counter delivery: fixed vector 0xE8 (default) or NMI",
+     set_pmi_delivery},
+};
+
+const struct opt_table pmu_options = {rows, ARRAY_SIZE(rows), NULL};
