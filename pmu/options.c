@@ -9,7 +9,7 @@ static const char *set_pmi(struct options *o, const char *v)
 {
     enum pmi_variant pv;
     if (!pmi_variant_parse(v, &pv))
-        return "expects knc, late or early";
+        return "expects unmask-stopped, late or early";
     o->pmi_variant = pv;
     return NULL;
 }
@@ -26,8 +26,9 @@ static const char *set_pmi_delivery(struct options *o, const char *v)
 }
 
 static const struct opt_desc rows[] = {
-    {"pmi", "pmi=knc|late|early",
-     "PMI handler order: knc (default: unmask with counting stopped, safe on any APIC), late (Linux), early",
+    {"pmi", "pmi=unmask-stopped|late|early",
+     "PMI handler order: unmask-stopped (default: unmask with counting stopped, safe on any APIC; also 'knc'), late "
+     "(Linux), early",
      set_pmi},
     {"pmi_delivery", "pmi_delivery=fixed|nmi", "LVT performance-counter delivery: fixed vector 0xE8 (default) or NMI",
      set_pmi_delivery},

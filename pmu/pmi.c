@@ -121,7 +121,7 @@ void pmi_handle(struct pmi_state *s)
     s->pmis++;
     s->faulted_now = false;
     switch (s->variant) {
-    case PMI_KNC:
+    case PMI_UNMASK_STOPPED:
         note_error(s, p->be->global_set(p, 0)); /* (2) */
         drain(s, false);                          /* (3)-(6) */
         unmask(s);                                /* (8) before (7): line low, counting stopped */
@@ -167,7 +167,7 @@ void pmi_init(struct pmi_state *s, struct pmu *p, enum pmi_variant v, u32 lvt_un
     s->nmi_mode = nmi_mode;
 }
 
-static const char *const variant_names[PMI_VARIANTS] = {"knc", "late", "early", "no-stop"};
+static const char *const variant_names[PMI_VARIANTS] = {"unmask-stopped", "late", "early", "no-stop"};
 
 const char *pmi_variant_name(enum pmi_variant v)
 {
@@ -176,6 +176,10 @@ const char *pmi_variant_name(enum pmi_variant v)
 
 bool pmi_variant_parse(const char *name, enum pmi_variant *v)
 {
+    if (!strcmp(name, "knc")) { /* the order's first name: Intel Xeon Phi Coprocessor PMU, doc 327357-001, 1.4.3.9 */
+        *v = PMI_UNMASK_STOPPED;
+        return true;
+    }
     for (int i = 0; i < PMI_NO_STOP; i++) /* the negative control is not selectable */
         if (!strcmp(name, variant_names[i])) {
             *v = (enum pmi_variant)i;

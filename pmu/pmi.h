@@ -13,7 +13,7 @@ enum pmi_variant {
      * still stopped and the line low, then restart, then EOI. Safe under the strictest APIC (edges while
      * masked are dropped): nothing can raise the line between the last status read and the unmask, and any
      * overflow after the restart is a fresh edge seen by an unmasked entry. */
-    PMI_KNC,
+    PMI_UNMASK_STOPPED,
     /* Linux's order on big cores since Haswell: stop, read, ack, service, re-read, restart, unmask last.
      * An overflow between restart and unmask raises the line while masked: lost on a strictly edge-triggered
      * APIC, delivered at unmask on one that re-samples the line. */
@@ -63,7 +63,7 @@ void pmi_init(struct pmi_state *s, struct pmu *p, enum pmi_variant v, u32 lvt_un
 void pmi_handle(struct pmi_state *s);
 
 const char *pmi_variant_name(enum pmi_variant v);
-/* Parse "knc", "late", "early" (the offered variants). */
+/* Parse "unmask-stopped" (also "knc", its first name), "late", "early" (the offered variants). */
 bool pmi_variant_parse(const char *name, enum pmi_variant *v);
 
 /* A backend with no counters: lets the PMI vector path (handler, LVT unmask, EOI) run where there is no PMU. */

@@ -5,8 +5,8 @@
  *
  *   bench-pmi                          one `name: value unit` line per figure
  *   bench-pmi --loop VARIANT single|all N [PMU]
- *                                      take and handle N PMIs (for callgrind); VARIANT knc|late|early|nostop
- *                                      or knc_exact (exact reload); PMU default intel_v4 */
+ *                                      take and handle N PMIs (for callgrind); VARIANT unmask_stopped|late|early|nostop
+ *                                      or unmask_stopped_exact (exact reload); PMU default intel_v4 */
 #include "tests/host/support/pmi_harness.h"
 
 #include <stdio.h>
@@ -27,8 +27,8 @@ struct variant_opt {
 };
 
 static const struct variant_opt variants[] = {
-    {"knc", PMI_KNC, false},     {"late", PMI_LATE, false},        {"early", PMI_EARLY, false},
-    {"nostop", PMI_NO_STOP, false}, {"knc_exact", PMI_KNC, true},
+    {"unmask_stopped", PMI_UNMASK_STOPPED, false}, {"late", PMI_LATE, false},        {"early", PMI_EARLY, false},
+    {"nostop", PMI_NO_STOP, false}, {"unmask_stopped_exact", PMI_UNMASK_STOPPED, true},
 };
 
 static const struct pmi_rig_pmu *find_pmu(const char *name)
@@ -100,7 +100,7 @@ static int loop_mode(int argc, char **argv)
     long n = strtol(argv[4], NULL, 10);
     const struct pmi_rig_pmu *p = find_pmu(argc > 5 ? argv[5] : MAIN_PMU);
     if (!vo || (!all && strcmp(argv[3], "single")) || n <= 0 || !p) {
-        fprintf(stderr, "bench-pmi: bad arguments (variant knc|late|early|nostop|knc_exact, single|all, N > 0, "
+        fprintf(stderr, "bench-pmi: bad arguments (variant unmask_stopped|late|early|nostop|unmask_stopped_exact, single|all, N > 0, "
                         "PMU as in tests/host/support/pmi_harness.c)\n");
         return 2;
     }
@@ -142,7 +142,7 @@ int main(int argc, char **argv)
     /* The default handler, one overflow, on every PMU of the tests. */
     for (size_t i = 0; i < npmus; i++) {
         u64 bits = setup(&pmus[i], &variants[0], false);
-        snprintf(name, sizeof(name), "pmi_knc_single_accesses_%s", pmus[i].name);
+        snprintf(name, sizeof(name), "pmi_unmask_stopped_single_accesses_%s", pmus[i].name);
         line(name, run(bits, RUNS), "accesses");
     }
     return 0;

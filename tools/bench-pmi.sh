@@ -4,9 +4,9 @@
 #   pmi_<variant>_<single|all>_accesses      PMU/APIC register accesses per PMI (the hw_access counters), handler
 #                                            pmu/pmi.c against the register model (tests/host/support/), PMU
 #                                            intel_v4 (4 GP + 3 fixed); single = one counter overflows, all = all
-#                                            7 at once. <variant>: knc (default), late, early, nostop (the negative
-#                                            control), knc_exact (pmi_state.exact_reload).
-#   pmi_knc_single_accesses_<pmu>            the default handler, one overflow, on every PMU of tests/host/test_pmi
+#                                            7 at once. <variant>: unmask-stopped (default), late, early, nostop (the negative
+#                                            control), unmask_stopped_exact (pmi_state.exact_reload).
+#   pmi_unmask_stopped_single_accesses_<pmu>            the default handler, one overflow, on every PMU of tests/host/test_pmi
 #   pmi_<variant>_<single|all>_instructions  instructions per PMI: callgrind --toggle-collect=pmi_handle over a loop
 #                                            of N PMIs, counting only functions in pmu/ (the portable handler and
 #                                            the PMU backends it calls; the register model it calls is excluded),
@@ -31,7 +31,7 @@ if ! command -v valgrind >/dev/null || ! command -v callgrind_annotate >/dev/nul
     exit 0
 fi
 echo "# pmi_*_instructions: host x86-64 instructions of the portable handler (pmu/, gcc -O2) per PMI, not kernel instructions"
-for variant in knc late early nostop knc_exact; do
+for variant in unmask_stopped late early nostop unmask_stopped_exact; do
     for mode in single all; do
         cg=$out/callgrind.pmi.$variant.$mode
         valgrind --tool=callgrind --toggle-collect=pmi_handle --callgrind-out-file="$cg" \

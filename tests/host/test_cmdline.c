@@ -15,6 +15,7 @@
 #include "emul/model/pmu_model.h"
 #include "emul/options.h"
 #include "pmu/options.h"
+#include "pmu/pmi.h"
 
 /* Every option cmdline.h documents; each must be accepted and appear in the help table. */
 static const char *const option_names[] = {"suite", "exclude", "verbose", "exit", "console", "reset", "pmu",
@@ -508,6 +509,25 @@ static void test_deviations_values(void **state)
     expect_error("deviations=fail", "deviations=fail", "todo or strict");
 }
 
+/* pmi= (pmu/options.c): the handler orders by name, "knc" as the first name of unmask-stopped; pmi_delivery=. */
+static void test_pmi_options(void **state)
+{
+    (void)state;
+    struct options o;
+    expect_ok("verbose=1", &o);
+    assert_int_equal(o.pmi_variant, PMI_UNMASK_STOPPED);
+    expect_ok("pmi=late", &o);
+    assert_int_equal(o.pmi_variant, PMI_LATE);
+    expect_ok("pmi=early pmi=unmask-stopped", &o);
+    assert_int_equal(o.pmi_variant, PMI_UNMASK_STOPPED);
+    expect_ok("pmi=late pmi=knc", &o);
+    assert_int_equal(o.pmi_variant, PMI_UNMASK_STOPPED);
+    expect_error("pmi=no-stop", "pmi=no-stop", "unmask-stopped, late or early"); /* the negative control */
+    expect_ok("pmi_delivery=nmi", &o);
+    assert_int_equal(o.pmi_nmi, 1);
+    expect_error("pmi_delivery=smi", "pmi_delivery=smi", "fixed or nmi");
+}
+
 static void test_help_one_row_per_option(void **state)
 {
     (void)state;
@@ -563,7 +583,7 @@ int main(void)
         cmocka_unit_test(test_list_contains),
         cmocka_unit_test(test_reset_values),
         cmocka_unit_test(test_deviations_values),
-        cmocka_unit_test(test_help_one_row_per_option),
+        cmocka_unit_test(test_pmi_options), cmocka_unit_test(test_help_one_row_per_option),
         cmocka_unit_test(test_pmu_emulated),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

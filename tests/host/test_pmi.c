@@ -24,7 +24,7 @@ static size_t npmus;
  * `rig` itself, so a copy is only valid at the same address. */
 static struct pmi_rig rig, saved;
 
-static const enum pmi_variant offered[] = {PMI_KNC, PMI_LATE, PMI_EARLY};
+static const enum pmi_variant offered[] = {PMI_UNMASK_STOPPED, PMI_LATE, PMI_EARLY};
 static const enum model_apic_behaviour apics[] = {MODEL_APIC_STRICT_EDGE, MODEL_APIC_LEVEL};
 
 static const char *apic_name(enum model_apic_behaviour b)
@@ -93,7 +93,7 @@ static bool predicts_loss(enum pmi_variant v, enum model_apic_behaviour b, const
 {
     bool masks = masks_on_delivery(p), status = has_status(p);
     switch (v) {
-    case PMI_KNC:
+    case PMI_UNMASK_STOPPED:
     case PMI_EARLY:
         return false;
     case PMI_LATE:
@@ -431,8 +431,8 @@ static void exhaustive(enum pmi_variant v, enum family fam, bool exact)
 static void test_knc_loses_no_pmi_anywhere(void **state)
 {
     (void)state;
-    exhaustive(PMI_KNC, SINGLE, false);
-    exhaustive(PMI_KNC, SINGLE, true); /* one more access (the counter read) per serviced counter */
+    exhaustive(PMI_UNMASK_STOPPED, SINGLE, false);
+    exhaustive(PMI_UNMASK_STOPPED, SINGLE, true); /* one more access (the counter read) per serviced counter */
 }
 
 static void test_early_loses_no_pmi_anywhere(void **state)
@@ -565,7 +565,7 @@ static void test_default_handler_accesses_single_overflow(void **state)
         if (!has_status(p) || !has_global_ctrl(p))
             continue;
         for (int nmi = 0; nmi <= 1; nmi++) {
-            struct pmi_rig_opts o = {.variant = PMI_KNC, .apic = MODEL_APIC_STRICT_EDGE, .nmi = nmi};
+            struct pmi_rig_opts o = {.variant = PMI_UNMASK_STOPPED, .apic = MODEL_APIC_STRICT_EDGE, .nmi = nmi};
             must_setup(p, &o);
             pmi_rig_overflow(&rig, lowest(p->used));
             hw_access_reset_counts(&rig.hw);
@@ -618,7 +618,7 @@ static void test_simultaneous_overflow_same_event(void **state)
                     for (u32 b = 0; b < 64; b++)
                         if (all & BIT(b))
                             assert_int_equal(rig.s.serviced[b], 2);
-                    if (offered[vi] == PMI_KNC && !nmi && ai == 0)
+                    if (offered[vi] == PMI_UNMASK_STOPPED && !nmi && ai == 0)
                         comment("%s: %u counters at once -> %u PMI(s), %u status read(s) in the handler", p->name,
                                 popcount64(all), n, rig.s.max_loops_seen + 1);
                     assert_int_equal(n, 1 + (offered[vi] == PMI_EARLY && apics[ai] == MODEL_APIC_LEVEL &&
@@ -638,14 +638,14 @@ static void test_sampling_run_serviced_equals_produced(void **state)
 {
     (void)state;
     char buf[1024];
-    static const enum pmi_variant all_variants[] = {PMI_KNC, PMI_LATE, PMI_EARLY, PMI_NO_STOP};
+    static const enum pmi_variant all_variants[] = {PMI_UNMASK_STOPPED, PMI_LATE, PMI_EARLY, PMI_NO_STOP};
     for (size_t pi = 0; pi < npmus; pi++) {
         const struct pmi_rig_pmu *p = &pmus[pi];
         for (size_t vi = 0; vi < ARRAY_SIZE(all_variants); vi++) {
             for (size_t ai = 0; ai < ARRAY_SIZE(apics); ai++) {
                 if (predicts_loss(all_variants[vi], apics[ai], p))
                     continue;
-                for (int mode = 0; mode < (all_variants[vi] == PMI_KNC ? 4 : 2); mode++) {
+                for (int mode = 0; mode < (all_variants[vi] == PMI_UNMASK_STOPPED ? 4 : 2); mode++) {
                     bool nmi = mode & 1, exact = mode >> 1;
                     struct pmi_rig_opts o = {.variant = all_variants[vi], .apic = apics[ai], .nmi = nmi,
                                              .exact_reload = exact};
@@ -720,7 +720,7 @@ static void test_no_drift(void **state)
     for (size_t pi = 0; pi < npmus; pi++) {
         const struct pmi_rig_pmu *p = &pmus[pi];
         for (int mode = PRECISE; mode <= SKID_EXACT; mode++) {
-            struct pmi_rig_opts o = {.variant = PMI_KNC, .apic = MODEL_APIC_STRICT_EDGE,
+            struct pmi_rig_opts o = {.variant = PMI_UNMASK_STOPPED, .apic = MODEL_APIC_STRICT_EDGE,
                                      .exact_reload = mode == SKID_EXACT};
             for (u32 b = 0, i = 0; b < 64; b++)
                 if (p->used & BIT(b))
@@ -837,7 +837,7 @@ static void test_lvt_mask_on_delivery_through_handler(void **state)
         const struct pmi_rig_pmu *p = &pmus[pi];
         if (!has_status(p) || !has_global_ctrl(p))
             continue;
-        struct pmi_rig_opts o = {.variant = PMI_KNC, .apic = MODEL_APIC_STRICT_EDGE};
+        struct pmi_rig_opts o = {.variant = PMI_UNMASK_STOPPED, .apic = MODEL_APIC_STRICT_EDGE};
         must_setup(p, &o);
         struct lvt_seen seen = {.base = rig.base};
         rig.extra_hook = see_lvt;
@@ -890,7 +890,7 @@ static void test_sign_bit_path_without_status(void **state)
         for (u32 bit = 0; bit < 64; bit++) {
             if (!(p->used & BIT(bit)))
                 continue;
-            struct pmi_rig_opts o = {.variant = PMI_KNC, .apic = MODEL_APIC_STRICT_EDGE};
+            struct pmi_rig_opts o = {.variant = PMI_UNMASK_STOPPED, .apic = MODEL_APIC_STRICT_EDGE};
             must_setup(p, &o);
             u64 from = rig.m.access_index;
             pmi_rig_overflow(&rig, BIT(bit));
@@ -949,7 +949,7 @@ static void test_stuck_status_resets_and_reports(void **state)
         if (!has_status(p))
             continue;
         for (size_t ai = 0; ai < ARRAY_SIZE(apics); ai++) {
-            struct pmi_rig_opts o = {.variant = PMI_KNC, .apic = apics[ai]};
+            struct pmi_rig_opts o = {.variant = PMI_UNMASK_STOPPED, .apic = apics[ai]};
             must_setup(p, &o);
             u64 bit = lowest(p->used);
             struct stuck_bit sb = {.r = &rig, .bit = bit, .armed = true};
@@ -1005,7 +1005,7 @@ static void test_pmi_during_handler_waits_for_eoi_or_return(void **state)
         if (!has_status(p) || !has_global_ctrl(p))
             continue;
         for (int nmi = 0; nmi <= 1; nmi++) {
-            struct pmi_rig_opts o = {.variant = PMI_KNC, .apic = MODEL_APIC_STRICT_EDGE, .nmi = nmi};
+            struct pmi_rig_opts o = {.variant = PMI_UNMASK_STOPPED, .apic = MODEL_APIC_STRICT_EDGE, .nmi = nmi};
             u64 trigger = lowest(p->used), other = lowest(p->used & ~trigger);
             u64 at = point_after_restart(p, &o, trigger);
             must_setup(p, &o);

@@ -46,7 +46,7 @@ static void test_no_status_armed_without_period(void **state)
         if (has_status(p))
             continue;
         kinds++;
-        struct pmi_rig_opts o = {.variant = PMI_KNC, .apic = MODEL_APIC_STRICT_EDGE};
+        struct pmi_rig_opts o = {.variant = PMI_UNMASK_STOPPED, .apic = MODEL_APIC_STRICT_EDGE};
         must_setup(p, &o);
         u64 a = p->used & -p->used, b = (p->used & ~a) & -(p->used & ~a);
         memset(rig.s.period, 0, sizeof(rig.s.period)); /* armed without a period */
@@ -78,7 +78,7 @@ static void test_max_period_keeps_top_bit_without_status(void **state)
         if (has_status(p))
             continue;
         kinds++;
-        struct pmi_rig_opts o = {.variant = PMI_KNC, .apic = MODEL_APIC_STRICT_EDGE};
+        struct pmi_rig_opts o = {.variant = PMI_UNMASK_STOPPED, .apic = MODEL_APIC_STRICT_EDGE};
         must_setup(p, &o);
         for (u32 bit = 0; bit < 64; bit++) {
             if (!(p->used & BIT(bit)))
@@ -109,7 +109,7 @@ static void test_handler_acks_freeze_bits(void **state)
         if (p->caps.kind != PMU_KIND_INTEL_ARCH || p->caps.version < 4)
             continue;
         kinds++;
-        struct pmi_rig_opts o = {.variant = PMI_KNC, .apic = MODEL_APIC_STRICT_EDGE};
+        struct pmi_rig_opts o = {.variant = PMI_UNMASK_STOPPED, .apic = MODEL_APIC_STRICT_EDGE};
         must_setup(p, &o);
         rig.m.debugctl = BIT(12) | BIT(11);
         pmi_rig_overflow(&rig, p->used & -p->used);
@@ -135,7 +135,7 @@ static void test_reset_clears_debugctl_freeze(void **state)
         if (p->caps.kind != PMU_KIND_INTEL_ARCH)
             continue;
         kinds++;
-        struct pmi_rig_opts o = {.variant = PMI_KNC, .apic = MODEL_APIC_STRICT_EDGE};
+        struct pmi_rig_opts o = {.variant = PMI_UNMASK_STOPPED, .apic = MODEL_APIC_STRICT_EDGE};
         must_setup(p, &o);
         rig.m.debugctl = BIT(12) | BIT(11) | BIT(0);
         assert_int_equal(pmu_reset(&rig.pmu), 0);
@@ -371,7 +371,7 @@ static void test_simultaneous_overflows_each_counter(void **state)
     (void)state;
     for (size_t pi = 0; pi < npmus; pi++) {
         const struct pmi_rig_pmu *p = &pmus[pi];
-        struct pmi_rig_opts o = {.variant = PMI_KNC, .apic = MODEL_APIC_STRICT_EDGE,
+        struct pmi_rig_opts o = {.variant = PMI_UNMASK_STOPPED, .apic = MODEL_APIC_STRICT_EDGE,
                                  .default_period = PMI_SIMUL_PERIOD};
         must_setup(p, &o);
         u64 events = pmi_simultaneous_iterations() * PMI_LOOP_INSNS_PER_ITER;
@@ -397,7 +397,7 @@ static void test_sampling_allows_one_instruction_per_pmi(void **state)
     for (size_t pi = 0; pi < npmus; pi++) {
         const struct pmi_rig_pmu *p = &pmus[pi];
         const u64 period = 1000, n = 20000;
-        struct pmi_rig_opts o = {.variant = PMI_KNC, .apic = MODEL_APIC_STRICT_EDGE, .default_period = period,
+        struct pmi_rig_opts o = {.variant = PMI_UNMASK_STOPPED, .apic = MODEL_APIC_STRICT_EDGE, .default_period = period,
                                  .exact_reload = true};
         must_setup(p, &o);
         run_events(n, 1);
@@ -435,7 +435,7 @@ static void test_lvt_mask_under_hypervisors(void **state)
             continue;
         bool amd = rig_is_amd(p);
         for (int flip = 0; flip < 2; flip++) {
-            struct pmi_rig_opts o = {.variant = PMI_KNC, .apic = MODEL_APIC_STRICT_EDGE};
+            struct pmi_rig_opts o = {.variant = PMI_UNMASK_STOPPED, .apic = MODEL_APIC_STRICT_EDGE};
             must_setup(p, &o);
             rig.m.apic.mask_on_delivery = flip ? amd : !amd; /* flip: the other hypervisor behaviour */
             pmi_rig_overflow(&rig, p->used & -p->used);
