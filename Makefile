@@ -16,7 +16,7 @@ OBJCOPY ?= objcopy
 
 # Kernel: freestanding, no red zone (interrupts share the stack), no SSE/x87 (never saved on traps).
 # -Wno-missing-field-initializers: check tables list {name, run, scope, expect_vector} positionally and leave
-# the optional trailing fields of struct check_def (tests/framework.h) out.
+# the optional trailing fields of struct check_def (harness/framework.h) out.
 KCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wno-missing-field-initializers -Werror -ffreestanding -fno-builtin -nostdinc \
            -isystem $(shell $(CC) -print-file-name=include) -Ikernel/lib/include -I. \
            -m64 -mcmodel=small -mno-red-zone -mgeneral-regs-only -fno-pic -fno-pie \
@@ -32,13 +32,18 @@ HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -I. -fsanitize=address,un
 HOST_LDLIBS := -lcmocka
 
 # Portable: lib/ (parsers, identification, decisions), pmu/ (the PMU), emul/ (the emulated PMU's kinds and its
-# register model), and the suites' verdict code that the host tests hold against recorded cases. The kernel/
-# subfolders of pmu/ and emul/ are their machine glue, kernel-only.
-PORTABLE_SRCS := $(wildcard lib/*.c pmu/*.c emul/*.c emul/model/*.c) \
-                 tests/events_expect.c tests/events_spec.c tests/verdict_repeat.c tests/features_compare.c tests/pmu_enum_judge.c
-KERNEL_ONLY_SRCS := $(wildcard kernel/*.c kernel/lib/string.c apic/*.c pmu/kernel/*.c emul/kernel/*.c tests/*.c)
+# register model) by wildcard (their kernel/ subfolders are the machine glue, kernel-only); and the verdict code
+# of the harness and of the suites, beside the checks that use it, which the host tests hold against recorded
+# cases.
+PORTABLE_SRCS := $(wildcard lib/*.c pmu/*.c emul/*.c emul/model/*.c) harness/verdict_repeat.c \
+                 tests/events/events_expect.c tests/events/events_spec.c tests/smp/features_compare.c \
+                 tests/pmu_enum/pmu_enum_judge.c tests/pmi/pmi_checks.c
+# tests/ holds kmain and the suite list, a folder per suite, and (not in the kernel) tests/host/ and tests/report/.
+SUITE_DIRS := $(filter-out tests/host/ tests/report/,$(dir $(wildcard tests/*/)))
+KERNEL_ONLY_SRCS := $(wildcard kernel/*.c kernel/lib/string.c apic/*.c pmu/kernel/*.c emul/kernel/*.c harness/*.c tests/*.c) \
+                    $(foreach d,$(SUITE_DIRS),$(wildcard $(d)*.c))
 KERNEL_C_SRCS := $(sort $(PORTABLE_SRCS) $(filter-out $(PORTABLE_SRCS),$(KERNEL_ONLY_SRCS)))
-KERNEL_ASM_SRCS := $(wildcard boot/*.asm kernel/*.asm tests/*.asm)
+KERNEL_ASM_SRCS := $(wildcard boot/*.asm kernel/*.asm) $(foreach d,$(SUITE_DIRS),$(wildcard $(d)*.asm))
 KERNEL_OBJS := $(KERNEL_C_SRCS:%.c=$(BUILD)/k/%.o) $(KERNEL_ASM_SRCS:%.asm=$(BUILD)/k/%.o)
 
 HOST_TESTS := $(patsubst tests/host/%.c,$(BUILD)/host/%,$(wildcard tests/host/test_*.c))
@@ -61,7 +66,7 @@ $(BUILD)/k/%.o: %.asm
 	$(Q)$(NASM) $(NASMFLAGS) -MD $(@:.o=.d) $< -o $@
 # nasm 2.16.01 -MD leaves %include files out of the .d file (and -M cannot preprocess %rep over symbols):
 # every assembly object depends on every include file instead.
-$(KERNEL_ASM_SRCS:%.asm=$(BUILD)/k/%.o): $(wildcard boot/*.inc kernel/*.inc tests/*.inc)
+$(KERNEL_ASM_SRCS:%.asm=$(BUILD)/k/%.o): $(wildcard boot/*.inc kernel/*.inc) $(foreach d,$(SUITE_DIRS),$(wildcard $(d)*.inc))
 
 # Link as ELF64, then re-wrap as ELF32: QEMU's multiboot1 loader refuses ELF64 (hw/i386/multiboot.c load_multiboot).
 # The boot image drops debug sections; build/pmuboot64.elf keeps them for gdb (docs/running.md, "Debugging").

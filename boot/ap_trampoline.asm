@@ -4,7 +4,7 @@
 ; APIC ID from CPUID and finds its logical index in smp_ap_apic_ids, so any number of APs may start at
 ; once (parallel bring-up) and an AP restarted by INIT+SIPI re-enters the same way.
 ; Before it changes any of it, the trampoline records the state INIT and SIPI left (control and debug
-; registers, EFER, TSC, APIC ID) in ap_tramp_seen inside the page, for suite init (tests/suite_init.c).
+; registers, EFER, TSC, APIC ID) in ap_tramp_seen inside the page, for suite init (tests/init/suite_init.c).
 ; Every AP passing through overwrites the record; that suite restarts one AP at a time and checks the APIC ID.
 
 %include "boot/boot_gdt.inc"

@@ -1,6 +1,6 @@
 /* The checklist stream: a TAP version 13 writer (testanything.org/tap-version-13-specification.html). It numbers
  * and counts the verdict lines it is given, prints comments, and ends with the plan and the plain summary line
- * `N passed, N failed, N skipped`. What a verdict line says is rendered above it (tests/tap_report.c). */
+ * `N passed, N failed, N skipped`. What a verdict line says is rendered above it (harness/tap_report.c). */
 #include "kernel/report.h"
 
 #include <stdarg.h>

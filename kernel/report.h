@@ -1,5 +1,5 @@
 /* The checklist stream: TAP version 13 on the console (docs/checklist.md). This layer numbers and counts verdict
- * lines and prints comments; what a check's line says is rendered by the harness (tests/tap_report.h). */
+ * lines and prints comments; what a check's line says is rendered by the harness (harness/tap_report.h). */
 #pragma once
 #include "kernel/exit.h"
 #include "lib/types.h"
@@ -15,7 +15,7 @@ struct report_counts {
 void report_begin(u32 verbose, enum exit_mode exit);
 u32 report_verbose(void);
 const struct report_counts *report_counts(void);
-/* Render a verdict's text into a record of at most REPORT_RECORD_MAX bytes (tests/tap_report.h), then emit it
+/* Render a verdict's text into a record of at most REPORT_RECORD_MAX bytes (harness/tap_report.h), then emit it
  * with the next test number. verdict: an enum report_verdict, | REPORT_EMULATED when it came from the emulated
  * PMU (counted apart in the closing lines). */
 #define REPORT_RECORD_MAX 4096

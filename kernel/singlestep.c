@@ -134,7 +134,7 @@ u64 step_run(u8 cpl, u64 (*fn)(u64), u64 arg, step_observer_fn obs, void *obs_ar
     return run_stepped(cpl, false, fn, arg, obs, obs_arg, st);
 }
 
-/* ---- used by the emulated PMU (tests/workload.c) ------------------------------------------------------ */
+/* ---- used by the emulated PMU (harness/workload.c) ------------------------------------------------------ */
 u64 step_run_irq(u8 cpl, u64 (*fn)(u64), u64 arg, step_observer_fn obs, void *obs_arg, struct step_stats *st)
 {
     return run_stepped(cpl, true, fn, arg, obs, obs_arg, st);

@@ -31,7 +31,7 @@ void trap_add_claim(u8 vector, trap_claim_t fn);
 
 /* A CPU's current_check (struct cpu) is the context that catches its faults: an exception there (or the NMI
  * that stops it past its time limit) is handed to these hooks with the fault record, then execution goes back
- * to check_jmp. The harness sets them (tests/framework.c). */
+ * to check_jmp. The harness sets them (harness/framework.c). */
 struct trap_catch_hooks {
     void (*exception)(struct check *c, const struct fault_record *f);
     void (*time_limit)(struct check *c, const struct fault_record *f);

@@ -58,7 +58,7 @@ static inline void sti(void) { asm volatile("sti" ::: "memory"); }
 static inline void cpu_relax(void) { asm volatile("pause" ::: "memory"); }
 /* One step of a timed busy-wait (udelay, the timer calibration): no PAUSE, because QEMU TCG leaves translated
  * code on PAUSE and each vCPU then takes QEMU's global lock again; with many vCPUs waiting at once (checks on
- * every CPU) they starve each other and the emulated timers (see tests/apic_test_util.h spin_step). */
+ * every CPU) they starve each other and the emulated timers (see harness/test_util.h spin_step). */
 static inline void spin_wait_step(void) { asm volatile("" ::: "memory"); }
 static inline void hlt(void) { asm volatile("hlt" ::: "memory"); }
 static inline u16 read_cs(void) { u16 v; asm volatile("mov %%cs, %0" : "=r"(v)); return v; }

@@ -21,6 +21,6 @@ struct topology {
 void topology_decode(struct topology *t, const struct cpuid_source *src);
 
 /* smp/topology's verdict over n threads' decodings (t[0] is the boot CPU's), shared by the kernel check
- * (tests/suite_smp.c) and pmu-decode --checks: *dup = pairs of threads with the same APIC ID, *mixed = threads
+ * (tests/smp/suite_smp.c) and pmu-decode --checks: *dup = pairs of threads with the same APIC ID, *mixed = threads
  * decoded from another source than t[0]. present[i] false leaves thread i out (present NULL: every thread). */
 void topology_judge(const struct topology *t, const bool *present, u32 n, u32 *dup, u32 *mixed);

@@ -21,8 +21,9 @@
 #include "kernel/x86.h"
 #include "emul/options.h"
 #include "pmu/options.h"
-#include "tests/framework.h"
-#include "tests/tap_report.h"
+#include "harness/framework.h"
+#include "harness/tap_report.h"
+#include "tests/boot/boot_early.h"
 
 struct boot_info g_boot;
 struct options g_options;
@@ -44,30 +45,6 @@ static void help_row(const char *syntax, const char *help, void *ctx)
     report_comment("  %-26s %s", syntax, help);
 }
 
-/* The command line as a check of its own, so a bad option is a failed run with a message, not a hang. */
-static void cmdline_check(struct check *c)
-{
-    bool parsed = !g_cmdline_error[0];
-    check_note(c, "cmdline", "%s", g_boot.cmdline);
-    if (g_options.image[0])
-        check_note(c, "image", "%s", g_options.image);
-    expect_true(c, "parse", parsed, "every word a known option with a valid value", "%s",
-                parsed ? "every word a known option with a valid value" : g_cmdline_error);
-}
-
-/* apic=x2apic on a CPU without x2APIC (or apic=xapic after firmware enabled x2APIC) cannot be honoured: that
- * is a failed request, not a silent fallback to the other mode. */
-static void apic_mode_check(struct check *c)
-{
-    check_note(c, "active", "%s", apic_mode_name(apic_mode()));
-    expect_true(c, "apic= request honoured", !apic_mode_error[0], "yes", "%s",
-                apic_mode_error[0] ? apic_mode_error : "yes");
-}
-
-static const struct check_def cmdline_checks[] = {{"cmdline", cmdline_check, SCOPE_GLOBAL, NO_FAULT}};
-static const struct check_def apic_mode_checks[] = {{"apic_mode", apic_mode_check, SCOPE_GLOBAL, NO_FAULT}};
-static const struct suite cmdline_suite = {"boot", "command line", true, SUITE_CHECKS(cmdline_checks)};
-static const struct suite apic_mode_suite = {"boot", "APIC mode", true, SUITE_CHECKS(apic_mode_checks)};
 
 void kmain(u32 magic, u32 info_phys);
 void kmain(u32 magic, u32 info_phys)
@@ -108,14 +85,14 @@ void kmain(u32 magic, u32 info_phys)
         report_comment("valid options:");
         cmdline_help(help_row, NULL);
         suites_list();
-        suites_run_one(&cmdline_suite);
+        suites_run_one(&boot_cmdline_suite);
         tap_report_finish();
     }
-    suites_run_one(&cmdline_suite);
+    suites_run_one(&boot_cmdline_suite);
 
     timing_init(&g_acpi);
     apic_choose_mode((enum apic_request)g_options.apic, apic_mode_error, sizeof(apic_mode_error));
-    suites_run_one(&apic_mode_suite);
+    suites_run_one(&boot_apic_mode_suite);
     smp_init_bsp();
     pmi_kernel_init();
     enumerate_cpus(&g_options);

@@ -2,7 +2,7 @@
 # tools/check.sh: everything `make check` runs (the Makefile builds the host tests, tools and kernel first).
 #
 #   1. every host test (tests/host/test_*.c, built in build/host/) with CMOCKA_MESSAGE_OUTPUT=TAP; its stdout is one TAP stream
-#   1b. tools/layers: no #include points up the layer order (lib < kernel,apic,boot < pmu < emul < tests)
+#   1b. tools/layers: no #include points up the layer order (lib < kernel,apic,boot < pmu < emul < harness < tests)
 #      beyond the ones tools/layers.allow lists (that list may only shrink)
 #   2. build/tools/pmu-decode --all on each tests/host/data/*.txt: one check per dump (it must decode)
 #   2a. build/tools/pmu-decode --checks on each tests/host/data/*.txt holding more than one logical CPU: the
@@ -346,7 +346,7 @@ else
     if [[ -z $cut ]]; then
         run_check yes "evidence: no check's YAML was cut in any QEMU or emulated-PMU run"
     else
-        run_check no "evidence: a check's YAML outgrew its buffer (tests/framework.h diag_buf) in: $cut"
+        run_check no "evidence: a check's YAML outgrew its buffer (harness/framework.h diag_buf) in: $cut"
     fi
 
     # --- 3b. the reports of every QEMU run, validated ---------------------------------------------------

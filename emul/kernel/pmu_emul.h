@@ -1,7 +1,7 @@
 /* pmu=emulated:KIND in the kernel (docs/emulated-pmu.md): one register model (emul/model/) per CPU stands in
  * for the PMU. PMU MSR accesses of the safe accessors (kernel/safe.h) go to it, RDPMC is emulated from its #UD
  * (QEMU TCG raises #UD for RDPMC, helper_rdpmc), CPUID's PMU leaves answer as the kind (emul/emul_cpuid.c),
- * events come from single-stepped workloads (tests/workload.c) and the TSC, and PMIs are sent through the
+ * events come from single-stepped workloads (harness/workload.c) and the TSC, and PMIs are sent through the
  * real local APIC as its LVT performance-counter entry says. Never switched on without pmu=emulated. */
 #pragma once
 #include "lib/cpuid_source.h"

@@ -320,7 +320,7 @@ static void test_bad_values(void **state)
     expect_error("pmuboot.elf exit=qemu verbose=7", "verbose=7", NULL);
 }
 
-/* run=, run_cpus= and check_timeout_ms= (tests/runner.c): values, defaults, and refusals naming the word. */
+/* run=, run_cpus= and check_timeout_ms= (harness/runner.c): values, defaults, and refusals naming the word. */
 static void test_run_options(void **state)
 {
     (void)state;

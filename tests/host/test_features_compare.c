@@ -1,4 +1,4 @@
-/* tests/features_compare.c: smp/features on real CPUID dumps (tests/host/data, InstLatx64 via PROVENANCE.md).
+/* tests/smp/features_compare.c: smp/features on real CPUID dumps (tests/host/data, InstLatx64 via PROVENANCE.md).
  * Threads of one kind must compare equal once the per-thread fields are masked (the HFI row of Alder Lake-P's
  * second P-core differs in 06H:EDX[31:16]), threads of different kinds must be told apart, and a real
  * difference in a compared bit must still be found. */
@@ -9,7 +9,7 @@
 #include <cmocka.h>
 
 #include "emul/emul.h"
-#include "tests/features_compare.h"
+#include "tests/smp/features_compare.h"
 #include "tests/host/support/test_data.h"
 
 static void snapshot(const char *file, unsigned cpu, struct features_snapshot *f)
@@ -61,7 +61,7 @@ static void kinds_told_apart(void **state)
     assert_int_equal(p.kind, 0);
 }
 
-/* smp/features under pmu=emulated:KIND reads each thread's emulated CPUID (tests/suite_smp.c): over one real CPU (the
+/* smp/features under pmu=emulated:KIND reads each thread's emulated CPUID (tests/smp/suite_smp.c): over one real CPU (the
  * Skylake dump) the hybrid kinds' threads, cores chosen by CPU index as the kernel does (pmu_emul_core_of), fall in
  * one group per CPUID.1AH:EAX value, each thread equal to its group's first; the kinds that are not hybrid in one. */
 static void emulated_kinds_grouped(void **state)

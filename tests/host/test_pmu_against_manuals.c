@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pmu/pmi_checks.h"
+#include "tests/pmi/pmi_checks.h"
 #include "tests/host/support/pmi_harness.h"
 
 #define MAX_PMUS 16

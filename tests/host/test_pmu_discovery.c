@@ -251,7 +251,7 @@ static void test_meteorlake_leaf23(void **state)
     assert_int_equal(caps.arch_events, AE_ALL7);
 }
 
-/* The fields pmu_enum/consistent compares (tests/suite_pmu_enum.c), of CPU `cpu` of `file`. */
+/* The fields pmu_enum/consistent compares (tests/pmu_enum/suite_pmu_enum.c), of CPU `cpu` of `file`. */
 struct pmu_summary {
     u32 kind, version, gp_mask, gp_width, fixed_mask, fixed_width, arch_events;
 };

@@ -1,6 +1,6 @@
 /* pmuboot's CPUID-only checks predicted from a whole machine's CPUID dump (checks_predict.h). Every decision is
  * made by the code the kernel's checks call; this file feeds it the dump's threads, in the order the kernel's
- * stream has them, and renders the verdicts the way tests/tap_report.c and tests/framework.c do. */
+ * stream has them, and renders the verdicts the way harness/tap_report.c and harness/framework.c do. */
 #include "tests/host/support/checks_predict.h"
 
 #include <stdarg.h>
@@ -14,10 +14,10 @@
 #include "pmu/cpuid_dump.h"
 #include "pmu/pmu.h"
 #include "pmu/pmu_caps.h"
-#include "tests/features_compare.h"
-#include "tests/pmu_enum_judge.h"
+#include "tests/smp/features_compare.h"
+#include "tests/pmu_enum/pmu_enum_judge.h"
 
-/* tests/suite_smp.c MAX_CORE_KINDS: smp/features keeps one reference per CPUID.1AH:EAX value, at most this many. */
+/* tests/smp/suite_smp.c MAX_CORE_KINDS: smp/features keeps one reference per CPUID.1AH:EAX value, at most this many. */
 #define FEATURES_KINDS 8
 
 struct thread {
@@ -32,7 +32,7 @@ struct thread {
     struct topology topo;
 };
 
-/* One check's record, as tests/framework.h keeps it: expectations, failures, SKIP/TODO reason, the YAML block. */
+/* One check's record, as harness/framework.h keeps it: expectations, failures, SKIP/TODO reason, the YAML block. */
 struct pcheck {
     char name[96];
     u32 expectations, failures;
@@ -94,7 +94,7 @@ static void evidence(struct pcheck *c, const char *fmt, ...)
     va_end(ap);
 }
 
-/* expect_eq (hex) / expect_eq_dec (tests/framework.c), the same YAML. */
+/* expect_eq (hex) / expect_eq_dec (harness/framework.c), the same YAML. */
 static bool expect_equal(struct pcheck *c, const char *what, bool hex, u64 expected, u64 observed)
 {
     yaml_str(&c->diag, what);
@@ -109,7 +109,7 @@ static bool expect_equal(struct pcheck *c, const char *what, bool hex, u64 expec
     return expected == observed;
 }
 
-/* expect_true (tests/framework.c), the same YAML. */
+/* expect_true (harness/framework.c), the same YAML. */
 static bool expect_holds(struct pcheck *c, const char *what, bool ok, const char *expected, const char *observed)
 {
     yaml_str(&c->diag, what);
@@ -264,7 +264,7 @@ static bool usable(const struct thread *t, struct pcheck *c)
     return true;
 }
 
-/* smp/topology (tests/suite_smp.c topology_check): every thread's decoding, topology_judge(). */
+/* smp/topology (tests/smp/suite_smp.c topology_check): every thread's decoding, topology_judge(). */
 static void topology_predict(FILE *out, struct checks_summary *sum, struct thread *th, u32 n)
 {
     static struct pcheck c;
@@ -309,7 +309,7 @@ static void topology_predict(FILE *out, struct checks_summary *sum, struct threa
     emit(out, sum, &c);
 }
 
-/* cpu<i>/smp/features (tests/suite_smp.c features_check): one reference per kind, the first thread of it. */
+/* cpu<i>/smp/features (tests/smp/suite_smp.c features_check): one reference per kind, the first thread of it. */
 static void features_predict(FILE *out, struct checks_summary *sum, struct thread *th, u32 n)
 {
     static const char regs[4][4] = {"EAX", "EBX", "ECX", "EDX"};
@@ -353,7 +353,7 @@ static void features_predict(FILE *out, struct checks_summary *sum, struct threa
     }
 }
 
-/* cpu<i>/pmu_enum/discover and cpu<i>/pmu_enum/consistent (tests/suite_pmu_enum.c), thread by thread as the
+/* cpu<i>/pmu_enum/discover and cpu<i>/pmu_enum/consistent (tests/pmu_enum/suite_pmu_enum.c), thread by thread as the
  * kernel's stream has them. */
 static void pmu_enum_predict(FILE *out, struct checks_summary *sum, struct thread *th, u32 n)
 {

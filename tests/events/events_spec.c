@@ -1,0 +1,150 @@
+/* Events the events suite compares, per PMU kind: tests/events/events_spec.h. */
+#include "tests/events/events_spec.h"
+
+#include "lib/apic_timer_calc.h"
+
+#define F(x) BIT(EWC_##x)
+
+/* Intel architectural events (SDM Vol.3B 21.2.1.2, Table 21-1). */
+static const struct ew_event intel_events[] = {
+    {"instructions", EWJ_EXACT, F(INSNS), "Table 21-1 Instruction Retired: once per instruction, at its last uop"},
+    {"branches", EWJ_EXACT, F(BRANCHES), "Table 21-1 Branch Instruction Retired: branch instructions at retirement"},
+    {"core_cycles", EWJ_CYCLES, 0, "Table 21-1 UnHalted Core Cycles"},
+    {"ref_cycles", EWJ_REF_CYCLES, 0, "Table 21-1 UnHalted Reference Cycles: a fixed rate software calibrates"},
+    {"llc_misses", EWJ_LLC_MISSES, 0, "Table 21-1 LLC Misses: references to the last-level cache that miss"},
+    {"branch_misses", EWJ_MISPREDICTS, 0, "Table 21-1 Branch Misses Retired: mispredicted branches at retirement"},
+};
+/* The event name -> architectural event bit, for CPUID's availability mask. */
+static const enum pmu_arch_event intel_bits[] = {PMU_AE_INSTRUCTIONS, PMU_AE_BRANCHES,  PMU_AE_CORE_CYCLES,
+                                                 PMU_AE_REF_CYCLES,   PMU_AE_LLC_MISSES, PMU_AE_BRANCH_MISSES};
+
+/* AMD core events (BKDGs / PPRs PMCx0C0, 0C2, 0C4, 0C3, 076). 0xC2 also counts exceptions and interrupts as
+ * branches (pmu/deviations): the difference of two lengths cancels the one #UD of every CPL-3 run. */
+static const struct ew_event amd_events[] = {
+    {"retired_instructions", EWJ_EXACT, F(INSNS), "PMCx0C0 Retired Instructions"},
+    {"retired_branch_instructions", EWJ_EXACT, F(BRANCHES), "PMCx0C2 Retired Branch Instructions"},
+    {"retired_taken_branch_instructions", EWJ_EXACT, F(TAKEN), "PMCx0C4 Retired Taken Branch Instructions"},
+    {"cpu_clocks_not_halted", EWJ_CYCLES, 0, "PMCx076 CPU Clocks not Halted"},
+    {"retired_mispredicted_branch_instructions", EWJ_MISPREDICTS, 0, "PMCx0C3 Retired Mispredicted Branches"},
+};
+
+/* Knights Corner (KNC PMU 327357-001 Table 1-6): an in-order core: "executed" instructions are the retired ones. */
+static const struct ew_event knc_events[] = {
+    {"INSTRUCTIONS_EXECUTED", EWJ_EXACT, F(INSNS), "KNC PMU 327357-001 Table 1-6, event code 0x16"},
+    {"BRANCHES", EWJ_EXACT, F(BRANCHES), "KNC Table 1-6, event code 0x12: taken and not taken branches"},
+    {"DATA_READ", EWJ_EXACT, F(LOADS), "KNC Table 1-6, event code 0x00: successful memory data reads"},
+    {"DATA_WRITE", EWJ_EXACT, F(STORES), "KNC Table 1-6, event code 0x01: successful memory data writes"},
+    {"DATA_READ_OR_WRITE", EWJ_EXACT, F(LOADS) | F(STORES), "KNC Table 1-6, event code 0x28: reads and writes"},
+    {"CPU_CLK_UNHALTED", EWJ_CYCLES, 0, "KNC Table 1-6, event code 0x2A"},
+    {"DATA_READ_MISS_OR_WRITE_MISS", EWJ_LLC_MISSES, 0, "KNC Table 1-6, event code 0x29: L1 data misses"},
+    {"BRANCHES_MISPREDICTED", EWJ_MISPREDICTS, 0, "KNC Table 1-6, event code 0x2B"},
+};
+
+static size_t take(const struct ew_event *t, size_t n, const struct ew_event **out, size_t max)
+{
+    for (size_t i = 0; i < n && i < max; i++)
+        out[i] = &t[i];
+    return n;
+}
+
+size_t ew_events_for(const struct pmu_caps *caps, const struct ew_event **out, size_t max)
+{
+    switch (caps->kind) {
+    case PMU_KIND_INTEL_ARCH: {
+        size_t k = 0;
+        for (size_t i = 0; i < ARRAY_SIZE(intel_events); i++)
+            if (caps->arch_events & BIT(intel_bits[i])) {
+                if (k < max)
+                    out[k] = &intel_events[i];
+                k++;
+            }
+        return k;
+    }
+    case PMU_KIND_AMD_LEGACY:
+    case PMU_KIND_AMD_CORE_EXT:
+    case PMU_KIND_AMD_PERFMON_V2:
+        return take(amd_events, ARRAY_SIZE(amd_events), out, max);
+    case PMU_KIND_KNC:
+        return take(knc_events, ARRAY_SIZE(knc_events), out, max);
+    default:
+        return 0;
+    }
+}
+
+u64 ew_fields_sum(const struct ew_counts *c, u32 fields)
+{
+    u64 s = 0;
+    for (int f = 0; f < EWC_FIELDS; f++)
+        if (fields & BIT(f))
+            s += ew_field(c, (enum ew_count_field)f);
+    return s;
+}
+
+bool ew_filter_counts(bool usr, bool os, u8 cpl)
+{
+    return cpl == 0 ? os : usr;
+}
+
+bool ew_workload_for(enum ew_id w, u32 fields)
+{
+    if ((unsigned)w >= EW_COUNT || !fields)
+        return false;
+    if (fields & (F(LOADS) | F(STORES) | F(FLUSHES)))
+        return ew_mem_exact(w);
+    return true;
+}
+
+bool ew_ratio_ppm(u64 a, u64 b, u64 num, u64 den, s64 *ppm)
+{
+    /* a/b vs num/den: (a*den - b*num) / (b*num) in ppm. The products are formed in 128 bits (a multiply, no
+     * libgcc), then both scaled down together until 64-bit arithmetic holds them (relative error < 2^-40). */
+    if (!b || !den || !num)
+        return false;
+    unsigned __int128 x = (unsigned __int128)a * den, y = (unsigned __int128)b * num;
+    while (x >= (1ull << 43) || y >= (1ull << 43)) {
+        x >>= 1;
+        y >>= 1;
+    }
+    if (!y)
+        return false;
+    s64 d = (s64)(u64)x - (s64)(u64)y;
+    *ppm = d * 1000000 / (s64)(u64)y;
+    return true;
+}
+
+struct ew_ref_clock ew_ref_clock(bool leaf15, u32 eax, u32 ebx, u32 ecx, u64 tsc_hz)
+{
+    if (leaf15 && ecx)
+        return (struct ew_ref_clock){ecx, "CPUID.15H ECX (core crystal clock)"};
+    bool ok = false;
+    u64 hz = leaf15 && eax && ebx && tsc_hz ? mul_div_u64(tsc_hz, eax, ebx, &ok) : 0;
+    if (ok && hz)
+        return (struct ew_ref_clock){hz, "TSC frequency * CPUID.15H EAX/EBX (core crystal clock)"};
+    return (struct ew_ref_clock){EW_REF_ASSUMED_HZ, "assumed: CPUID.15H enumerates no crystal; the slowest nominal "
+                                                    "core crystal of SDM Vol.3B, 19.2 MHz"};
+}
+
+u64 ew_ref_window_n(u64 min_ticks, u64 ref_hz, u64 tsc_hz, u64 pilot_n, u64 pilot_tsc, u64 n_min, u64 n_max)
+{
+    if (!ref_hz || !tsc_hz || !pilot_n || !pilot_tsc)
+        return n_max;
+    /* TSC ticks the window needs, then iterations at the pilot's TSC ticks per iteration; both rounded up. */
+    bool ok1 = false, ok2 = false;
+    u64 tsc = mul_div_u64(min_ticks, tsc_hz, ref_hz, &ok1) + 1;
+    u64 n = mul_div_u64(tsc, pilot_n, pilot_tsc, &ok2) + 1;
+    if (!ok1 || !ok2 || n > n_max)
+        return n_max;
+    return n < n_min ? n_min : n;
+}
+
+u64 ew_ref_ticks(u64 tsc, u64 ref_hz, u64 tsc_hz)
+{
+    bool ok = false;
+    u64 t = ref_hz && tsc_hz ? mul_div_u64(tsc, ref_hz, tsc_hz, &ok) : 0;
+    return ok ? t : 0;
+}
+
+u64 ew_ref_quant_ppm(u64 ticks)
+{
+    return ticks ? (2000000 + ticks - 1) / ticks : UINT64_MAX;
+}

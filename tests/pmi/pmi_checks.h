@@ -1,0 +1,30 @@
+/* The arithmetic and the verdicts of the with-PMU checks of suite "pmi" (tests/pmi/suite_pmi.c), portable so that the
+ * host tests can hold them against the register model (tests/host/test_pmu_against_manuals.c). The suite cannot run
+ * where there is no PMU; these functions are what it decides with. docs/pmi-protocol.md says what each check
+ * can and cannot show. */
+#pragma once
+#include "pmu/pmu.h"
+
+/* The ring-3 workload: `1: dec; jnz 1b`, two retired instructions per iteration (plus a few for call and return). */
+#define PMI_LOOP_INSNS_PER_ITER 2
+
+/* pmi/simultaneous: every instruction-counting counter with this period, the loop run this many times. */
+#define PMI_SIMUL_PERIOD 1000
+u64 pmi_simultaneous_iterations(void);
+/* One counter's verdict: serviced must equal the wraps of the events it saw (none pending, none invented). */
+bool pmi_simultaneous_ok(u64 seen, u64 period, u64 serviced);
+
+enum pmi_verdict { PMI_VERDICT_PASS, PMI_VERDICT_FAIL, PMI_VERDICT_KNOWN_DEVIATION };
+
+/* pmi/sampling: events seen with sampling (serviced periods + the remainder) against the same work counted
+ * without PMIs (ref), given the PMIs taken. *why: a static explanation. */
+enum pmi_verdict pmi_sampling_verdict(u64 ref, u64 seen, u64 pmis, bool hypervisor, const char **why);
+
+/* pmi/lvt_mask_on_delivery: the LVT mask bit seen at handler entry. */
+enum pmi_verdict pmi_lvt_mask_verdict(bool amd, bool hypervisor, bool masked, const char **why);
+
+/* Program counter `bit` to count retired instructions with PMI on overflow, at CPL 3 only (os = false: the
+ * handler's instructions never count) or at every CPL (os = true). PMU_ENOTSUP when it cannot count them. */
+int pmi_program_instructions(struct pmu *p, u32 bit, bool os, const char **why);
+/* How pmi/during_handler programs its counters (see pmi_checks.c). */
+int pmi_during_handler_program(struct pmu *p, u32 bit);
