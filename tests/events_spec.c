@@ -47,28 +47,42 @@ static size_t take(const struct ew_event *t, size_t n, const struct ew_event **o
     return n;
 }
 
+/* Only the events CPUID marks available (Intel). */
+static size_t take_intel(const struct pmu_caps *caps, const struct ew_event **out, size_t max)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < ARRAY_SIZE(intel_events); i++)
+        if (caps->arch_events & BIT(intel_bits[i])) {
+            if (k < max)
+                out[k] = &intel_events[i];
+            k++;
+        }
+    return k;
+}
+
+#define SPEC(t) {t, ARRAY_SIZE(t), NULL}
+/* Indexed by enum pmu_kind: a kind without an entry fails tests/host/test_pmu_kinds.c. */
+static const struct ew_kind_spec kind_specs[PMU_KIND_COUNT] = {
+    [PMU_KIND_INTEL_ARCH] = {intel_events, ARRAY_SIZE(intel_events), take_intel},
+    [PMU_KIND_AMD_LEGACY] = SPEC(amd_events),
+    [PMU_KIND_AMD_CORE_EXT] = SPEC(amd_events),
+    [PMU_KIND_AMD_PERFMON_V2] = SPEC(amd_events),
+    [PMU_KIND_KNC] = SPEC(knc_events),
+};
+
+const struct ew_kind_spec *ew_kind_spec(enum pmu_kind k)
+{
+    return (unsigned)k < PMU_KIND_COUNT && kind_specs[k].events ? &kind_specs[k] : NULL;
+}
+
 size_t ew_events_for(const struct pmu_caps *caps, const struct ew_event **out, size_t max)
 {
-    switch (caps->kind) {
-    case PMU_KIND_INTEL_ARCH: {
-        size_t k = 0;
-        for (size_t i = 0; i < ARRAY_SIZE(intel_events); i++)
-            if (caps->arch_events & BIT(intel_bits[i])) {
-                if (k < max)
-                    out[k] = &intel_events[i];
-                k++;
-            }
-        return k;
-    }
-    case PMU_KIND_AMD_LEGACY:
-    case PMU_KIND_AMD_CORE_EXT:
-    case PMU_KIND_AMD_PERFMON_V2:
-        return take(amd_events, ARRAY_SIZE(amd_events), out, max);
-    case PMU_KIND_KNC:
-        return take(knc_events, ARRAY_SIZE(knc_events), out, max);
-    default:
+    const struct ew_kind_spec *k = ew_kind_spec(caps->kind);
+    if (!k)
         return 0;
-    }
+    if (k->take)
+        return k->take(caps, out, max);
+    return take(k->events, k->len, out, max);
 }
 
 u64 ew_fields_sum(const struct ew_counts *c, u32 fields)
