@@ -151,23 +151,46 @@ const char *pmu_generic_event_name(enum pmu_generic_event ev)
     return (unsigned)ev < PMU_EV_COUNT ? names[ev] : "unknown";
 }
 
-static const struct pmu_event *find_in(const struct pmu_event *t, size_t n, const char *name)
+static bool family_fits(const struct pmu_caps *caps, const struct pmu_event *e)
 {
-    for (size_t i = 0; i < n; i++)
-        if (!strcmp(t[i].name, name))
-            return &t[i];
-    return NULL;
+    return (!e->min_family || caps->family >= e->min_family) && (!e->max_family || caps->family <= e->max_family);
 }
 
+static bool available(const struct pmu_caps *caps, const struct pmu_event *e, const char **why)
+{
+    const struct pmu_kind_desc *d = pmu_kind_get(caps->kind);
+    const char *reason = NULL;
+    if (d->event_available && !d->event_available(caps, e, &reason)) {
+        if (why)
+            *why = reason;
+        return false;
+    }
+    return true;
+}
+
+/* A name may stand in a table more than once, for parts that encode the event differently: the first entry
+ * there on this CPU, else the first of the family. */
 const struct pmu_event *pmu_event_find(const struct pmu_caps *caps, const char *name)
 {
     const struct pmu_kind_desc *d = pmu_kind_get(caps->kind);
-    const struct pmu_event *e = d->events && name ? find_in(d->events, d->events_len, name) : NULL;
-    if (e && e->min_family && caps->family < e->min_family)
-        return NULL;
-    if (e && e->max_family && caps->family > e->max_family)
-        return NULL;
-    return e;
+    const struct pmu_event *first = NULL;
+    for (size_t i = 0; d->events && name && i < d->events_len; i++) {
+        const struct pmu_event *e = &d->events[i];
+        if (strcmp(e->name, name) || !family_fits(caps, e))
+            continue;
+        if (available(caps, e, NULL))
+            return e;
+        first = first ? first : e;
+    }
+    return first;
+}
+
+const struct pmu_event *pmu_event_available(const struct pmu_caps *caps, const char *name, const char **why)
+{
+    const struct pmu_event *e = pmu_event_find(caps, name);
+    if (why)
+        *why = "event missing from the table";
+    return e && available(caps, e, why) ? e : NULL;
 }
 
 const struct pmu_event *pmu_event_generic(const struct pmu_caps *caps, enum pmu_generic_event ev, const char **why)
@@ -179,10 +202,10 @@ const struct pmu_event *pmu_event_generic(const struct pmu_caps *caps, enum pmu_
         reason = "unknown generic event";
     else if (!d->events)
         reason = "no PMU";
-    else if ((e = pmu_event_find(caps, d->generic[ev])) && d->event_available && !d->event_available(caps, e, &reason))
-        e = NULL;
+    else
+        e = pmu_event_available(caps, d->generic[ev], &reason);
     if (why)
-        *why = e ? NULL : (reason ? reason : "event missing from the table");
+        *why = e ? NULL : reason;
     return e;
 }
 

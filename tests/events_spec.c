@@ -2,6 +2,7 @@
 #include "tests/events_spec.h"
 
 #include "lib/apic_timer_calc.h"
+#include "pmu/events.h"
 
 #define F(x) BIT(EWC_##x)
 
@@ -14,10 +15,6 @@ static const struct ew_event intel_events[] = {
     {"llc_misses", EWJ_LLC_MISSES, 0, "Table 21-1 LLC Misses: references to the last-level cache that miss"},
     {"branch_misses", EWJ_MISPREDICTS, 0, "Table 21-1 Branch Misses Retired: mispredicted branches at retirement"},
 };
-/* The event name -> architectural event bit, for CPUID's availability mask. */
-static const enum pmu_arch_event intel_bits[] = {PMU_AE_INSTRUCTIONS, PMU_AE_BRANCHES,  PMU_AE_CORE_CYCLES,
-                                                 PMU_AE_REF_CYCLES,   PMU_AE_LLC_MISSES, PMU_AE_BRANCH_MISSES};
-
 /* AMD core events (BKDGs / PPRs PMCx0C0, 0C2, 0C4, 0C3, 076). 0xC2 also counts exceptions and interrupts as
  * branches (pmu/deviations): the difference of two lengths cancels the one #UD of every CPL-3 run. */
 static const struct ew_event amd_events[] = {
@@ -40,30 +37,10 @@ static const struct ew_event knc_events[] = {
     {"BRANCHES_MISPREDICTED", EWJ_MISPREDICTS, 0, "KNC Table 1-6, event code 0x2B"},
 };
 
-static size_t take(const struct ew_event *t, size_t n, const struct ew_event **out, size_t max)
-{
-    for (size_t i = 0; i < n && i < max; i++)
-        out[i] = &t[i];
-    return n;
-}
-
-/* Only the events CPUID marks available (Intel). */
-static size_t take_intel(const struct pmu_caps *caps, const struct ew_event **out, size_t max)
-{
-    size_t k = 0;
-    for (size_t i = 0; i < ARRAY_SIZE(intel_events); i++)
-        if (caps->arch_events & BIT(intel_bits[i])) {
-            if (k < max)
-                out[k] = &intel_events[i];
-            k++;
-        }
-    return k;
-}
-
-#define SPEC(t) {t, ARRAY_SIZE(t), NULL}
+#define SPEC(t) {t, ARRAY_SIZE(t)}
 /* Indexed by enum pmu_kind: a kind without an entry fails tests/host/test_pmu_kinds.c. */
 static const struct ew_kind_spec kind_specs[PMU_KIND_COUNT] = {
-    [PMU_KIND_INTEL_ARCH] = {intel_events, ARRAY_SIZE(intel_events), take_intel},
+    [PMU_KIND_INTEL_ARCH] = SPEC(intel_events),
     [PMU_KIND_AMD_LEGACY] = SPEC(amd_events),
     [PMU_KIND_AMD_CORE_EXT] = SPEC(amd_events),
     [PMU_KIND_AMD_PERFMON_V2] = SPEC(amd_events),
@@ -75,14 +52,18 @@ const struct ew_kind_spec *ew_kind_spec(enum pmu_kind k)
     return (unsigned)k < PMU_KIND_COUNT && kind_specs[k].events ? &kind_specs[k] : NULL;
 }
 
+/* Those of the kind's events that are there on this CPU (Intel: CPUID marks them available). */
 size_t ew_events_for(const struct pmu_caps *caps, const struct ew_event **out, size_t max)
 {
     const struct ew_kind_spec *k = ew_kind_spec(caps->kind);
-    if (!k)
-        return 0;
-    if (k->take)
-        return k->take(caps, out, max);
-    return take(k->events, k->len, out, max);
+    size_t n = 0;
+    for (size_t i = 0; k && i < k->len; i++)
+        if (pmu_event_available(caps, k->events[i].event, NULL)) {
+            if (n < max)
+                out[n] = &k->events[i];
+            n++;
+        }
+    return n;
 }
 
 u64 ew_fields_sum(const struct ew_counts *c, u32 fields)
