@@ -51,6 +51,3 @@ struct pmu_kind_desc {
 extern const struct pmu_kind_desc *const pmu_kinds[PMU_KIND_COUNT];
 /* The descriptor of `k`; kind none's for a value outside the enum. */
 const struct pmu_kind_desc *pmu_kind_get(enum pmu_kind k);
-
-extern const struct pmu_kind_desc pmu_kind_none, pmu_kind_intel_arch, pmu_kind_amd_legacy, pmu_kind_amd_core_ext,
-    pmu_kind_amd_perfmon_v2, pmu_kind_knc;

@@ -1,7 +1,11 @@
 /* The table of PMU kinds: enum pmu_kind -> its descriptor (pmu/kind.h), and kind none's descriptor. */
 #include "pmu/kind.h"
 
-const struct pmu_kind_desc pmu_kind_none = {
+/* Defined in the kind files (pmu/kind_*.c). */
+extern const struct pmu_kind_desc pmu_kind_intel_arch, pmu_kind_amd_legacy, pmu_kind_amd_core_ext,
+    pmu_kind_amd_perfmon_v2, pmu_kind_knc;
+
+static const struct pmu_kind_desc pmu_kind_none = {
     .name = "none",
     .title = "no usable PMU",
 };
