@@ -209,12 +209,12 @@ static bool amd_claims(const struct cpu_ident *id)
 
 /* What the three AMD kinds share; they differ in their MSR blocks (caps->msrs), the status register and the
  * reset value of PerfCntrGlobalCtl. */
-#define AMD_KIND_COMMON                                                                                        \
-    .claims = amd_claims, .discover = pmu_discover_amd, .backend = &pmu_backend_amd,                          \
-    .evsel_reserved = amd_evsel_reserved, .reserved_faults = false, .reserved_faults_documented = true,       \
-    .amd_core = true, .events = pmu_amd_events, .events_len = ARRAY_SIZE(pmu_amd_events),                               \
-    /* Linux amd/core.c amd_perfmon_event_map */                                                             \
-    .generic = {"cpu_clocks_not_halted", "retired_instructions", "retired_branch_instructions",              \
+#define AMD_KIND_COMMON                                                                                             \
+    .claims = amd_claims, .discover = pmu_discover_amd, .backend = &pmu_backend_amd,                                \
+    .evsel_reserved = amd_evsel_reserved, .reserved_faults = false, .reserved_faults_documented = true,             \
+    .amd_core = true, .events = pmu_amd_events, .events_len = ARRAY_SIZE(pmu_amd_events),                           \
+    /* Linux amd/core.c amd_perfmon_event_map */                                                                    \
+    .generic = {"cpu_clocks_not_halted", "retired_instructions", "retired_branch_instructions",                     \
                 "retired_mispredicted_branch_instructions"}
 
 const struct pmu_kind_desc pmu_kind_amd_legacy = {

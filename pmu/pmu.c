@@ -40,7 +40,7 @@ int pmu_init(struct pmu *p, const struct pmu_caps *caps, struct hw_access *hw)
         p->error = "capabilities give fixed counters with a width outside 1..64";
         return PMU_EINVAL;
     }
-    /* Fixed counters exist only with architectural perfmon v2+ (SDM Vol.3B 21.2.2); a stray mask elsewhere is ignored. */
+    /* Fixed counters exist only with architectural perfmon v2+ (SDM Vol.3B 21.2.2); a stray mask is ignored. */
     u64 fixed = d->arch_perfmon && caps->version >= 2 ? caps->fixed_mask : 0;
     p->counters = (u64)caps->gp_mask | (fixed << PMU_FIXED_BIT);
     p->gp_mask_val = pmu_width_mask(caps->gp_width);
