@@ -3,7 +3,7 @@
 
 /* Defined in the kind files (pmu/kind_*.c). */
 extern const struct pmu_kind_desc pmu_kind_intel_arch, pmu_kind_amd_legacy, pmu_kind_amd_core_ext,
-    pmu_kind_amd_perfmon_v2, pmu_kind_knc;
+    pmu_kind_amd_perfmon_v2, pmu_kind_knc, pmu_kind_zhaoxin;
 
 static const struct pmu_kind_desc pmu_kind_none = {
     .name = "none",
@@ -17,6 +17,7 @@ const struct pmu_kind_desc *const pmu_kinds[PMU_KIND_COUNT] = {
     [PMU_KIND_AMD_CORE_EXT] = &pmu_kind_amd_core_ext,
     [PMU_KIND_AMD_PERFMON_V2] = &pmu_kind_amd_perfmon_v2,
     [PMU_KIND_KNC] = &pmu_kind_knc,
+    [PMU_KIND_ZHAOXIN] = &pmu_kind_zhaoxin,
 };
 
 const struct pmu_kind_desc *pmu_kind_get(enum pmu_kind k)

@@ -17,6 +17,7 @@ enum pmu_kind {
     PMU_KIND_AMD_CORE_EXT,   /* AMD PerfCtrExtCore: 6 counters at C001_0200.., select/counter interleaved */
     PMU_KIND_AMD_PERFMON_V2, /* AMD PerfMonV2: core-ext counters + global ctl/status (CPUID 0x80000022) */
     PMU_KIND_KNC,            /* Intel Xeon Phi Knights Corner: 2 x 40-bit counters at 0x20.. */
+    PMU_KIND_ZHAOXIN,        /* Zhaoxin/Centaur ZXC, ZXD, ZXE: architectural perfmon v2 (Linux zhaoxin/core.c) */
     PMU_KIND_COUNT
 };
 

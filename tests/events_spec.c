@@ -37,6 +37,14 @@ static const struct ew_event knc_events[] = {
     {"BRANCHES_MISPREDICTED", EWJ_MISPREDICTS, 0, "KNC Table 1-6, event code 0x2B"},
 };
 
+/* Zhaoxin (Linux arch/x86/events/zhaoxin/core.c; no public manual): instructions is exact because Linux's
+ * zxd_event_constraints calls 0x00C0 "retired instructions"; what its branch events count (retired, executed,
+ * taken only) is nowhere stated, so they are not compared. ZXC has cycles only. */
+static const struct ew_event zhaoxin_events[] = {
+    {"instructions", EWJ_EXACT, F(INSNS), "Linux zhaoxin/core.c 0x00c0 retired instructions (ZXD/ZXE)"},
+    {"cpu_cycles", EWJ_CYCLES, 0, "Linux zhaoxin/core.c 0x0082 unhalted core clock cycles"},
+};
+
 #define SPEC(t) {t, ARRAY_SIZE(t)}
 /* Indexed by enum pmu_kind: a kind without an entry fails tests/host/test_pmu_kinds.c. */
 static const struct ew_kind_spec kind_specs[PMU_KIND_COUNT] = {
@@ -45,6 +53,7 @@ static const struct ew_kind_spec kind_specs[PMU_KIND_COUNT] = {
     [PMU_KIND_AMD_CORE_EXT] = SPEC(amd_events),
     [PMU_KIND_AMD_PERFMON_V2] = SPEC(amd_events),
     [PMU_KIND_KNC] = SPEC(knc_events),
+    [PMU_KIND_ZHAOXIN] = SPEC(zhaoxin_events),
 };
 
 const struct ew_kind_spec *ew_kind_spec(enum pmu_kind k)
