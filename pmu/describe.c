@@ -1,25 +1,7 @@
 /* pmu_caps_describe(): the summary the kernel prints as TAP comments and tools/pmu-decode prints as is.
  * One fact per line, every line starting "pmu: " so it can be grepped out of a boot log. */
-#include "pmu/pmu_caps.h"
-
-static const char *kind_title(const struct pmu_caps *c)
-{
-    switch (c->kind) {
-    case PMU_KIND_INTEL_ARCH:
-        return "Intel architectural performance monitoring";
-    case PMU_KIND_AMD_LEGACY:
-        return "AMD legacy (K7) performance counters";
-    case PMU_KIND_AMD_CORE_EXT:
-        return "AMD core performance counter extensions (PerfCtrExtCore)";
-    case PMU_KIND_AMD_PERFMON_V2:
-        return "AMD PerfMonV2";
-    case PMU_KIND_KNC:
-        return "Knights Corner PMU";
-    case PMU_KIND_NONE:
-        break;
-    }
-    return "no usable PMU";
-}
+#include "pmu/kind.h"
+#include "pmu/pmu_internal.h"
 
 static void list_events(struct strbuf *sb, u32 mask, u32 len, bool available)
 {
@@ -37,18 +19,18 @@ static void list_events(struct strbuf *sb, u32 mask, u32 len, bool available)
     sb_printf(sb, "\n");
 }
 
-static void describe_counters(const struct pmu_caps *c, struct strbuf *sb)
+static void describe_counters(const struct pmu_caps *c, const struct pmu_kind_desc *d, struct strbuf *sb)
 {
     const struct pmu_msrs *m = &c->msrs;
     const char *step = m->stride == 2 ? "2*i" : "i";
     sb_printf(sb, "pmu: general-purpose counters: %u (mask 0x%x), %u-bit; select 0x%x + %s, counter 0x%x + %s",
               c->num_gp, c->gp_mask, c->gp_width, m->evtsel0, step, m->ctr0, step);
-    if (c->kind == PMU_KIND_INTEL_ARCH && m->legacy_gp < c->num_gp)
+    if (d->arch_perfmon && m->legacy_gp < c->num_gp)
         sb_printf(sb, " for i < %u, v6 aliases from %u on", m->legacy_gp, m->legacy_gp);
     sb_printf(sb, "\n");
     if (m->ctr0_full_width)
         sb_printf(sb, "pmu: full-width counter writes: 0x%x + i (IA32_A_PMCx)\n", m->ctr0_full_width);
-    if (c->kind == PMU_KIND_INTEL_ARCH) {
+    if (d->arch_perfmon) {
         if (c->num_fixed)
             sb_printf(sb, "pmu: fixed counters: %u (mask 0x%x), %u-bit; counter 0x%x + i, control 0x%x\n",
                       c->num_fixed, c->fixed_mask, c->fixed_width, m->fixed_ctr0, m->fixed_ctr_ctrl);
@@ -57,7 +39,7 @@ static void describe_counters(const struct pmu_caps *c, struct strbuf *sb)
     }
     if (m->global_ctrl) {
         sb_printf(sb, "pmu: global: control 0x%x, status 0x%x, status %s 0x%x", m->global_ctrl, m->global_status,
-                  c->kind == PMU_KIND_KNC ? "overflow control (write-only)" : "reset", m->global_status_reset);
+                  d->status_reset_label ? d->status_reset_label : "reset", m->global_status_reset);
         if (m->global_status_set)
             sb_printf(sb, ", status set 0x%x", m->global_status_set);
         if (m->global_inuse)
@@ -73,7 +55,7 @@ static void describe_counters(const struct pmu_caps *c, struct strbuf *sb)
         sb_printf(sb, "pmu: SPFLT control 0x%x (user-mode counter enable via SPFLT)\n", m->spflt_ctrl);
 }
 
-static void describe_intel(const struct pmu_caps *c, struct strbuf *sb)
+void pmu_describe_intel(const struct pmu_caps *c, struct strbuf *sb)
 {
     if (c->hybrid || c->core_type)
         sb_printf(sb, "pmu: hybrid: this thread's core type is %s (0x%02x), native model 0x%06x\n",
@@ -99,7 +81,7 @@ static void describe_intel(const struct pmu_caps *c, struct strbuf *sb)
         pmu_perf_capabilities_describe(&c->perf_caps, sb);
 }
 
-static void describe_amd(const struct pmu_caps *c, struct strbuf *sb)
+void pmu_describe_amd(const struct pmu_caps *c, struct strbuf *sb)
 {
     sb_printf(sb, "pmu: AMD extensions: northbridge/DF counters %s (0x80000001 ECX[24]), L2I/L3 counters %s "
                   "(ECX[28])\n",
@@ -112,19 +94,18 @@ static void describe_amd(const struct pmu_caps *c, struct strbuf *sb)
 
 void pmu_caps_describe(const struct pmu_caps *c, struct strbuf *sb)
 {
+    const struct pmu_kind_desc *d = pmu_kind_get(c->kind);
     if (c->kind == PMU_KIND_NONE) {
         sb_printf(sb, "pmu: kind none: %s\n", c->evidence[0] ? c->evidence : "no evidence recorded");
     } else {
-        sb_printf(sb, "pmu: kind %s: %s", pmu_kind_name(c->kind), kind_title(c));
-        if (c->kind == PMU_KIND_INTEL_ARCH)
+        sb_printf(sb, "pmu: kind %s: %s", d->name, d->title);
+        if (d->arch_perfmon)
             sb_printf(sb, " v%u%s", c->version,
                       c->version_beyond_known ? " (newer than v6: decoded with the v6 rules)" : "");
         sb_printf(sb, "\n");
-        describe_counters(c, sb);
-        if (c->kind == PMU_KIND_INTEL_ARCH)
-            describe_intel(c, sb);
-        else if (c->kind == PMU_KIND_AMD_CORE_EXT || c->kind == PMU_KIND_AMD_PERFMON_V2)
-            describe_amd(c, sb);
+        describe_counters(c, d, sb);
+        if (d->describe)
+            d->describe(c, sb);
     }
     for (u32 i = 0; i < c->num_quirks; i++)
         sb_printf(sb, "pmu: quirk: %s\n", c->quirks[i]);

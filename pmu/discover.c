@@ -1,5 +1,6 @@
-/* pmu_discover(): dispatch by vendor, keep the evidence that explains the decision. */
+/* pmu_discover(): ask the kinds that claim the vendor (pmu/kinds.c); keep the evidence behind the decision. */
 #include "pmu/discover_internal.h"
+#include "pmu/kind.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -23,6 +24,15 @@ void pmu_evidence(struct pmu_caps *caps, const char *fmt, ...)
     va_end(ap);
 }
 
+/* Whether a kind before `k` with the same discover() claims this CPU (and was asked already). */
+static bool asked_before(u32 k, const struct cpu_ident *id)
+{
+    for (u32 j = 0; j < k; j++)
+        if (pmu_kinds[j]->discover == pmu_kinds[k]->discover && pmu_kinds[j]->claims && pmu_kinds[j]->claims(id))
+            return true;
+    return false;
+}
+
 void pmu_discover(struct pmu_caps *caps, const struct cpu_ident *id, const struct cpuid_source *src)
 {
     memset(caps, 0, sizeof(*caps));
@@ -36,47 +46,25 @@ void pmu_discover(struct pmu_caps *caps, const struct cpu_ident *id, const struc
     caps->core_type = id->core_type;
     caps->native_model_id = id->native_model_id;
 
-    switch (id->vendor) {
-    case VENDOR_INTEL:
-        if (pmu_discover_knc(caps, id, src) || pmu_discover_intel(caps, id, src))
+    /* Each kind that claims this vendor is asked in table order; kinds of one family share one discover(). */
+    bool claimed = false;
+    for (u32 k = 0; k < PMU_KIND_COUNT; k++) {
+        const struct pmu_kind_desc *d = pmu_kinds[k];
+        if (!d->claims || !d->claims(id) || asked_before(k, id))
+            continue;
+        claimed = true;
+        if (d->discover(caps, id, src))
             return;
-        break;
-    case VENDOR_AMD:
-    case VENDOR_HYGON: /* Hygon family 18h is Zen: same PMU (Linux amd_pmu_init serves both) */
-        if (pmu_discover_amd(caps, id, src))
-            return;
-        break;
-    case VENDOR_OTHER:
-        pmu_evidence(caps, "vendor \"%s\" has no PMU pmuboot knows", id->vendor_string);
-        break;
-    default:
-        pmu_evidence(caps, "no CPUID vendor string (leaf 0 missing)");
-        break;
     }
+    if (!claimed && id->vendor == VENDOR_UNKNOWN)
+        pmu_evidence(caps, "no CPUID vendor string (leaf 0 missing)");
+    else if (!claimed)
+        pmu_evidence(caps, "vendor \"%s\" has no PMU pmuboot knows", id->vendor_string);
     /* Whatever was half-filled while looking is not a PMU. */
     caps->kind = PMU_KIND_NONE;
     caps->num_gp = caps->gp_mask = caps->gp_width = 0;
     caps->num_fixed = caps->fixed_mask = caps->fixed_width = 0;
     memset(&caps->msrs, 0, sizeof(caps->msrs));
-}
-
-const char *pmu_kind_name(enum pmu_kind kind)
-{
-    switch (kind) {
-    case PMU_KIND_NONE:
-        return "none";
-    case PMU_KIND_INTEL_ARCH:
-        return "intel_arch";
-    case PMU_KIND_AMD_LEGACY:
-        return "amd_legacy";
-    case PMU_KIND_AMD_CORE_EXT:
-        return "amd_core_ext";
-    case PMU_KIND_AMD_PERFMON_V2:
-        return "amd_perfmon_v2";
-    case PMU_KIND_KNC:
-        return "knc";
-    }
-    return "invalid";
 }
 
 const char *pmu_arch_event_name(unsigned bit)

@@ -20,7 +20,7 @@ static bool is_nehalem(u32 family, u32 model)
     return family == 6 && (model == 0x1a || model == 0x1e || model == 0x2e);
 }
 
-static void decode_leaf_0a(struct pmu_caps *caps, const struct cpuid_regs *r)
+void pmu_arch_perfmon_decode(struct pmu_caps *caps, const struct cpuid_regs *r)
 {
     u32 gp = (r->eax >> 8) & 0xff, len = r->eax >> 24;
 
@@ -152,7 +152,7 @@ static void gp_reach_quirk(struct pmu_caps *caps)
                          "only, no v6 aliases), left out");
 }
 
-static void fill_msrs(struct pmu_caps *caps)
+void pmu_arch_perfmon_msrs(struct pmu_caps *caps)
 {
     struct pmu_msrs *m = &caps->msrs;
     m->evtsel0 = MSR_IA32_PERFEVTSEL0;
@@ -207,7 +207,7 @@ bool pmu_discover_intel(struct pmu_caps *caps, const struct cpu_ident *id, const
         return false;
     }
     caps->kind = PMU_KIND_INTEL_ARCH;
-    decode_leaf_0a(caps, &r);
+    pmu_arch_perfmon_decode(caps, &r);
     if (is_nehalem(caps->family, caps->model) && !(caps->arch_events & BIT(PMU_AE_BRANCH_MISSES)))
         pmu_note_quirk(caps, "Nehalem erratum AAJ80: CPUID marks Branch Misses Retired unavailable; Linux counts "
                              "BR_MISP_EXEC.ANY (event 0x89 umask 0x7f) instead");
@@ -217,6 +217,6 @@ bool pmu_discover_intel(struct pmu_caps *caps, const struct cpu_ident *id, const
     decode_leaf_23(caps, id, src);
     adl_hybrid_quirk(caps);
     gp_reach_quirk(caps);
-    fill_msrs(caps);
+    pmu_arch_perfmon_msrs(caps);
     return true;
 }

@@ -12,6 +12,11 @@ bool pmu_discover_knc(struct pmu_caps *caps, const struct cpu_ident *id, const s
 bool pmu_discover_intel(struct pmu_caps *caps, const struct cpu_ident *id, const struct cpuid_source *src);
 bool pmu_discover_amd(struct pmu_caps *caps, const struct cpu_ident *id, const struct cpuid_source *src);
 
+/* Architectural perfmon (pmu/discover_intel.c), for the kinds that follow it: decode CPUID.0AH (version, GP and
+ * fixed counters and widths, event availability) and give the MSR map of that version. */
+void pmu_arch_perfmon_decode(struct pmu_caps *caps, const struct cpuid_regs *r);
+void pmu_arch_perfmon_msrs(struct pmu_caps *caps);
+
 /* Index of the highest set bit + 1 (0 for 0). */
 static inline u32 pmu_fls(u32 v)
 {

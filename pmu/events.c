@@ -1,6 +1,9 @@
-/* Event tables per PMU kind, each entry with its source. Where a code is also in Linux, the Linux symbol is
- * named so that it can be cross-checked. */
+/* The Intel architectural event table, the AMD event constraints and the lookups over the kinds' event tables
+ * (AMD's and KNC's are in pmu/kind_amd.c and pmu/kind_knc.c). Each entry has its source; where a code is also
+ * in Linux, the Linux symbol is named so that it can be cross-checked. */
 #include "pmu/events.h"
+
+#include "pmu/kind.h"
 
 #include <string.h>
 
@@ -36,108 +39,6 @@ enum pmu_arch_event pmu_intel_fixed_event(u32 fixed)
     };
     return fixed < ARRAY_SIZE(map) ? map[fixed] : PMU_AE_COUNT;
 }
-
-/* AMD: the events Linux maps its generic hardware events to (arch/x86/events/amd/core.c
- * amd_perfmon_event_map (K7-family 16h), amd_zen1/zen2/zen4_perfmon_event_map), names as in the AMD BKDGs /
- * PPRs. Families are a coarse filter: Zen 2 and Zen 4 share family numbers with Zen 1/Zen 3. */
-#define LNX_AMD "Linux amd/core.c amd_perfmon_event_map"
-#define LNX_ZEN1 "Linux amd/core.c amd_zen1_perfmon_event_map"
-#define LNX_ZEN2 "Linux amd/core.c amd_zen2_perfmon_event_map"
-#define LNX_ZEN4 "Linux amd/core.c amd_zen4_perfmon_event_map"
-const struct pmu_event pmu_amd_events[] = {
-    {"cpu_clocks_not_halted", 0x076, 0x00, 0, 0, 0, LNX_AMD " CPU_CYCLES; BKDG/PPR PMCx076 CPU Clocks not Halted"},
-    {"retired_instructions", 0x0c0, 0x00, 0, 0, 0, LNX_AMD " INSTRUCTIONS; BKDG/PPR PMCx0C0 Retired Instructions"},
-    {"retired_branch_instructions", 0x0c2, 0x00, 0, 0, 0,
-     LNX_AMD " BRANCH_INSTRUCTIONS; BKDG/PPR PMCx0C2 Retired Branch Instructions"},
-    {"retired_taken_branch_instructions", 0x0c4, 0x00, 0, 0, 0,
-     "BKDG/PPR PMCx0C4 Retired Taken Branch Instructions (not in Linux's generic map; suite events)"},
-    {"retired_mispredicted_branch_instructions", 0x0c3, 0x00, 0, 0, 0,
-     LNX_AMD " BRANCH_MISSES; BKDG/PPR PMCx0C3 Retired Mispredicted Branch Instructions"},
-    {"l2_requests", 0x07d, 0x07, 0, 0, 0x16, LNX_AMD " CACHE_REFERENCES (0x077d); BKDG PMCx07D Requests to L2"},
-    {"l2_misses", 0x07e, 0x07, 0, 0, 0x16, LNX_AMD " CACHE_MISSES (0x077e); BKDG PMCx07E L2 Cache Misses"},
-    {"decoder_empty", 0x0d0, 0x00, 0, 0, 0x16, LNX_AMD " STALLED_CYCLES_FRONTEND; BKDG PMCx0D0 Decoder Empty"},
-    {"dispatch_stalls", 0x0d1, 0x00, 0, 0, 0x16, LNX_AMD " STALLED_CYCLES_BACKEND; BKDG PMCx0D1 Dispatch Stalls"},
-    {"l2_cache_accesses", 0x060, 0xff, 0, 0x17, 0, LNX_ZEN1 " CACHE_REFERENCES (0xff60); PPR PMCx060"},
-    {"l2_cache_misses", 0x064, 0x09, 0, 0x17, 0, LNX_ZEN1 " CACHE_MISSES (0x0964); PPR PMCx064"},
-    {"ic_fetch_stall_backpressure", 0x087, 0x01, 0, 0x17, 0x17,
-     LNX_ZEN1 " STALLED_CYCLES_BACKEND (0x0187); PPR 17h PMCx087"},
-    {"ic_fetch_stall_dq_empty", 0x087, 0x02, 0, 0x17, 0x17,
-     LNX_ZEN1 " STALLED_CYCLES_FRONTEND (0x0287); PPR 17h PMCx087"},
-    {"de_dis_dispatch_token_stalls", 0x0a9, 0x00, 0, 0x17, 0,
-     LNX_ZEN2 " STALLED_CYCLES_FRONTEND (0x00a9): Zen 2 (family 17h model 30h+) and later"},
-    {"ls_not_halted_p0_cyc", 0x120, 0x01, 0, 0x19, 0,
-     LNX_ZEN4 " REF_CPU_CYCLES (0x100000120): Zen 4 (family 19h model 10h+) and later, needs EventSelect[11:8]"},
-};
-const size_t pmu_amd_events_len = ARRAY_SIZE(pmu_amd_events);
-
-/* Knights Corner: KNC PMU doc 327357-001 Table 1-6 (by event code), the UMASK column is the unit
- * mask; FUB (unit) P54C/CRI/VPU. Cross-checked: Linux arch/x86/events/intel/knc.c knc_perfmon_event_map
- * (cycles 0x002a, instructions 0x0016, branches 0x0012, branch misses 0x002b). The Xeon Phi tuning guide
- * (Intel, "Optimization and Performance Tuning for Intel Xeon Phi Coprocessors, Part 2") Table 5 lists the
- * ones its metrics use. */
-#define KNC(name, ev, um, unit, line) {name, ev, um, 0, 0, 0, "KNC PMU 327357-001 Table 1-6 (" unit ")"}
-const struct pmu_event pmu_knc_events[] = {
-    KNC("DATA_READ", 0x00, 0x00, "P54C", 232),
-    KNC("DATA_WRITE", 0x01, 0x00, "P54C", 233),
-    KNC("DATA_PAGE_WALK", 0x02, 0x00, "P54C", 234),
-    KNC("DATA_READ_MISS", 0x03, 0x00, "P54C", 235),
-    KNC("DATA_WRITE_MISS", 0x04, 0x00, "P54C", 236),
-    KNC("DATA_CACHE_LINES_WRITTEN_BACK", 0x06, 0x00, "P54C", 237),
-    KNC("MEMORY_ACCESSES_IN_BOTH_PIPES", 0x09, 0x00, "P54C", 238),
-    KNC("BANK_CONFLICTS", 0x0a, 0x00, "P54C", 239),
-    KNC("CODE_READ", 0x0c, 0x00, "unit column blank", 240),
-    KNC("CODE_PAGE_WALK", 0x0d, 0x00, "P54C", 241),
-    KNC("CODE_CACHE_MISS", 0x0e, 0x00, "P54C", 243),
-    KNC("L1_DATA_PF1", 0x11, 0x00, "P54C", 244),
-    KNC("BRANCHES", 0x12, 0x00, "P54C", 245),
-    KNC("PIPELINE_FLUSHES", 0x15, 0x00, "P54C", 246),
-    KNC("INSTRUCTIONS_EXECUTED", 0x16, 0x00, "P54C", 247),
-    KNC("INSTRUCTIONS_EXECUTED_V_PIPE", 0x17, 0x00, "P54C", 248),
-    KNC("L1_DATA_PF1_MISS", 0x1c, 0x00, "P54C", 249),
-    KNC("L1_DATA_PF1_DROP", 0x1e, 0x00, "P54C", 250),
-    KNC("PIPELINE_AGI_STALLS", 0x1f, 0x00, "P54C", 251),
-    KNC("L1_DATA_HIT_INFLIGHT_PF1", 0x20, 0x00, "P54C", 253),
-    KNC("PIPELINE_SG_AGI_STALLS", 0x21, 0x00, "P54C", 254),
-    KNC("DATA_READ_OR_WRITE", 0x28, 0x00, "P54C", 255),
-    KNC("DATA_READ_MISS_OR_WRITE_MISS", 0x29, 0x00, "P54C", 256),
-    KNC("CPU_CLK_UNHALTED", 0x2a, 0x00, "P54C", 257),
-    KNC("BRANCHES_MISPREDICTED", 0x2b, 0x00, "P54C", 258),
-    KNC("MICROCODE_CYCLES", 0x2c, 0x00, "P54C", 259),
-    KNC("FE_STALLED", 0x2d, 0x00, "P54C", 260),
-    KNC("EXEC_STAGE_CYCLES", 0x2e, 0x00, "P54C", 262),
-    KNC("L1_DATA_PF2", 0x37, 0x00, "P54C", 263),
-    KNC("L2_DATA_PF1_MISS", 0x38, 0x00, "P54C", 264),
-    KNC("LONG_DATA_PAGE_WALK", 0x3a, 0x00, "P54C", 265),
-    KNC("LONG_CODE_PAGE_WALK", 0x3b, 0x00, "P54C", 266),
-    KNC("L2_READ_HIT_E", 0xc8, 0x10, "CRI", 267),
-    KNC("L2_READ_HIT_M", 0xc9, 0x10, "CRI", 268),
-    KNC("L2_READ_HIT_S", 0xca, 0x10, "CRI", 269),
-    KNC("L2_READ_MISS", 0xcb, 0x10, "CRI", 270),
-    KNC("L2_WRITE_HIT", 0xcc, 0x10, "CRI; description says 'L2 read hit' [!]", 272),
-    KNC("L2_VICTIM_REQ_WITH_DATA", 0xd7, 0x10, "CRI", 273),
-    KNC("SNP_HITM_BUNIT", 0xe3, 0x10, "CRI; description shifted by a row [!]", 274),
-    KNC("SNP_HIT_L2", 0xe6, 0x10, "CRI; description shifted by a row [!]", 275),
-    KNC("SNP_HITM_L2", 0xe7, 0x10, "CRI; description shifted by a row [!]", 276),
-    KNC("L2_CODE_READ_MISS_CACHE_FILL", 0xf0, 0x10, "CRI; description shifted by a row [!]", 277),
-    KNC("L2_DATA_READ_MISS_CACHE_FILL", 0xf1, 0x10, "CRI", 278),
-    KNC("L2_DATA_WRITE_MISS_CACHE_FILL", 0xf2, 0x10, "CRI", 279),
-    KNC("L2_CODE_READ_MISS_MEM_FILL", 0xf5, 0x10, "CRI", 280),
-    KNC("L2_DATA_READ_MISS_MEM_FILL", 0xf6, 0x10, "CRI", 281),
-    KNC("L2_DATA_WRITE_MISS_MEM_FILL", 0xf7, 0x10, "CRI", 285),
-    KNC("L2_DATA_PF2", 0xfc, 0x10, "CRI", 286),
-    KNC("L2_DATA_PF2_DROP", 0xfd, 0x10, "CRI", 287),
-    KNC("L2_DATA_PF2_MISS", 0xfe, 0x10, "CRI", 288),
-    KNC("L2_DATA_HIT_INFLIGHT_PF2", 0xff, 0x10, "CRI", 289),
-    KNC("VPU_DATA_READ", 0x00, 0x20, "VPU", 290),
-    KNC("VPU_DATA_WRITE", 0x01, 0x20, "VPU", 291),
-    KNC("VPU_DATA_READ_MISS", 0x03, 0x20, "VPU", 293),
-    KNC("VPU_DATA_WRITE_MISS", 0x04, 0x20, "VPU", 294),
-    KNC("VPU_STALL_REG", 0x05, 0x20, "VPU", 295),
-    KNC("VPU_INSTRUCTIONS_EXECUTED", 0x16, 0x20, "VPU", 296),
-    KNC("VPU_INSTRUCTIONS_EXECUTED_V_PIPE", 0x17, 0x20, "VPU", 297),
-    KNC("VPU_ELEMENTS_ACTIVE", 0x18, 0x20, "VPU", 298),
-};
-const size_t pmu_knc_events_len = ARRAY_SIZE(pmu_knc_events);
 
 /* Counter constraints, one table per family, first matching row wins. A row matches a 12-bit event code when
  * lo <= (code & mask) <= hi and the unit mask satisfies its rule.
@@ -250,59 +151,62 @@ const char *pmu_generic_event_name(enum pmu_generic_event ev)
     return (unsigned)ev < PMU_EV_COUNT ? names[ev] : "unknown";
 }
 
-static const struct pmu_event *find_in(const struct pmu_event *t, size_t n, const char *name)
+static bool family_fits(const struct pmu_caps *caps, const struct pmu_event *e)
 {
-    for (size_t i = 0; i < n; i++)
-        if (!strcmp(t[i].name, name))
-            return &t[i];
-    return NULL;
+    return (!e->min_family || caps->family >= e->min_family) && (!e->max_family || caps->family <= e->max_family);
+}
+
+static bool available(const struct pmu_caps *caps, const struct pmu_event *e, const char **why)
+{
+    const struct pmu_kind_desc *d = pmu_kind_get(caps->kind);
+    const char *reason = NULL;
+    if (d->event_available && !d->event_available(caps, e, &reason)) {
+        if (why)
+            *why = reason;
+        return false;
+    }
+    return true;
+}
+
+/* A name may stand in a table more than once, for parts that encode the event differently: the first entry
+ * there on this CPU, else the first of the family. */
+const struct pmu_event *pmu_event_find(const struct pmu_caps *caps, const char *name)
+{
+    const struct pmu_kind_desc *d = pmu_kind_get(caps->kind);
+    const struct pmu_event *first = NULL;
+    for (size_t i = 0; d->events && name && i < d->events_len; i++) {
+        const struct pmu_event *e = &d->events[i];
+        if (strcmp(e->name, name) || !family_fits(caps, e))
+            continue;
+        if (available(caps, e, NULL))
+            return e;
+        first = first ? first : e;
+    }
+    return first;
+}
+
+const struct pmu_event *pmu_event_available(const struct pmu_caps *caps, const char *name, const char **why)
+{
+    const struct pmu_event *e = pmu_event_find(caps, name);
+    if (why)
+        *why = "event missing from the table";
+    return e && available(caps, e, why) ? e : NULL;
 }
 
 const struct pmu_event *pmu_event_generic(const struct pmu_caps *caps, enum pmu_generic_event ev, const char **why)
 {
-    static const enum pmu_arch_event intel[PMU_EV_COUNT] = {PMU_AE_CORE_CYCLES, PMU_AE_INSTRUCTIONS,
-                                                            PMU_AE_BRANCHES, PMU_AE_BRANCH_MISSES};
-    static const char *const amd[PMU_EV_COUNT] = {"cpu_clocks_not_halted", "retired_instructions",
-                                                  "retired_branch_instructions",
-                                                  "retired_mispredicted_branch_instructions"};
-    static const char *const knc[PMU_EV_COUNT] = {"CPU_CLK_UNHALTED", "INSTRUCTIONS_EXECUTED", "BRANCHES",
-                                                  "BRANCHES_MISPREDICTED"};
+    const struct pmu_kind_desc *d = pmu_kind_get(caps->kind);
     const char *reason = NULL;
     const struct pmu_event *e = NULL;
-    if ((unsigned)ev >= PMU_EV_COUNT) {
+    if ((unsigned)ev >= PMU_EV_COUNT)
         reason = "unknown generic event";
-    } else if (caps->kind == PMU_KIND_INTEL_ARCH) {
-        if (caps->arch_events & BIT(intel[ev]))
-            e = &pmu_intel_arch_events[intel[ev]];
-        else
-            reason = "architectural event marked unavailable by CPUID (0AH.EBX / 23H.3.EAX)";
-    } else if (pmu_kind_is_amd(caps->kind)) {
-        e = find_in(pmu_amd_events, pmu_amd_events_len, amd[ev]);
-    } else if (caps->kind == PMU_KIND_KNC) {
-        e = find_in(pmu_knc_events, pmu_knc_events_len, knc[ev]);
-    } else {
+    else if (!d->events)
         reason = "no PMU";
-    }
+    else
+        e = pmu_event_available(caps, d->generic[ev], &reason);
     if (why)
-        *why = e ? NULL : (reason ? reason : "event missing from the table");
+        *why = e ? NULL : reason;
     return e;
-}
-
-const struct pmu_event *pmu_event_find(const struct pmu_caps *caps, const char *name)
-{
-    if (caps->kind == PMU_KIND_INTEL_ARCH)
-        return find_in(pmu_intel_arch_events, PMU_AE_COUNT, name);
-    if (pmu_kind_is_amd(caps->kind)) {
-        const struct pmu_event *e = find_in(pmu_amd_events, pmu_amd_events_len, name);
-        if (e && e->min_family && caps->family < e->min_family)
-            return NULL;
-        if (e && e->max_family && caps->family > e->max_family)
-            return NULL;
-        return e;
-    }
-    if (caps->kind == PMU_KIND_KNC)
-        return find_in(pmu_knc_events, pmu_knc_events_len, name);
-    return NULL;
 }
 
 void pmu_event_to_evsel(const struct pmu_event *ev, const struct pmu_evsel *base, struct pmu_evsel *out)

@@ -40,6 +40,9 @@ const struct pmu_event *pmu_event_generic(const struct pmu_caps *caps, enum pmu_
 /* Look an event up by name in the table of this PMU kind (Intel: architectural events by their
  * pmu_arch_event_name, e.g. "instructions"; AMD and KNC: the table names). NULL if absent. */
 const struct pmu_event *pmu_event_find(const struct pmu_caps *caps, const char *name);
+/* pmu_event_find(), and NULL with a static reason in *why where the kind says the event is not there on this CPU
+ * (Intel: CPUID marks the architectural event unavailable). */
+const struct pmu_event *pmu_event_available(const struct pmu_caps *caps, const char *name, const char **why);
 
 /* The GP counters that can count an event. On some families an event is wired to only some counters, and a
  * counter outside the set counts nothing (AMD family 15h, Bulldozer..Excavator: the BKDG for Family 15h lists

@@ -2,6 +2,7 @@
  * reset and conveniences. Portable: every hardware access goes through p->hw (pmu/access.h). */
 #include "pmu/pmu_internal.h"
 
+#include "pmu/kind.h"
 #include "pmu/pmu_msr.h"
 
 #include <string.h>
@@ -10,8 +11,12 @@
 
 static bool is_amd(const struct pmu *p)
 {
-    enum pmu_kind k = p->caps->kind;
-    return k == PMU_KIND_AMD_LEGACY || k == PMU_KIND_AMD_CORE_EXT || k == PMU_KIND_AMD_PERFMON_V2;
+    return pmu_kind_get(p->caps->kind)->amd_core;
+}
+
+static bool arch_perfmon(const struct pmu_caps *c)
+{
+    return pmu_kind_get(c->kind)->arch_perfmon;
 }
 
 int pmu_init(struct pmu *p, const struct pmu_caps *caps, struct hw_access *hw)
@@ -19,23 +24,12 @@ int pmu_init(struct pmu *p, const struct pmu_caps *caps, struct hw_access *hw)
     memset(p, 0, sizeof(*p));
     p->caps = caps;
     p->hw = hw;
-    switch (caps->kind) {
-    case PMU_KIND_INTEL_ARCH:
-        p->be = &pmu_backend_intel;
-        break;
-    case PMU_KIND_AMD_LEGACY:
-    case PMU_KIND_AMD_CORE_EXT:
-    case PMU_KIND_AMD_PERFMON_V2:
-        p->be = &pmu_backend_amd;
-        break;
-    case PMU_KIND_KNC:
-        p->be = &pmu_backend_knc;
-        break;
-    case PMU_KIND_NONE:
-    default:
+    const struct pmu_kind_desc *d = pmu_kind_get(caps->kind);
+    if (!d->backend) {
         p->error = "no PMU of a kind pmuboot can program (pmu_caps kind none)";
         return PMU_ENOTSUP;
     }
+    p->be = d->backend;
     if (caps->num_gp == 0 || caps->gp_width == 0 || caps->gp_width > PMU_MAX_WIDTH) {
         p->be = NULL;
         p->error = "capabilities give no GP counters or a GP counter width outside 1..64";
@@ -46,17 +40,12 @@ int pmu_init(struct pmu *p, const struct pmu_caps *caps, struct hw_access *hw)
         p->error = "capabilities give fixed counters with a width outside 1..64";
         return PMU_EINVAL;
     }
-    /* Fixed counters exist only on Intel v2+ (SDM Vol.3B 21.2.2); ignore a stray mask elsewhere. */
-    u64 fixed = caps->kind == PMU_KIND_INTEL_ARCH && caps->version >= 2 ? caps->fixed_mask : 0;
+    /* Fixed counters exist only with architectural perfmon v2+ (SDM Vol.3B 21.2.2); a stray mask is ignored. */
+    u64 fixed = d->arch_perfmon && caps->version >= 2 ? caps->fixed_mask : 0;
     p->counters = (u64)caps->gp_mask | (fixed << PMU_FIXED_BIT);
     p->gp_mask_val = pmu_width_mask(caps->gp_width);
     p->fixed_mask_val = fixed ? pmu_width_mask(caps->fixed_width) : 0;
-    if (caps->kind == PMU_KIND_INTEL_ARCH)
-        p->status_bits = caps->version >= 2 ? p->counters | pmu_intel_status_extra(caps) : 0;
-    else if (caps->kind == PMU_KIND_AMD_PERFMON_V2)
-        p->status_bits = p->counters | pmu_amd_status_extra(caps);
-    else if (caps->kind == PMU_KIND_KNC)
-        p->status_bits = p->counters; /* KNC GLOBAL_OVF_CTRL: bits 1:0, 63:2 reserved (Table 1-2, 1.4.3) */
+    p->status_bits = d->status_bits ? d->status_bits(p) : 0;
     return 0;
 }
 
@@ -67,12 +56,12 @@ bool pmu_has_status(const struct pmu *p)
 
 bool pmu_reserved_faults(const struct pmu *p)
 {
-    return !is_amd(p);
+    return pmu_kind_get(p->caps->kind)->reserved_faults;
 }
 
 bool pmu_reserved_faults_documented(const struct pmu *p)
 {
-    return p->caps->kind != PMU_KIND_KNC;
+    return pmu_kind_get(p->caps->kind)->reserved_faults_documented;
 }
 
 bool pmu_has_global_ctrl(const struct pmu *p)
@@ -84,18 +73,8 @@ bool pmu_has_global_ctrl(const struct pmu *p)
 
 u64 pmu_evsel_reserved(const struct pmu *p)
 {
-    switch (p->caps->kind) {
-    case PMU_KIND_INTEL_ARCH:
-        return pmu_intel_evsel_reserved(p);
-    case PMU_KIND_AMD_LEGACY:
-    case PMU_KIND_AMD_CORE_EXT:
-    case PMU_KIND_AMD_PERFMON_V2:
-        return pmu_amd_evsel_reserved(p);
-    case PMU_KIND_KNC:
-        return pmu_knc_evsel_reserved(p);
-    default:
-        return ~0ull;
-    }
+    const struct pmu_kind_desc *d = pmu_kind_get(p->caps->kind);
+    return d->evsel_reserved ? d->evsel_reserved(p) : ~0ull;
 }
 
 /* The widest event code the select holds. */
@@ -116,9 +95,9 @@ int pmu_evsel_encode(const struct pmu *p, const struct pmu_evsel *e, u64 *raw, c
         reason = is_amd(p) ? (p->caps->family >= 0x10 ? "event code wider than 12 bits (AMD EventSelect[11:0])"
                                                        : "event code wider than 8 bits (AMD family < 10h)")
                            : "event code wider than 8 bits (Intel/KNC event select)";
-    else if (e->any_thread && p->caps->kind == PMU_KIND_INTEL_ARCH && p->caps->version < 3)
+    else if (e->any_thread && arch_perfmon(p->caps) && p->caps->version < 3)
         reason = "AnyThread needs architectural perfmon v3 (SDM Vol.3B 21.2.3)";
-    else if (e->any_thread && p->caps->kind == PMU_KIND_INTEL_ARCH && p->caps->anythread_deprecated)
+    else if (e->any_thread && arch_perfmon(p->caps) && p->caps->anythread_deprecated)
         reason = "AnyThread is deprecated on this CPU (CPUID.0AH:EDX[15])";
     else if (e->any_thread && is_amd(p))
         reason = "AMD event selects have no AnyThread bit (bit 21 reserved, APM Vol.2 13.2.1)";
@@ -168,7 +147,7 @@ void pmu_evsel_decode(const struct pmu *p, u64 raw, struct pmu_evsel *e)
 u64 pmu_fixed_ctrl_reserved(const struct pmu *p)
 {
     const struct pmu_caps *c = p->caps;
-    if (c->kind != PMU_KIND_INTEL_ARCH || !c->msrs.fixed_ctr_ctrl)
+    if (!arch_perfmon(c) || !c->msrs.fixed_ctr_ctrl)
         return 0;
     /* SDM Vol.3B 21.2.2 Figure 21-2: 4 bits per fixed counter; bit 2 of each (AnyThread) only from v3. */
     u32 field = PMU_FIXED_OS | PMU_FIXED_USR | PMU_FIXED_PMI;
@@ -193,7 +172,7 @@ u64 pmu_global_ctrl_reserved(const struct pmu *p)
     if (!c->msrs.global_ctrl)
         return 0;
     u64 allowed = pmu_width_mask(c->num_gp);
-    if (c->kind == PMU_KIND_INTEL_ARCH) {
+    if (arch_perfmon(c)) {
         allowed |= pmu_width_mask(c->num_fixed) << PMU_FIXED_BIT;
         /* Bit 48 enables PERF_METRICS (Linux GLOBAL_CTRL_EN_PERF_METRICS); unknown until PERF_CAPABILITIES
          * is read. */
@@ -232,7 +211,7 @@ u64 pmu_counter_mask(const struct pmu *p, u32 bit)
  * msrs.legacy_gp on), AMD and KNC counters take their full width. */
 static bool sign_extended_writes(const struct pmu *p, u32 bit)
 {
-    return p->caps->kind == PMU_KIND_INTEL_ARCH && !PMU_IS_FIXED(bit) && !p->caps->msrs.ctr0_full_width &&
+    return arch_perfmon(p->caps) && !PMU_IS_FIXED(bit) && !p->caps->msrs.ctr0_full_width &&
            bit < p->caps->msrs.legacy_gp;
 }
 
@@ -303,7 +282,7 @@ int pmu_reset(struct pmu *p)
     for (u32 gp = 0; gp < c->num_gp; gp++)
         if (pmu_gp_exists(p, gp))
             keep_first(&first, p->be->select_write(p, gp, 0)); /* clears EN where there is no global ctrl */
-    if (c->kind == PMU_KIND_INTEL_ARCH && c->msrs.fixed_ctr_ctrl)
+    if (arch_perfmon(c) && c->msrs.fixed_ctr_ctrl)
         keep_first(&first, hw_wrmsr(hw, c->msrs.fixed_ctr_ctrl, 0));
     for (u32 bit = 0; bit < 64; bit++)
         if (pmu_counter_exists(p, bit))
@@ -311,7 +290,7 @@ int pmu_reset(struct pmu *p)
     /* Freeze on PMI off (IA32_DEBUGCTL bits 11, 12; SDM Vol.3B 18.4.7, 21.2.4.1): firmware may leave them set,
      * and the handler does not expect counting to stop by itself. Linux keeps them clear outside its LBR/
      * freeze users. Written only when set, so a part where they do not exist is never written. */
-    if (c->kind == PMU_KIND_INTEL_ARCH) {
+    if (arch_perfmon(c)) {
         u64 dbg = 0;
         const u64 freeze = DEBUGCTL_FREEZE_LBRS_ON_PMI | DEBUGCTL_FREEZE_PERFMON_ON_PMI;
         if (!hw_rdmsr(hw, MSR_IA32_DEBUGCTL, &dbg) && (dbg & freeze))

@@ -9,7 +9,7 @@
 #include "lib/format.h"
 #include "lib/types.h"
 
-/* Which programming model applies (the ops table comes later; this is its selector). */
+/* Which programming model applies: the index of its descriptor in pmu_kinds[] (pmu/kind.h). */
 enum pmu_kind {
     PMU_KIND_NONE,           /* nothing usable found: see caps.evidence */
     PMU_KIND_INTEL_ARCH,     /* Intel architectural perfmon v1+ (CPUID.0AH) */
@@ -17,13 +17,12 @@ enum pmu_kind {
     PMU_KIND_AMD_CORE_EXT,   /* AMD PerfCtrExtCore: 6 counters at C001_0200.., select/counter interleaved */
     PMU_KIND_AMD_PERFMON_V2, /* AMD PerfMonV2: core-ext counters + global ctl/status (CPUID 0x80000022) */
     PMU_KIND_KNC,            /* Intel Xeon Phi Knights Corner: 2 x 40-bit counters at 0x20.. */
+    PMU_KIND_ZHAOXIN,        /* Zhaoxin/Centaur ZXC, ZXD, ZXE: architectural perfmon v2 (Linux zhaoxin/core.c) */
+    PMU_KIND_COUNT
 };
 
 /* One of the three AMD kinds (AMD APM Vol.2 13.2: the same select layout and 48-bit counters). */
-static inline bool pmu_kind_is_amd(enum pmu_kind k)
-{
-    return k == PMU_KIND_AMD_LEGACY || k == PMU_KIND_AMD_CORE_EXT || k == PMU_KIND_AMD_PERFMON_V2;
-}
+bool pmu_kind_is_amd(enum pmu_kind k);
 
 #define PMU_INTEL_NEWEST_KNOWN_VERSION 6
 #define PMU_MAX_QUIRKS 8

@@ -1,4 +1,4 @@
-/* Shared between pmu/pmu.c and the per-kind backends (backend_intel.c, backend_amd.c, backend_knc.c); not
+/* Shared between pmu/pmu.c and the per-kind files (kind_intel.c, kind_amd.c, kind_knc.c); not
  * part of the pmu.h interface. */
 #pragma once
 #include "pmu/pmu.h"
@@ -38,16 +38,11 @@ static inline bool pmu_fixed_exists(const struct pmu *p, u32 fixed)
 int pmu_set_select_enables(struct pmu *p, u64 bits);
 int pmu_get_select_enables(struct pmu *p, u64 *bits);
 
-/* Per-kind encoding rules, called by pmu_evsel_encode / pmu_evsel_reserved. */
-u64 pmu_intel_evsel_reserved(const struct pmu *p);
-u64 pmu_amd_evsel_reserved(const struct pmu *p);
-u64 pmu_knc_evsel_reserved(const struct pmu *p);
-bool pmu_intel_anythread_legal(const struct pmu *p);
+/* The kind-specific lines of pmu_caps_describe() (pmu/describe.c) the descriptors name. */
+void pmu_describe_intel(const struct pmu_caps *c, struct strbuf *sb);
+void pmu_describe_amd(const struct pmu_caps *c, struct strbuf *sb);
 
-/* What the backends' status_clear/status_set accept besides the counters. */
-u64 pmu_intel_status_extra(const struct pmu_caps *caps);
-u64 pmu_amd_status_extra(const struct pmu_caps *caps);
-
+/* The backends of the kind files; a kind that follows another's programming model binds that one. */
 extern const struct pmu_backend pmu_backend_intel;
 extern const struct pmu_backend pmu_backend_amd;
 extern const struct pmu_backend pmu_backend_knc;

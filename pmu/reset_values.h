@@ -23,7 +23,14 @@ struct pmu_reset_expect {
     u64 tolerated;       /* bits an erratum may leave set (reported, not failed) */
 };
 
+/* The rule of caps->kind (its descriptor's reset_expect, pmu/kind.h). */
 void pmu_reset_expect(const struct pmu_caps *caps, const struct pmu_state_entry *e, struct pmu_reset_expect *out);
+/* The rules the kinds' descriptors name, as described above; `out` comes zeroed. */
+void pmu_reset_expect_knc(const struct pmu_caps *caps, const struct pmu_state_entry *e, struct pmu_reset_expect *out);
+void pmu_reset_expect_intel(const struct pmu_caps *caps, const struct pmu_state_entry *e, struct pmu_reset_expect *out);
+void pmu_reset_expect_amd(const struct pmu_caps *caps, const struct pmu_state_entry *e, struct pmu_reset_expect *out);
+void pmu_reset_expect_amd_v2(const struct pmu_caps *caps, const struct pmu_state_entry *e,
+                             struct pmu_reset_expect *out);
 
 enum pmu_reset_match { PMU_RESET_MISMATCH, PMU_RESET_MATCHES, PMU_RESET_MATCHES_ALT };
 enum pmu_reset_match pmu_reset_judge(const struct pmu_reset_expect *x, u64 observed);

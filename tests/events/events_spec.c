@@ -2,6 +2,7 @@
 #include "tests/events/events_spec.h"
 
 #include "lib/apic_timer_calc.h"
+#include "pmu/events.h"
 
 #define F(x) BIT(EWC_##x)
 
@@ -14,10 +15,6 @@ static const struct ew_event intel_events[] = {
     {"llc_misses", EWJ_LLC_MISSES, 0, "Table 21-1 LLC Misses: references to the last-level cache that miss"},
     {"branch_misses", EWJ_MISPREDICTS, 0, "Table 21-1 Branch Misses Retired: mispredicted branches at retirement"},
 };
-/* The event name -> architectural event bit, for CPUID's availability mask. */
-static const enum pmu_arch_event intel_bits[] = {PMU_AE_INSTRUCTIONS, PMU_AE_BRANCHES,  PMU_AE_CORE_CYCLES,
-                                                 PMU_AE_REF_CYCLES,   PMU_AE_LLC_MISSES, PMU_AE_BRANCH_MISSES};
-
 /* AMD core events (BKDGs / PPRs PMCx0C0, 0C2, 0C4, 0C3, 076). 0xC2 also counts exceptions and interrupts as
  * branches (pmu/deviations): the difference of two lengths cancels the one #UD of every CPL-3 run. */
 static const struct ew_event amd_events[] = {
@@ -40,35 +37,42 @@ static const struct ew_event knc_events[] = {
     {"BRANCHES_MISPREDICTED", EWJ_MISPREDICTS, 0, "KNC Table 1-6, event code 0x2B"},
 };
 
-static size_t take(const struct ew_event *t, size_t n, const struct ew_event **out, size_t max)
+/* Zhaoxin (Linux arch/x86/events/zhaoxin/core.c; no public manual): instructions is exact because Linux's
+ * zxd_event_constraints calls 0x00C0 "retired instructions"; what its branch events count (retired, executed,
+ * taken only) is nowhere stated, so they are not compared. ZXC has cycles only. */
+static const struct ew_event zhaoxin_events[] = {
+    {"instructions", EWJ_EXACT, F(INSNS), "Linux zhaoxin/core.c 0x00c0 retired instructions (ZXD/ZXE)"},
+    {"cpu_cycles", EWJ_CYCLES, 0, "Linux zhaoxin/core.c 0x0082 unhalted core clock cycles"},
+};
+
+#define SPEC(t) {t, ARRAY_SIZE(t)}
+/* Indexed by enum pmu_kind: a kind without an entry fails tests/host/test_pmu_kinds.c. */
+static const struct ew_kind_spec kind_specs[PMU_KIND_COUNT] = {
+    [PMU_KIND_INTEL_ARCH] = SPEC(intel_events),
+    [PMU_KIND_AMD_LEGACY] = SPEC(amd_events),
+    [PMU_KIND_AMD_CORE_EXT] = SPEC(amd_events),
+    [PMU_KIND_AMD_PERFMON_V2] = SPEC(amd_events),
+    [PMU_KIND_KNC] = SPEC(knc_events),
+    [PMU_KIND_ZHAOXIN] = SPEC(zhaoxin_events),
+};
+
+const struct ew_kind_spec *ew_kind_spec(enum pmu_kind k)
 {
-    for (size_t i = 0; i < n && i < max; i++)
-        out[i] = &t[i];
-    return n;
+    return (unsigned)k < PMU_KIND_COUNT && kind_specs[k].events ? &kind_specs[k] : NULL;
 }
 
+/* Those of the kind's events that are there on this CPU (Intel: CPUID marks them available). */
 size_t ew_events_for(const struct pmu_caps *caps, const struct ew_event **out, size_t max)
 {
-    switch (caps->kind) {
-    case PMU_KIND_INTEL_ARCH: {
-        size_t k = 0;
-        for (size_t i = 0; i < ARRAY_SIZE(intel_events); i++)
-            if (caps->arch_events & BIT(intel_bits[i])) {
-                if (k < max)
-                    out[k] = &intel_events[i];
-                k++;
-            }
-        return k;
-    }
-    case PMU_KIND_AMD_LEGACY:
-    case PMU_KIND_AMD_CORE_EXT:
-    case PMU_KIND_AMD_PERFMON_V2:
-        return take(amd_events, ARRAY_SIZE(amd_events), out, max);
-    case PMU_KIND_KNC:
-        return take(knc_events, ARRAY_SIZE(knc_events), out, max);
-    default:
-        return 0;
-    }
+    const struct ew_kind_spec *k = ew_kind_spec(caps->kind);
+    size_t n = 0;
+    for (size_t i = 0; k && i < k->len; i++)
+        if (pmu_event_available(caps, k->events[i].event, NULL)) {
+            if (n < max)
+                out[n] = &k->events[i];
+            n++;
+        }
+    return n;
 }
 
 u64 ew_fields_sum(const struct ew_counts *c, u32 fields)

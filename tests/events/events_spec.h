@@ -20,6 +20,14 @@ struct ew_event {
     const char *claim; /* what the manual says it counts: the reason the comparison is exact or bounded */
 };
 
+/* The events of one PMU kind; ew_events_for() keeps those there on the CPU (pmu_event_available). */
+struct ew_kind_spec {
+    const struct ew_event *events;
+    size_t len;
+};
+/* NULL for kind none and for a kind without events. */
+const struct ew_kind_spec *ew_kind_spec(enum pmu_kind k);
+
 /* The events to compare on this PMU (Intel: architectural events CPUID marks available). Fills out[0..max) and
  * returns how many apply. */
 size_t ew_events_for(const struct pmu_caps *caps, const struct ew_event **out, size_t max);

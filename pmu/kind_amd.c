@@ -4,6 +4,42 @@
  * 2"; Linux arch/x86/events/amd/core.c. All counters are 48 bits wide and written at full width. */
 #include "pmu/pmu_internal.h"
 
+#include "pmu/discover_internal.h"
+#include "pmu/kind.h"
+
+/* AMD: the events Linux maps its generic hardware events to (arch/x86/events/amd/core.c
+ * amd_perfmon_event_map (K7-family 16h), amd_zen1/zen2/zen4_perfmon_event_map), names as in the AMD BKDGs /
+ * PPRs. Families are a coarse filter: Zen 2 and Zen 4 share family numbers with Zen 1/Zen 3. */
+#define LNX_AMD "Linux amd/core.c amd_perfmon_event_map"
+#define LNX_ZEN1 "Linux amd/core.c amd_zen1_perfmon_event_map"
+#define LNX_ZEN2 "Linux amd/core.c amd_zen2_perfmon_event_map"
+#define LNX_ZEN4 "Linux amd/core.c amd_zen4_perfmon_event_map"
+const struct pmu_event pmu_amd_events[] = {
+    {"cpu_clocks_not_halted", 0x076, 0x00, 0, 0, 0, LNX_AMD " CPU_CYCLES; BKDG/PPR PMCx076 CPU Clocks not Halted"},
+    {"retired_instructions", 0x0c0, 0x00, 0, 0, 0, LNX_AMD " INSTRUCTIONS; BKDG/PPR PMCx0C0 Retired Instructions"},
+    {"retired_branch_instructions", 0x0c2, 0x00, 0, 0, 0,
+     LNX_AMD " BRANCH_INSTRUCTIONS; BKDG/PPR PMCx0C2 Retired Branch Instructions"},
+    {"retired_taken_branch_instructions", 0x0c4, 0x00, 0, 0, 0,
+     "BKDG/PPR PMCx0C4 Retired Taken Branch Instructions (not in Linux's generic map; suite events)"},
+    {"retired_mispredicted_branch_instructions", 0x0c3, 0x00, 0, 0, 0,
+     LNX_AMD " BRANCH_MISSES; BKDG/PPR PMCx0C3 Retired Mispredicted Branch Instructions"},
+    {"l2_requests", 0x07d, 0x07, 0, 0, 0x16, LNX_AMD " CACHE_REFERENCES (0x077d); BKDG PMCx07D Requests to L2"},
+    {"l2_misses", 0x07e, 0x07, 0, 0, 0x16, LNX_AMD " CACHE_MISSES (0x077e); BKDG PMCx07E L2 Cache Misses"},
+    {"decoder_empty", 0x0d0, 0x00, 0, 0, 0x16, LNX_AMD " STALLED_CYCLES_FRONTEND; BKDG PMCx0D0 Decoder Empty"},
+    {"dispatch_stalls", 0x0d1, 0x00, 0, 0, 0x16, LNX_AMD " STALLED_CYCLES_BACKEND; BKDG PMCx0D1 Dispatch Stalls"},
+    {"l2_cache_accesses", 0x060, 0xff, 0, 0x17, 0, LNX_ZEN1 " CACHE_REFERENCES (0xff60); PPR PMCx060"},
+    {"l2_cache_misses", 0x064, 0x09, 0, 0x17, 0, LNX_ZEN1 " CACHE_MISSES (0x0964); PPR PMCx064"},
+    {"ic_fetch_stall_backpressure", 0x087, 0x01, 0, 0x17, 0x17,
+     LNX_ZEN1 " STALLED_CYCLES_BACKEND (0x0187); PPR 17h PMCx087"},
+    {"ic_fetch_stall_dq_empty", 0x087, 0x02, 0, 0x17, 0x17,
+     LNX_ZEN1 " STALLED_CYCLES_FRONTEND (0x0287); PPR 17h PMCx087"},
+    {"de_dis_dispatch_token_stalls", 0x0a9, 0x00, 0, 0x17, 0,
+     LNX_ZEN2 " STALLED_CYCLES_FRONTEND (0x00a9): Zen 2 (family 17h model 30h+) and later"},
+    {"ls_not_halted_p0_cyc", 0x120, 0x01, 0, 0x19, 0,
+     LNX_ZEN4 " REF_CPU_CYCLES (0x100000120): Zen 4 (family 19h model 10h+) and later, needs EventSelect[11:8]"},
+};
+const size_t pmu_amd_events_len = ARRAY_SIZE(pmu_amd_events);
+
 /* PerfEvtSeln (APM Vol.2 Figure 13-7): 63:42 reserved, 41:40 HostOnly/GuestOnly, 39:36 reserved,
  * 35:32 EventSelect[11:8] (family 10h+), 21 and 19 reserved - KVM's AMD reserved_bits (0xfffffff000280000)
  * without the HG bits, which KVM refuses only because it is a hypervisor. Before family 10h (K7/K8) the
@@ -14,7 +50,7 @@
 #define AMD_EVSEL_RESERVED_MID (0xfull << 36)        /* 39:36 */
 #define AMD_EVSEL_EVENT_HI (0xfull << 32)            /* 35:32 */
 
-u64 pmu_amd_evsel_reserved(const struct pmu *p)
+static u64 amd_evsel_reserved(const struct pmu *p)
 {
     u64 r = AMD_EVSEL_RESERVED_HI | AMD_EVSEL_RESERVED_MID | EVSEL_ANY;
     if (p->caps->family < 0x10)
@@ -26,7 +62,7 @@ u64 pmu_amd_evsel_reserved(const struct pmu *p)
 
 /* PerfCntrGlobalStatus bit 58 = LbrFrozen with LbrExtV2 (Linux GLOBAL_STATUS_LBRS_FROZEN,
  * amd_pmu_cpu_reset clears it together with the counter bits). */
-u64 pmu_amd_status_extra(const struct pmu_caps *c)
+static u64 amd_status_extra(const struct pmu_caps *c)
 {
     return c->amd_lbr_v2 ? 1ull << PMU_STATUS_LBR_FRZ : 0;
 }
@@ -93,7 +129,7 @@ static int amd_status_set(struct pmu *p, u64 bits)
 
 static int amd_select_write(struct pmu *p, u32 gp, u64 raw)
 {
-    if (!pmu_gp_exists(p, gp) || (raw & pmu_amd_evsel_reserved(p)))
+    if (!pmu_gp_exists(p, gp) || (raw & amd_evsel_reserved(p)))
         return PMU_EINVAL;
     return hw_wrmsr(p->hw, select_msr(p, gp), raw);
 }
@@ -156,4 +192,51 @@ const struct pmu_backend pmu_backend_amd = {
     .counter_read = amd_counter_read,
     .counter_rdpmc = amd_counter_rdpmc,
     .rdpmc_index = amd_rdpmc_index,
+};
+
+/* PerfMonV2's PerfCntrGlobalStatus (APM Vol.2 13.2.2): the counters and LbrFrozen. The other two kinds have no
+ * status register. */
+static u64 amd_v2_status_bits(const struct pmu *p)
+{
+    return p->counters | amd_status_extra(p->caps);
+}
+
+/* Hygon family 18h is Zen: the same PMU (Linux amd_pmu_init serves both). */
+static bool amd_claims(const struct cpu_ident *id)
+{
+    return id->vendor == VENDOR_AMD || id->vendor == VENDOR_HYGON;
+}
+
+/* What the three AMD kinds share; they differ in their MSR blocks (caps->msrs), the status register and the
+ * reset value of PerfCntrGlobalCtl. */
+#define AMD_KIND_COMMON                                                                                             \
+    .claims = amd_claims, .discover = pmu_discover_amd, .backend = &pmu_backend_amd,                                \
+    .evsel_reserved = amd_evsel_reserved, .reserved_faults = false, .reserved_faults_documented = true,             \
+    .amd_core = true, .events = pmu_amd_events, .events_len = ARRAY_SIZE(pmu_amd_events),                           \
+    /* Linux amd/core.c amd_perfmon_event_map */                                                                    \
+    .generic = {"cpu_clocks_not_halted", "retired_instructions", "retired_branch_instructions",                     \
+                "retired_mispredicted_branch_instructions"}
+
+const struct pmu_kind_desc pmu_kind_amd_legacy = {
+    .name = "amd_legacy",
+    .title = "AMD legacy (K7) performance counters",
+    AMD_KIND_COMMON,
+    .reset_expect = pmu_reset_expect_amd,
+};
+
+const struct pmu_kind_desc pmu_kind_amd_core_ext = {
+    .name = "amd_core_ext",
+    .title = "AMD core performance counter extensions (PerfCtrExtCore)",
+    AMD_KIND_COMMON,
+    .describe = pmu_describe_amd,
+    .reset_expect = pmu_reset_expect_amd,
+};
+
+const struct pmu_kind_desc pmu_kind_amd_perfmon_v2 = {
+    .name = "amd_perfmon_v2",
+    .title = "AMD PerfMonV2",
+    AMD_KIND_COMMON,
+    .status_bits = amd_v2_status_bits,
+    .describe = pmu_describe_amd,
+    .reset_expect = pmu_reset_expect_amd_v2,
 };

@@ -3,6 +3,9 @@
  * reference for the order of operations. */
 #include "pmu/pmu_internal.h"
 
+#include "pmu/discover_internal.h"
+#include "pmu/kind.h"
+
 /* IA32_PERFEVTSELx bits 63:32 (SDM Vol.3B Figure 21-6 and the v6 additions; Linux perf_event.h):
  * 32 IN_TX, 33 IN_TXCP (TSX parts: CPUID.(7,0):EBX HLE[4]/RTM[11], pmu_caps.tsx), 34 adaptive PEBS, 35 BR_CNTR
  * (CPUID.1CH), 36 EQ (CPUID.23H.0:EBX[1]), 37 RDPMC_USER_DISABLE (CPUID.23H.0:EBX[2]), 47:40 UMASK2
@@ -17,14 +20,14 @@
 
 #define RDPMC_FIXED (1u << 30) /* SDM Vol.2B RDPMC: ECX[30] selects the fixed-function counters */
 
-bool pmu_intel_anythread_legal(const struct pmu *p)
+static bool intel_anythread_legal(const struct pmu *p)
 {
     return p->caps->version >= 3 && !p->caps->anythread_deprecated;
 }
 
 /* Only bits certain to be reserved: a bit whose existence depends on something pmu_caps does not record is
  * left out (the mask is used to expect #GP). */
-u64 pmu_intel_evsel_reserved(const struct pmu *p)
+static u64 intel_evsel_reserved(const struct pmu *p)
 {
     const struct pmu_caps *c = p->caps;
     u64 r = 0xffffffff00000000ull;
@@ -53,7 +56,7 @@ u64 pmu_intel_evsel_reserved(const struct pmu *p)
 /* GLOBAL_STATUS bits other than counters that OVF_CTRL / STATUS_RESET / STATUS_SET accept (SDM Vol.3B
  * 21.2.2 Figure 21-4 (v2), 21.2.3 Figure 21-7 (v3, Ovf_Uncore), 21.2.4 Figure 21-9 (v4: TraceToPAPMI,
  * LBR_Frz, CTR_Frz, ASCI); PERF_METRICS overflow bit 48 with PERF_CAPABILITIES[15]). */
-u64 pmu_intel_status_extra(const struct pmu_caps *c)
+static u64 intel_status_extra(const struct pmu_caps *c)
 {
     u64 x = (1ull << PMU_STATUS_OVF_BUF) | (1ull << PMU_STATUS_COND_CHGD);
     if (c->version >= 3)
@@ -151,9 +154,9 @@ static int intel_status_set(struct pmu *p, u64 bits)
 static int intel_select_write(struct pmu *p, u32 gp, u64 raw)
 {
     u32 msr = pmu_gp_exists(p, gp) ? select_msr(p, gp) : 0;
-    if (!msr || (raw & pmu_intel_evsel_reserved(p)))
+    if (!msr || (raw & intel_evsel_reserved(p)))
         return PMU_EINVAL;
-    if ((raw & EVSEL_ANY) && !pmu_intel_anythread_legal(p))
+    if ((raw & EVSEL_ANY) && !intel_anythread_legal(p))
         return PMU_EINVAL;
     return hw_wrmsr(p->hw, msr, raw);
 }
@@ -175,7 +178,7 @@ static int intel_fixed_ctrl_write(struct pmu *p, u32 fixed, u32 field4)
         return PMU_ENOTSUP;
     if (!pmu_fixed_exists(p, fixed) || fixed >= 16 || field4 > 0xf)
         return PMU_EINVAL;
-    if ((field4 & PMU_FIXED_ANY) && !pmu_intel_anythread_legal(p))
+    if ((field4 & PMU_FIXED_ANY) && !intel_anythread_legal(p))
         return PMU_EINVAL;
     u64 v = 0;
     int r = hw_rdmsr(p->hw, msr, &v);
@@ -246,4 +249,45 @@ const struct pmu_backend pmu_backend_intel = {
     .counter_read = intel_counter_read,
     .counter_rdpmc = intel_counter_rdpmc,
     .rdpmc_index = intel_rdpmc_index,
+};
+
+/* Overflow status from v2 (SDM Vol.3B 21.2.2): the counters and the documented extra bits. */
+static u64 intel_status_bits(const struct pmu *p)
+{
+    return p->caps->version >= 2 ? p->counters | intel_status_extra(p->caps) : 0;
+}
+
+/* Family 0x0B is Knights Corner, its own kind (pmu_kind_knc). */
+static bool intel_claims(const struct cpu_ident *id)
+{
+    return id->vendor == VENDOR_INTEL && id->family != 0x0b;
+}
+
+static bool intel_event_available(const struct pmu_caps *caps, const struct pmu_event *e, const char **why)
+{
+    size_t bit = (size_t)(e - pmu_intel_arch_events);
+    if (bit < PMU_AE_COUNT && (caps->arch_events & BIT(bit)))
+        return true;
+    *why = "architectural event marked unavailable by CPUID (0AH.EBX / 23H.3.EAX)";
+    return false;
+}
+
+const struct pmu_kind_desc pmu_kind_intel_arch = {
+    .name = "intel_arch",
+    .title = "Intel architectural performance monitoring",
+    .claims = intel_claims,
+    .discover = pmu_discover_intel,
+    .backend = &pmu_backend_intel,
+    .evsel_reserved = intel_evsel_reserved,
+    .status_bits = intel_status_bits,
+    .reserved_faults = true,
+    .reserved_faults_documented = true,
+    .arch_perfmon = true,
+    .describe = pmu_describe_intel,
+    .events = pmu_intel_arch_events,
+    .events_len = PMU_AE_COUNT,
+    /* Linux intel/core.c intel_perfmon_event_map */
+    .generic = {"core_cycles", "instructions", "branches", "branch_misses"},
+    .event_available = intel_event_available,
+    .reset_expect = pmu_reset_expect_intel,
 };
