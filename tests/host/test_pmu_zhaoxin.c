@@ -11,7 +11,7 @@
 #include "lib/cpu_ident.h"
 #include "pmu/cpuid_dump.h"
 #include "pmu/events.h"
-#include "tests/events_spec.h"
+#include "tests/events/events_spec.h"
 
 static struct cpuid_dump dump;
 static struct cpu_ident id;
