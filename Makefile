@@ -35,7 +35,7 @@ HOST_LDLIBS := -lcmocka
 # register model) by wildcard (their kernel/ subfolders are the machine glue, kernel-only); and the verdict code
 # of the harness and of the suites, beside the checks that use it, which the host tests hold against recorded
 # cases.
-PORTABLE_SRCS := $(wildcard lib/*.c pmu/*.c emul/*.c emul/model/*.c) harness/verdict_repeat.c \
+PORTABLE_SRCS := $(wildcard lib/*.c pmu/*.c emul/*.c emul/model/*.c) harness/verdict_repeat.c harness/yaml_lines.c \
                  tests/events/events_expect.c tests/events/events_spec.c tests/smp/features_compare.c \
                  tests/pmu_enum/pmu_enum_judge.c tests/pmi/pmi_checks.c
 # tests/ holds kmain and the suite list, a folder per suite, and (not in the kernel) tests/host/ and tests/report/.

@@ -4,31 +4,11 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "harness/yaml_lines.h"
 #include "kernel/traps.h"
 #include "kernel/percpu_array.h"
 
 PER_CPU_ARRAY_GLOBAL(struct check_fault_log, check_fault_logs);
-
-static void yaml_str(struct strbuf *sb, const char *s)
-{
-    sb_printf(sb, "\"");
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            sb_printf(sb, "\\%c", *s);
-        else if (*s == '\n')
-            sb_printf(sb, "\\n");
-        else
-            sb_printf(sb, "%c", *s);
-    }
-    sb_printf(sb, "\"");
-}
-
-/* Keys are quoted: check labels such as "#PF CR2" would otherwise start a YAML comment. */
-static void yaml_key(struct strbuf *sb, const char *key)
-{
-    yaml_str(sb, key);
-    sb_printf(sb, ": ");
-}
 
 static bool tally(struct check *c, bool ok)
 {
@@ -40,17 +20,13 @@ static bool tally(struct check *c, bool ok)
 
 bool expect_eq(struct check *c, const char *what, u64 expected, u64 observed)
 {
-    yaml_key(&c->diag, what);
-    sb_printf(&c->diag, "{expected: 0x%llx, observed: 0x%llx, tolerance: 0}\n", (unsigned long long)expected,
-              (unsigned long long)observed);
+    yaml_equal(&c->diag, what, true, expected, observed);
     return tally(c, expected == observed);
 }
 
 bool expect_eq_dec(struct check *c, const char *what, u64 expected, u64 observed)
 {
-    yaml_key(&c->diag, what);
-    sb_printf(&c->diag, "{expected: %llu, observed: %llu, tolerance: 0}\n", (unsigned long long)expected,
-              (unsigned long long)observed);
+    yaml_equal(&c->diag, what, false, expected, observed);
     return tally(c, expected == observed);
 }
 
@@ -71,12 +47,7 @@ bool expect_true(struct check *c, const char *what, bool ok, const char *expecte
     va_start(ap, observed_fmt);
     k_vsnprintf(obs, sizeof(obs), observed_fmt, ap);
     va_end(ap);
-    yaml_key(&c->diag, what);
-    sb_printf(&c->diag, "{expected: ");
-    yaml_str(&c->diag, expected);
-    sb_printf(&c->diag, ", observed: ");
-    yaml_str(&c->diag, obs);
-    sb_printf(&c->diag, ", tolerance: exact}\n");
+    yaml_exact(&c->diag, what, expected, obs);
     return tally(c, ok);
 }
 
@@ -87,9 +58,7 @@ void check_note(struct check *c, const char *key, const char *fmt, ...)
     va_start(ap, fmt);
     k_vsnprintf(val, sizeof(val), fmt, ap);
     va_end(ap);
-    yaml_key(&c->diag, key);
-    yaml_str(&c->diag, val);
-    sb_printf(&c->diag, "\n");
+    yaml_note(&c->diag, key, val);
 }
 
 /* A TAP directive ends at the line, and '#' would start another: drop '#', fold newlines. */
@@ -131,9 +100,7 @@ bool check_deviations_strict;
 /* A failure recorded as a YAML line `label: "msg"`. */
 static void failure_line(struct check *c, const char *label, const char *msg)
 {
-    yaml_key(&c->diag, label);
-    yaml_str(&c->diag, msg);
-    sb_printf(&c->diag, "\n");
+    yaml_note(&c->diag, label, msg);
     tally(c, false);
 }
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/yaml_lines.h"
 #include "lib/cpu_ident.h"
 #include "lib/format.h"
 #include "lib/topology.h"
@@ -43,20 +44,6 @@ struct pcheck {
     char diag_buf[16384];
 };
 
-static void yaml_str(struct strbuf *sb, const char *s)
-{
-    sb_printf(sb, "\"");
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            sb_printf(sb, "\\%c", *s);
-        else if (*s == '\n')
-            sb_printf(sb, "\\n");
-        else
-            sb_printf(sb, "%c", *s);
-    }
-    sb_printf(sb, "\"");
-}
-
 static void pc_begin(struct pcheck *c, const char *fmt, ...) PRINTF_LIKE(2, 3);
 static void pc_begin(struct pcheck *c, const char *fmt, ...)
 {
@@ -76,10 +63,7 @@ static void note(struct pcheck *c, const char *key, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(val, sizeof(val), fmt, ap);
     va_end(ap);
-    yaml_str(&c->diag, key);
-    sb_printf(&c->diag, ": ");
-    yaml_str(&c->diag, val);
-    sb_printf(&c->diag, "\n");
+    yaml_note(&c->diag, key, val);
 }
 
 /* The first failure's evidence, for the TAP line. */
@@ -97,13 +81,7 @@ static void evidence(struct pcheck *c, const char *fmt, ...)
 /* expect_eq (hex) / expect_eq_dec (harness/framework.c), the same YAML. */
 static bool expect_equal(struct pcheck *c, const char *what, bool hex, u64 expected, u64 observed)
 {
-    yaml_str(&c->diag, what);
-    if (hex)
-        sb_printf(&c->diag, ": {expected: 0x%llx, observed: 0x%llx, tolerance: 0}\n", (unsigned long long)expected,
-                  (unsigned long long)observed);
-    else
-        sb_printf(&c->diag, ": {expected: %llu, observed: %llu, tolerance: 0}\n", (unsigned long long)expected,
-                  (unsigned long long)observed);
+    yaml_equal(&c->diag, what, hex, expected, observed);
     c->expectations++;
     c->failures += expected != observed;
     return expected == observed;
@@ -112,12 +90,7 @@ static bool expect_equal(struct pcheck *c, const char *what, bool hex, u64 expec
 /* expect_true (harness/framework.c), the same YAML. */
 static bool expect_holds(struct pcheck *c, const char *what, bool ok, const char *expected, const char *observed)
 {
-    yaml_str(&c->diag, what);
-    sb_printf(&c->diag, ": {expected: ");
-    yaml_str(&c->diag, expected);
-    sb_printf(&c->diag, ", observed: ");
-    yaml_str(&c->diag, observed);
-    sb_printf(&c->diag, ", tolerance: exact}\n");
+    yaml_exact(&c->diag, what, expected, observed);
     c->expectations++;
     c->failures += !ok;
     return ok;

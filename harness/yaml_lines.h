@@ -1,0 +1,17 @@
+/* The lines of a check's YAML block (docs/checklist.md): one writer for the kernel's checks (harness/framework.c)
+ * and the host's predictions of them (tests/host/support/checks_predict.c), so both print the same bytes.
+ * Portable. */
+#pragma once
+#include "lib/format.h"
+#include "lib/types.h"
+
+/* A double-quoted YAML string: '"' and '\' escaped, newlines as \n. */
+void yaml_str(struct strbuf *sb, const char *s);
+/* A quoted key and ": " (a label such as "#PF CR2" would otherwise start a YAML comment). */
+void yaml_key(struct strbuf *sb, const char *key);
+/* key: "value" */
+void yaml_note(struct strbuf *sb, const char *key, const char *value);
+/* key: {expected: E, observed: O, tolerance: 0}, in hex (0x...) or decimal. */
+void yaml_equal(struct strbuf *sb, const char *key, bool hex, u64 expected, u64 observed);
+/* key: {expected: "E", observed: "O", tolerance: exact} */
+void yaml_exact(struct strbuf *sb, const char *key, const char *expected, const char *observed);
