@@ -5,14 +5,9 @@
 
 #include "pmu/pmu_msr.h"
 
-bool pmu_discover_knc(struct pmu_caps *caps, const struct cpu_ident *id, const struct cpuid_source *src)
+void pmu_knc_fill(struct pmu_caps *caps)
 {
-    (void)src;
-    if (id->family != 0x0b)
-        return false;
     caps->kind = PMU_KIND_KNC;
-    if (id->model != 0x01)
-        pmu_note_quirk(caps, "Intel family 0x0B with a model other than 0x01: assumed to be Knights Corner");
     caps->num_gp = 2;
     caps->gp_mask = 0x3;
     caps->gp_width = 40;
@@ -24,6 +19,16 @@ bool pmu_discover_knc(struct pmu_caps *caps, const struct cpu_ident *id, const s
     m->global_status = MSR_KNC_PERF_GLOBAL_STATUS;
     m->global_status_reset = MSR_KNC_PERF_GLOBAL_OVF_CTRL;
     m->global_ctrl = MSR_KNC_PERF_GLOBAL_CTRL;
+}
+
+bool pmu_discover_knc(struct pmu_caps *caps, const struct cpu_ident *id, const struct cpuid_source *src)
+{
+    (void)src;
+    if (id->family != 0x0b)
+        return false;
+    pmu_knc_fill(caps);
+    if (id->model != 0x01)
+        pmu_note_quirk(caps, "Intel family 0x0B with a model other than 0x01: assumed to be Knights Corner");
     pmu_evidence(caps, "Intel family 0x%x model 0x%x: Knights Corner PMU (not enumerated by CPUID)", id->family,
                  id->model);
     return true;

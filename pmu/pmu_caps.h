@@ -156,3 +156,7 @@ void pmu_caps_describe(const struct pmu_caps *caps, struct strbuf *sb);
 void pmu_perf_capabilities_describe(const struct pmu_perf_capabilities *pc, struct strbuf *sb);
 
 const char *pmu_kind_name(enum pmu_kind kind); /* "none", "intel_arch", ... */
+
+/* The Knights Corner PMU's counters and MSR map, fixed by its document (Intel Xeon Phi Coprocessor PMU, doc
+ * 327357-001, 1.4 and Table 1-2), not enumerated: discovery (pmu/discover_knc.c) and the register model share it. */
+void pmu_knc_fill(struct pmu_caps *caps);

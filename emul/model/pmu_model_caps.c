@@ -92,19 +92,8 @@ void pmu_model_caps_amd(struct pmu_caps *c, enum pmu_kind kind, u32 num_gp)
 void pmu_model_caps_knc(struct pmu_caps *c)
 {
     memset(c, 0, sizeof(*c));
-    c->kind = PMU_KIND_KNC;
     c->vendor = VENDOR_INTEL;
     c->family = 0x0b;
     c->model = 0x01;
-    c->num_gp = 2; /* KNC 1.4: two 40-bit counters per thread */
-    c->gp_mask = 0x3;
-    c->gp_width = 40;
-    struct pmu_msrs *m = &c->msrs;
-    m->evtsel0 = MSR_KNC_EVNTSEL0;
-    m->ctr0 = MSR_KNC_PERFCTR0;
-    m->stride = 1;
-    m->spflt_ctrl = MSR_KNC_SPFLT_CONTROL;
-    m->global_status = MSR_KNC_PERF_GLOBAL_STATUS;
-    m->global_status_reset = MSR_KNC_PERF_GLOBAL_OVF_CTRL;
-    m->global_ctrl = MSR_KNC_PERF_GLOBAL_CTRL;
+    pmu_knc_fill(c); /* the same counters and MSR map discovery gives (pmu/discover_knc.c) */
 }
