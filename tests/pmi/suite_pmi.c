@@ -46,6 +46,8 @@ static bool wait_entries(struct pmi_cpu *pc, u64 n)
 static void vector_path(struct check *c, bool nmi)
 {
     struct pmu_cpu *pmc = this_pmu_cpu();
+    if (!pmc->discovered) /* its access layer was never set up: the handler would call through nothing */
+        return check_skip(c, "PMU discovery did not run on this CPU (it came online after discovery ran)");
     struct pmu null_pmu;
     pmu_init_null(&null_pmu, &pmc->caps, &pmc->hw);
     struct pmi_cpu *pc = pmi_arm(&null_pmu, variant(), nmi);
