@@ -1,6 +1,6 @@
-/* The emulated PMU kinds of pmu=emulated:KIND: for each, the capabilities the register model is built from
- * (emul/model/pmu_model_caps.c) and the CPUID answers that make pmu_discover() find exactly those capabilities,
- * so discovery runs unchanged on an emulated PMU. docs/emulated-pmu.md says how vendor and family are
+/* The emulated PMU kinds of pmu=emulated:KIND: for each, the CPUID answers it presents, and the capabilities its
+ * register model is built from, which are what pmu_discover() finds on those answers (one description of each
+ * kind's counters and MSR map, pmu/kind_*.c), so discovery runs unchanged on an emulated PMU. docs/emulated-pmu.md says how vendor and family are
  * presented. Portable: no hardware access; the kernel side is emul/kernel/pmu_emul.c. */
 #pragma once
 #include "lib/cpuid_source.h"

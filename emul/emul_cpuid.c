@@ -71,9 +71,10 @@ bool pmu_emul_cpuid_query(void *ctx, u32 leaf, u32 subleaf, struct cpuid_regs *r
     bool ok = cpuid_query(e->base, leaf, subleaf, r);
     switch (leaf) {
     case 0: {
-        /* Max basic leaf: 0AH for Intel, 1AH for a hybrid kind, 23H with leaf 23H; the vendor of the kind. */
-        u32 max = has_ext_leaf(k) ? 0x23u : core ? 0x1au : 0x0au;
-        if (is_intel_arch(k) && r->eax < max)
+        /* Max basic leaf: 0AH for Intel, 1AH for a hybrid kind, 23H with leaf 23H, at least 01H for every kind (as
+         * on every CPU since the signature leaf); the vendor of the kind. */
+        u32 max = has_ext_leaf(k) ? 0x23u : core ? 0x1au : is_intel_arch(k) ? 0x0au : 1u;
+        if (r->eax < max)
             r->eax = max;
         put_vendor(r, amd ? "AuthenticAMD" : "GenuineIntel");
         return true;
@@ -127,8 +128,9 @@ bool pmu_emul_cpuid_query(void *ctx, u32 leaf, u32 subleaf, struct cpuid_regs *r
             *r = (struct cpuid_regs){0x40000001u, 0x4b4d564bu, 0x564b4d56u, 0x0000004du};
         return true;
     case 0x80000000:
-        if (amd && k->kind == PMU_KIND_AMD_PERFMON_V2 && r->eax < 0x80000022u)
-            r->eax = 0x80000022u;
+        /* AMD: Fn8000_0001 (PerfCtrExtCore) always, Fn8000_0022 for PerfMonV2. */
+        if (amd && r->eax < (k->kind == PMU_KIND_AMD_PERFMON_V2 ? 0x80000022u : 0x80000001u))
+            r->eax = k->kind == PMU_KIND_AMD_PERFMON_V2 ? 0x80000022u : 0x80000001u;
         if (amd)
             put_vendor(r, "AuthenticAMD");
         return true;

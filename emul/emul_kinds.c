@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "emul/model/pmu_model.h"
+#include "lib/cpu_ident.h"
 
 /* CPUID.01H:EAX signatures (SDM Vol.2A CPUID Table 3-8 encoding; APM Vol.3 CPUID Fn0000_0001 EAX):
  * Intel family 6 model 55H (Skylake-SP), KNC family 0BH model 01H, AMD family 10h (K10), 15h, 19h. */
@@ -113,68 +113,24 @@ const struct pmu_emul_core *pmu_emul_core_at(const struct pmu_emul_kind *k, u32 
     return core < k->num_cores ? &k->cores[core] : NULL;
 }
 
-/* APM Vol.3 CPUID Fn0000_0001 EAX: family = BaseFamily[11:8] + ExtFamily[27:20] when BaseFamily is 0xF. */
-static u32 amd_family(u32 signature)
+/* A CPU that answers no leaf of its own: the kind's leaves (emul/emul_cpuid.c) are then all there is. */
+static bool no_leaves(void *ctx, u32 leaf, u32 subleaf, struct cpuid_regs *r)
 {
-    u32 base = signature >> 8 & 0xf;
-    return base == 0xf ? base + (signature >> 20 & 0xff) : base;
+    (void)ctx, (void)leaf, (void)subleaf, (void)r;
+    return false;
 }
 
-/* SDM Vol.2A CPUID Table 3-8: display model = ExtModel[19:16] << 4 | Model[7:4] for family 6. */
-static u32 intel_model(u32 signature)
-{
-    return (signature >> 12 & 0xf0) | (signature >> 4 & 0xf);
-}
-
-/* A hybrid kind's core: the model's counters and what discovery reads besides them on that core's CPUID. */
-static void hybrid_caps(const struct pmu_emul_kind *k, const struct pmu_emul_core *c, struct pmu_caps *out)
-{
-    pmu_model_caps_intel(out, k->version, c->num_gp, k->gp_width,
-                         c->fixed_mask ? 32 - (u32)__builtin_clz(c->fixed_mask) : 0, k->fixed_width, k->fw_write);
-    out->fixed_mask = c->fixed_mask;
-    out->model = intel_model(k->signature);
-    out->stepping = k->signature & 0xf;
-    out->arch_events_len = c->leaf_0a[0] >> 24;
-    out->arch_events = c->arch_events;
-    out->anythread_deprecated = k->version >= 5 && (c->leaf_0a[3] >> 15 & 1);
-    out->hybrid = true;
-    out->core_type = (u8)(c->leaf_1a >> 24);
-    out->native_model_id = c->leaf_1a & 0xffffff;
-    if (k->ext_leaf) {
-        out->ext_leaf = true;
-        out->ext_subleaves = c->leaf_23[0][0];
-        out->umask2 = c->leaf_23[0][1] & 1;
-        out->eq_bit = c->leaf_23[0][1] >> 1 & 1;
-        out->rdpmc_user_disable = c->leaf_23[0][1] >> 2 & 1;
-    }
-}
-
+/* The capabilities are what pmu_discover() finds on the kind's CPUID: the kind descriptors (pmu/kind_*.c) are the
+ * one description of each kind's counters and MSR map, for the hardware path and the model alike. */
 void pmu_emul_caps(const struct pmu_emul_kind *k, u32 core, struct pmu_caps *out)
 {
-    const struct pmu_emul_core *c = pmu_emul_core_at(k, core < k->num_cores ? core : 0);
-    if (c) {
-        hybrid_caps(k, c, out);
-        return;
-    }
-    switch (k->kind) {
-    case PMU_KIND_INTEL_ARCH:
-        pmu_model_caps_intel(out, k->version, k->num_gp, k->gp_width, k->num_fixed, k->fixed_width, k->fw_write);
-        out->model = 0x55;
-        out->stepping = k->signature & 0xf;
-        out->pdcm = k->version >= 2;
-        if (!out->pdcm)
-            out->msrs.perf_capabilities = 0;
-        if (k->version >= 6) {
-            out->ext_leaf = true;
-            out->ext_subleaves = BIT(1) | BIT(3);
-        }
-        break;
-    case PMU_KIND_KNC:
-        pmu_model_caps_knc(out);
-        break;
-    default:
-        pmu_model_caps_amd(out, k->kind, k->num_gp);
-        out->family = amd_family(k->signature); /* the family's counter constraints apply (pmu/events.c) */
-        break;
-    }
+    static const struct cpuid_source blank = {no_leaves, NULL};
+    struct pmu_emul_cpuid ctx = {k, &blank, false, core};
+    struct cpuid_source src = {pmu_emul_cpuid_query, &ctx};
+    struct cpu_ident id;
+    cpu_ident_decode(&id, &src);
+    pmu_discover(out, &id, &src);
+    /* The kernel reads PERF_CAPABILITIES and hands it over; FW_WRITE is bit 13 (SDM Vol.4 IA32_PERF_CAPABILITIES). */
+    if (out->pdcm)
+        pmu_caps_apply_perf_capabilities(out, k->fw_write ? BIT(13) : 0);
 }

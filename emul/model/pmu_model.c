@@ -9,6 +9,7 @@
  *   KVM     Linux arch/x86/kvm/pmu.c, vmx/pmu_intel.c, svm/pmu.c, which emulate the same rules for guests. */
 #include "emul/model/pmu_model.h"
 
+#include "pmu/kind.h"
 #include "pmu/events.h"
 #include "pmu/pmu_msr.h"
 
@@ -63,14 +64,17 @@ static u64 low_mask(u32 n)
     return n >= 64 ? ~0ull : (1ull << n) - 1;
 }
 
+/* The programming model of the kind (pmu/kind.h): Intel architectural perfmon (Intel, Zhaoxin) or AMD's core
+ * counters. The rules below are the model's own reading of the manuals, kept apart from pmu/ so that each
+ * checks the other; only which programming model a kind follows comes from its descriptor. */
 static bool is_intel(const struct pmu_model *m)
 {
-    return m->caps.kind == PMU_KIND_INTEL_ARCH;
+    return pmu_kind_get(m->caps.kind)->arch_perfmon;
 }
 
 static bool is_amd(const struct pmu_model *m)
 {
-    return pmu_kind_is_amd(m->caps.kind);
+    return pmu_kind_get(m->caps.kind)->amd_core;
 }
 
 static bool is_knc(const struct pmu_model *m)

@@ -5,7 +5,7 @@
  * encodes cites its source in pmu_model.c / apic_model.c; docs/model.md lists what is and is not modelled.
  *
  * Typical use:
- *     struct pmu_caps caps;  pmu_model_caps_intel(&caps, 4, 4, 48, 3, 48, true);
+ *     struct pmu_caps caps;  fixture_caps_intel(&caps, 4, 4, 48, 3, 48, true);
  *     struct pmu_model m;    pmu_model_init(&m, &caps, MODEL_APIC_STRICT_EDGE);
  *     struct hw_access hw;   pmu_model_access(&m, &hw);
  *     ... program through hw (or struct pmu) ...
@@ -199,11 +199,3 @@ const struct pmu_model_access *pmu_model_log_entry(const struct pmu_model *m, u6
 u64 pmu_model_counter(const struct pmu_model *m, u32 bit); /* 0 for a counter that does not exist */
 bool pmu_model_pmi_line(const struct pmu_model *m);
 
-/* Synthetic capabilities as pmu_discover() would produce them for such a CPU (tests/host/test_model.c checks
- * that it does), for tests that do not start from a CPUID dump. Intel: version 1..6, full-width writes
- * enumerated through PERF_CAPABILITIES when fw_write. */
-void pmu_model_caps_intel(struct pmu_caps *c, u32 version, u32 num_gp, u32 gp_width, u32 num_fixed,
-                          u32 fixed_width, bool fw_write);
-/* kind: PMU_KIND_AMD_LEGACY (4 counters), PMU_KIND_AMD_CORE_EXT (6) or PMU_KIND_AMD_PERFMON_V2 (num_gp). */
-void pmu_model_caps_amd(struct pmu_caps *c, enum pmu_kind kind, u32 num_gp);
-void pmu_model_caps_knc(struct pmu_caps *c);

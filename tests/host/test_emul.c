@@ -14,6 +14,7 @@
 #include "pmu/entry_state.h"
 #include "pmu/events.h"
 #include "emul/model/pmu_model.h"
+#include "tests/host/support/caps_fixture.h"
 #include "pmu/pmu.h"
 #include "pmu/pmu_msr.h"
 #include "tests/host/support/test_data.h"
@@ -296,7 +297,7 @@ static struct hw_access hw;
 static void intel4(u32 faults)
 {
     struct pmu_caps c;
-    pmu_model_caps_intel(&c, 4, 4, 48, 3, 48, true);
+    fixture_caps_intel(&c, 4, 4, 48, 3, 48, true);
     pmu_model_init(&m, &c, MODEL_APIC_STRICT_EDGE);
     pmu_model_set_faults(&m, faults);
     pmu_model_access(&m, &hw);

@@ -17,6 +17,7 @@
 
 #include "pmu/entry_state.h"
 #include "emul/model/pmu_model.h"
+#include "tests/host/support/caps_fixture.h"
 #include "pmu/pmu_msr.h"
 
 static struct pmu_caps caps;
@@ -62,7 +63,7 @@ static enum pmu_left left_of(const char *name)
 
 static void ivy_bridge(void)
 {
-    pmu_model_caps_intel(&caps, 3, 4, 48, 3, 48, false);
+    fixture_caps_intel(&caps, 3, 4, 48, 3, 48, false);
 }
 
 /* Every kind straight out of reset: nothing left; on Intel whichever edition's GLOBAL_CTRL reset value (SDM 079 or
@@ -72,13 +73,13 @@ static void test_reset_is_clean(void **state)
     (void)state;
     struct pmu_caps kinds[8];
     u32 n = 0;
-    pmu_model_caps_intel(&kinds[n++], 1, 2, 40, 0, 0, false);
-    pmu_model_caps_intel(&kinds[n++], 2, 4, 48, 3, 48, false);
-    pmu_model_caps_intel(&kinds[n++], 5, 6, 48, 4, 48, true);
-    pmu_model_caps_amd(&kinds[n++], PMU_KIND_AMD_LEGACY, 4);
-    pmu_model_caps_amd(&kinds[n++], PMU_KIND_AMD_CORE_EXT, 6);
-    pmu_model_caps_amd(&kinds[n++], PMU_KIND_AMD_PERFMON_V2, 6);
-    pmu_model_caps_knc(&kinds[n++]);
+    fixture_caps_intel(&kinds[n++], 1, 2, 40, 0, 0, false);
+    fixture_caps_intel(&kinds[n++], 2, 4, 48, 3, 48, false);
+    fixture_caps_intel(&kinds[n++], 5, 6, 48, 4, 48, true);
+    fixture_caps_amd(&kinds[n++], PMU_KIND_AMD_LEGACY, 4);
+    fixture_caps_amd(&kinds[n++], PMU_KIND_AMD_CORE_EXT, 6);
+    fixture_caps_amd(&kinds[n++], PMU_KIND_AMD_PERFMON_V2, 6);
+    fixture_caps_knc(&kinds[n++]);
     for (u32 k = 0; k < n; k++) {
         caps = kinds[k];
         power_up();
@@ -142,7 +143,7 @@ static void test_fixed_hole(void **state)
 {
     (void)state;
     struct pmu_state s = {.count = 1, .e = {{.reg = PMU_SREG_FIXED_CTRL, .value = 0x30}}};
-    pmu_model_caps_intel(&caps, 5, 4, 48, 3, 48, true);
+    fixture_caps_intel(&caps, 5, 4, 48, 3, 48, true);
     caps.fixed_mask = 0x5; /* fixed 0 and 2; 1 is a hole */
     pmu_entry_judge(&caps, &s, &j);
     assert_int_equal(j.left[0], PMU_LEFT_PROGRAMMED);
@@ -157,7 +158,7 @@ static void test_fixed_hole(void **state)
 static void test_amd_core_ext_530076(void **state)
 {
     (void)state;
-    pmu_model_caps_amd(&caps, PMU_KIND_AMD_CORE_EXT, 6);
+    fixture_caps_amd(&caps, PMU_KIND_AMD_CORE_EXT, 6);
     power_up();
     firmware_writes(MSR_F15H_PERF_CTL0, 0x530076);
     entry();
@@ -171,7 +172,7 @@ static void test_amd_core_ext_530076(void **state)
 static void test_amd_v2_global(void **state)
 {
     (void)state;
-    pmu_model_caps_amd(&caps, PMU_KIND_AMD_PERFMON_V2, 6);
+    fixture_caps_amd(&caps, PMU_KIND_AMD_PERFMON_V2, 6);
     power_up();
     firmware_writes(MSR_F15H_PERF_CTL0 + 2, 0x530076); /* PerfEvtSel1 */
     entry();
@@ -214,7 +215,7 @@ static void test_programmed(void **state)
 static void test_all_gp_and_unreadable(void **state)
 {
     (void)state;
-    pmu_model_caps_intel(&caps, 1, 2, 40, 0, 0, false);
+    fixture_caps_intel(&caps, 1, 2, 40, 0, 0, false);
     power_up();
     firmware_writes(MSR_IA32_PERFEVTSEL0, 0x43003c);
     firmware_writes(MSR_IA32_PERFEVTSEL0 + 1, 0x4300c0);
@@ -237,7 +238,7 @@ static void test_all_gp_and_unreadable(void **state)
 static void test_distinct_state(void **state)
 {
     (void)state;
-    pmu_model_caps_intel(&caps, 4, 4, 48, 3, 48, true);
+    fixture_caps_intel(&caps, 4, 4, 48, 3, 48, true);
     power_up();
     u64 set_bits;
     const char *why;

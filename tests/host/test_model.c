@@ -11,6 +11,7 @@
 #include "pmu/pmu.h"
 #include "pmu/pmu_msr.h"
 #include "emul/model/pmu_model.h"
+#include "tests/host/support/caps_fixture.h"
 #include "tests/host/support/test_data.h"
 
 #include <stdlib.h>
@@ -42,7 +43,7 @@ static void start(enum model_apic_behaviour b)
 
 static void intel(u32 version, bool fw, enum model_apic_behaviour b)
 {
-    pmu_model_caps_intel(&caps, version, 4, 48, 3, 48, fw);
+    fixture_caps_intel(&caps, version, 4, 48, 3, 48, fw);
     start(b);
 }
 
@@ -136,7 +137,7 @@ static void test_legacy_write_sign_extends(void **state)
     assert_int_equal(rd(MSR_IA32_A_PMC0), 0x80000000);
 
     /* Sign extension stops at the counter width. */
-    pmu_model_caps_intel(&caps, 2, 2, 40, 3, 40, false);
+    fixture_caps_intel(&caps, 2, 2, 40, 3, 40, false);
     start(MODEL_APIC_STRICT_EDGE);
     wr(MSR_IA32_PMC0, 0x80000000);
     assert_int_equal(rd(MSR_IA32_PMC0), 0xff80000000ull);
@@ -193,7 +194,7 @@ static void test_intel_reserved_bits_fault(void **state)
 static void test_amd_reserved_bits_ignored(void **state)
 {
     (void)state;
-    pmu_model_caps_amd(&caps, PMU_KIND_AMD_PERFMON_V2, 6);
+    fixture_caps_amd(&caps, PMU_KIND_AMD_PERFMON_V2, 6);
     start(MODEL_APIC_STRICT_EDGE);
     u64 keep = SEL(0x76, 0) | (0xfull << 32) | BIT(40) | BIT(41);
     wr(MSR_F15H_PERF_CTL0, keep | BIT(19) | BIT(21) | BIT(36) | BIT(63));
@@ -229,7 +230,7 @@ static void test_absent_msrs_fault(void **state)
     expect_gp_rd(MSR_IA32_FIXED_CTR_CTRL);
     expect_gp_rd(MSR_IA32_FIXED_CTR0);
 
-    pmu_model_caps_amd(&caps, PMU_KIND_AMD_PERFMON_V2, 6);
+    fixture_caps_amd(&caps, PMU_KIND_AMD_PERFMON_V2, 6);
     start(MODEL_APIC_STRICT_EDGE);
     rd(MSR_F15H_PERF_CTR0 + 2 * 5);
     expect_gp_rd(MSR_F15H_PERF_CTL0 + 2 * 6);
@@ -240,13 +241,13 @@ static void test_absent_msrs_fault(void **state)
     wr(MSR_F15H_PERF_CTR0 + 2 * 3, 77);
     assert_int_equal(rd(MSR_K7_PERFCTR0 + 3), 77);
 
-    pmu_model_caps_amd(&caps, PMU_KIND_AMD_LEGACY, 0);
+    fixture_caps_amd(&caps, PMU_KIND_AMD_LEGACY, 0);
     start(MODEL_APIC_STRICT_EDGE);
     rd(MSR_K7_PERFCTR0 + 3);
     expect_gp_rd(MSR_F15H_PERF_CTL0);
     expect_gp_rd(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS);
 
-    pmu_model_caps_knc(&caps);
+    fixture_caps_knc(&caps);
     start(MODEL_APIC_STRICT_EDGE);
     rd(MSR_KNC_PERFCTR0 + 1);
     expect_gp_rd(MSR_KNC_PERFCTR0 + 2);
@@ -302,7 +303,7 @@ static void test_status_set(void **state)
         expect_gp_wr(MSR_IA32_PERF_GLOBAL_STATUS_SET, BIT(0));
     }
 
-    pmu_model_caps_amd(&caps, PMU_KIND_AMD_PERFMON_V2, 6);
+    fixture_caps_amd(&caps, PMU_KIND_AMD_PERFMON_V2, 6);
     start(MODEL_APIC_STRICT_EDGE);
     wr(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_SET, 0x24);
     assert_int_equal(rd(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS), 0x24);
@@ -359,14 +360,14 @@ static void test_counting_gated_by_en_and_global(void **state)
     assert_int_equal(pmu_model_tick(&m, PMU_GP(1), 5), 0); /* counter 1 is not enabled */
 
     /* AMD before PerfMonV2 has no global control: EN alone counts. */
-    pmu_model_caps_amd(&caps, PMU_KIND_AMD_LEGACY, 0);
+    fixture_caps_amd(&caps, PMU_KIND_AMD_LEGACY, 0);
     start(MODEL_APIC_STRICT_EDGE);
     wr(MSR_K7_EVNTSEL0, SEL(0x76, 0));
     pmu_model_count(&m, 0x76, 0, 7);
     assert_int_equal(rd(MSR_K7_PERFCTR0), 7);
 
     /* PerfMonV2: PerfCntrGlobalCtl gates; AMD 12-bit events use select bits 35:32. */
-    pmu_model_caps_amd(&caps, PMU_KIND_AMD_PERFMON_V2, 6);
+    fixture_caps_amd(&caps, PMU_KIND_AMD_PERFMON_V2, 6);
     start(MODEL_APIC_STRICT_EDGE);
     wr(MSR_F15H_PERF_CTL0, SEL(0xc3, 0) | (1ull << 32));
     wr(MSR_AMD64_PERF_CNTR_GLOBAL_CTL, 0);
@@ -379,7 +380,7 @@ static void test_counting_gated_by_en_and_global(void **state)
     assert_int_equal(rd(MSR_F15H_PERF_CTR0), 7);
 
     /* KNC: GLOBAL_CTRL resets to 0, so EN alone does not count (KNC 1.4.1, Table 1-2). */
-    pmu_model_caps_knc(&caps);
+    fixture_caps_knc(&caps);
     start(MODEL_APIC_STRICT_EDGE);
     wr(MSR_KNC_EVNTSEL0 + 1, SEL(0x16, 0));
     pmu_model_count(&m, 0x16, 0, 3);
@@ -401,7 +402,7 @@ static void test_family_counter_constraints(void **state)
         u64 counting;
     } t[] = {{0x15, 0x076, 0x07}, {0x15, 0x0c0, 0x3f}, {0x19, 0x076, 0x3f}, {0x19, 0x0c0, 0x3f}};
     for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
-        pmu_model_caps_amd(&caps, PMU_KIND_AMD_CORE_EXT, 6);
+        fixture_caps_amd(&caps, PMU_KIND_AMD_CORE_EXT, 6);
         caps.family = t[i].family;
         start(MODEL_APIC_STRICT_EDGE);
         for (u32 gp = 0; gp < 6; gp++)
@@ -466,14 +467,14 @@ static void test_rdpmc_encodings(void **state)
     m.cr4_pce = true;
     assert_int_equal(pmc(1), 0x123456789abull);
 
-    pmu_model_caps_amd(&caps, PMU_KIND_AMD_PERFMON_V2, 6);
+    fixture_caps_amd(&caps, PMU_KIND_AMD_PERFMON_V2, 6);
     start(MODEL_APIC_STRICT_EDGE);
     wr(MSR_F15H_PERF_CTR0 + 2 * 5, 42);
     assert_int_equal(pmc(5), 42); /* APM RDPMC: ECX = counter number */
     assert_int_equal(hw_rdpmc(&hw, 6, &v), HW_GP);
     assert_int_equal(hw_rdpmc(&hw, (1u << 30), &v), HW_GP);
 
-    pmu_model_caps_knc(&caps);
+    fixture_caps_knc(&caps);
     start(MODEL_APIC_STRICT_EDGE);
     wr(MSR_KNC_PERFCTR0 + 1, (1ull << 40) - 1);
     assert_int_equal(pmc(1), (1ull << 40) - 1); /* KNC Table 1-1: zero-extended 40-bit */
@@ -521,7 +522,7 @@ static void test_pmi_delivery_masks_lvt_intel_not_amd(void **state)
     assert_int_equal(m.apic.st.eoi, 1);
     assert_int_equal(m.apic.st.delivered, 1);
 
-    pmu_model_caps_amd(&caps, PMU_KIND_AMD_PERFMON_V2, 6);
+    fixture_caps_amd(&caps, PMU_KIND_AMD_PERFMON_V2, 6);
     start(MODEL_APIC_STRICT_EDGE);
     unmask_lvt(HW_LVT_DM_NMI);
     arm_amd(2, 1);
@@ -587,7 +588,7 @@ static void test_isr_irr_and_nmi_latch(void **state)
 {
     (void)state;
     struct apic_model_irq irq;
-    pmu_model_caps_amd(&caps, PMU_KIND_AMD_PERFMON_V2, 6); /* no mask on delivery: every edge reaches the APIC */
+    fixture_caps_amd(&caps, PMU_KIND_AMD_PERFMON_V2, 6); /* no mask on delivery: every edge reaches the APIC */
     start(MODEL_APIC_STRICT_EDGE);
     unmask_lvt(DM_FIXED);
     for (int k = 0; k < 3; k++) {
@@ -643,7 +644,7 @@ static void test_simultaneous_overflows_one_edge(void **state)
 static void test_no_status_pmu_pulses(void **state)
 {
     (void)state;
-    pmu_model_caps_amd(&caps, PMU_KIND_AMD_CORE_EXT, 0);
+    fixture_caps_amd(&caps, PMU_KIND_AMD_CORE_EXT, 0);
     start(MODEL_APIC_STRICT_EDGE);
     unmask_lvt(HW_LVT_DM_NMI);
     arm_amd(1, 2);
@@ -659,7 +660,7 @@ static void test_no_status_pmu_pulses(void **state)
 static void test_knc_registers(void **state)
 {
     (void)state;
-    pmu_model_caps_knc(&caps);
+    fixture_caps_knc(&caps);
     start(MODEL_APIC_STRICT_EDGE);
     /* KNC 1.4.4 / Table 1-2: everything resets to 0. */
     assert_int_equal(rd(MSR_KNC_PERF_GLOBAL_CTRL), 0);
@@ -701,7 +702,7 @@ static void test_reset_values(void **state)
     wr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, BIT(63));
     assert_int_equal(rd(MSR_IA32_PERF_GLOBAL_STATUS), 0);
 
-    pmu_model_caps_amd(&caps, PMU_KIND_AMD_PERFMON_V2, 5);
+    fixture_caps_amd(&caps, PMU_KIND_AMD_PERFMON_V2, 5);
     start(MODEL_APIC_STRICT_EDGE);
     assert_int_equal(rd(MSR_AMD64_PERF_CNTR_GLOBAL_CTL), 0x1f);
 
@@ -739,7 +740,7 @@ static void test_inuse(void **state)
 static void test_v6_aliases(void **state)
 {
     (void)state;
-    pmu_model_caps_intel(&caps, 6, 10, 48, 3, 48, true);
+    fixture_caps_intel(&caps, 6, 10, 48, 3, 48, true);
     start(MODEL_APIC_STRICT_EDGE);
     wr(MSR_IA32_PMC_V6_GP0_CFG_A, SEL_INST);
     assert_int_equal(rd(MSR_IA32_PERFEVTSEL0), SEL_INST);
@@ -865,11 +866,14 @@ static void test_service_runs_handler(void **state)
 static void test_bad_caps_named(void **state)
 {
     (void)state;
-    pmu_model_caps_intel(&caps, 2, 4, 64, 3, 48, false);
+    /* Caps no discovery makes: a 64-bit GP counter, 33 GP counters. */
+    fixture_caps_intel(&caps, 2, 4, 48, 3, 48, false);
+    caps.gp_width = 64;
     pmu_model_init(&m, &caps, MODEL_APIC_STRICT_EDGE);
     assert_non_null(m.config_error);
     assert_non_null(strstr(m.config_error, "gp_width"));
-    pmu_model_caps_intel(&caps, 2, 33, 48, 3, 48, false);
+    fixture_caps_intel(&caps, 2, 4, 48, 3, 48, false);
+    caps.num_gp = 33;
     pmu_model_init(&m, &caps, MODEL_APIC_STRICT_EDGE);
     assert_non_null(m.config_error);
     assert_non_null(strstr(m.config_error, "num_gp"));
@@ -878,7 +882,8 @@ static void test_bad_caps_named(void **state)
     expect_gp_rd(MSR_IA32_PMC0);
 }
 
-/* The synthetic caps match what pmu_discover() makes of the same CPU. */
+/* The fixtures' caps (discovery on an emulated kind's CPUID) match what pmu_discover() makes of the same CPU
+ * written out by hand: the emulated CPUID encodes the leaves as the manuals lay them out. */
 static struct cpuid_dump dump;
 #define GENU 0x756e6547u
 #define INEI 0x49656e69u
@@ -909,18 +914,20 @@ static void expect_same_caps(const struct pmu_caps *d, const struct pmu_caps *s)
     assert_memory_equal(&d->msrs, &s->msrs, sizeof(d->msrs));
 }
 
-static void test_synthetic_caps_match_discovery(void **state)
+static void test_fixture_caps_match_discovery(void **state)
 {
     (void)state;
     struct pmu_caps d, s;
     for (u32 v = 1; v <= 4; v++) {
         cpuid_dump_init(&dump);
         cpuid_dump_set(&dump, 0, 0, 0xa, GENU, NTEL, INEI);
-        cpuid_dump_set(&dump, 1, 0, 0x00050654, 0, 1u << 15, 0); /* family 6 model 0x55, PDCM */
+        /* family 6 model 0x55; PDCM (PERF_CAPABILITIES) from v2, as the emulated kinds present it */
+        cpuid_dump_set(&dump, 1, 0, 0x00050654, 0, v >= 2 ? 1u << 15 : 0, 0);
         cpuid_dump_set(&dump, 0xa, 0, 0x07300400 | v, 0, 0, 3u | (48u << 5));
         discover(&d);
-        pmu_caps_apply_perf_capabilities(&d, BIT(13));
-        pmu_model_caps_intel(&s, v, 4, 48, 3, 48, true);
+        if (d.pdcm)
+            pmu_caps_apply_perf_capabilities(&d, BIT(13));
+        fixture_caps_intel(&s, v, 4, 48, 3, 48, true);
         expect_same_caps(&d, &s);
     }
 
@@ -928,7 +935,7 @@ static void test_synthetic_caps_match_discovery(void **state)
     test_dump_load(&dump, "intel_arrowlake_h_hybrid_000C0652.txt", 0);
     discover(&d);
     pmu_caps_apply_perf_capabilities(&d, BIT(13));
-    pmu_model_caps_intel(&s, 5, 10, 48, 4, 48, true);
+    fixture_caps_intel(&s, 5, 10, 48, 4, 48, true);
     expect_same_caps(&d, &s);
 
     cpuid_dump_init(&dump);
@@ -938,19 +945,19 @@ static void test_synthetic_caps_match_discovery(void **state)
     cpuid_dump_set(&dump, 0x80000001, 0, 0x00a10f11, 0, 1u << 23, 0);
     cpuid_dump_set(&dump, 0x80000022, 0, 1, 6, 0, 0);
     discover(&d);
-    pmu_model_caps_amd(&s, PMU_KIND_AMD_PERFMON_V2, 6);
+    fixture_caps_amd(&s, PMU_KIND_AMD_PERFMON_V2, 6);
     expect_same_caps(&d, &s);
 
     cpuid_dump_set(&dump, 0x80000022, 0, 0, 0, 0, 0);
     discover(&d);
-    pmu_model_caps_amd(&s, PMU_KIND_AMD_CORE_EXT, 0);
+    fixture_caps_amd(&s, PMU_KIND_AMD_CORE_EXT, 0);
     expect_same_caps(&d, &s);
 
     cpuid_dump_init(&dump);
     cpuid_dump_set(&dump, 0, 0, 0x4, GENU, NTEL, INEI);
     cpuid_dump_set(&dump, 1, 0, 0x00000b10, 0, 0, 0); /* family 0x0B model 1: Knights Corner */
     discover(&d);
-    pmu_model_caps_knc(&s);
+    fixture_caps_knc(&s);
     expect_same_caps(&d, &s);
 }
 
@@ -1078,7 +1085,7 @@ int main(void)
         cmocka_unit_test(test_access_hook_injects_before_access_k),
         cmocka_unit_test(test_service_runs_handler),
         cmocka_unit_test(test_bad_caps_named),
-        cmocka_unit_test(test_synthetic_caps_match_discovery),
+        cmocka_unit_test(test_fixture_caps_match_discovery),
         cmocka_unit_test(test_model_from_real_dumps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tests/host/support/caps_fixture.h"
 #include "tests/pmi/pmi_checks.h"
 #include "tests/host/support/pmi_harness.h"
 
@@ -156,7 +157,7 @@ static void test_in_tx_keyed_on_tsx(void **state)
     for (size_t vi = 0; vi < ARRAY_SIZE(versions); vi++) {
         for (int tsx = 0; tsx < 2; tsx++) {
             struct pmu_caps caps;
-            pmu_model_caps_intel(&caps, versions[vi], 4, 48, 3, 48, false);
+            fixture_caps_intel(&caps, versions[vi], 4, 48, 3, 48, false);
             caps.tsx = tsx;
             struct pmu_model m;
             pmu_model_init(&m, &caps, MODEL_APIC_STRICT_EDGE);
@@ -193,7 +194,7 @@ static void test_rdpmc_invalid_index_past_every_block(void **state)
         for (int nb = 0; nb < 2; nb++) {
             for (int llc = 0; llc < 2; llc++) {
                 struct pmu_caps caps;
-                pmu_model_caps_amd(&caps, kinds[ki], 6);
+                fixture_caps_amd(&caps, kinds[ki], 6);
                 caps.amd_perfctr_nb = nb;
                 caps.amd_perfctr_llc = llc;
                 struct pmu_model m;
@@ -213,7 +214,7 @@ static void test_rdpmc_invalid_index_past_every_block(void **state)
     }
     /* Intel: past the GP counters, type 0 (SDM Vol.2B RDPMC). */
     struct pmu_caps caps;
-    pmu_model_caps_intel(&caps, 4, 4, 48, 3, 48, true);
+    fixture_caps_intel(&caps, 4, 4, 48, 3, 48, true);
     struct pmu_model m;
     pmu_model_init(&m, &caps, MODEL_APIC_STRICT_EDGE);
     struct hw_access hw;
@@ -280,7 +281,7 @@ static void test_amd_guest_k7_counters_probed(void **state)
     (void)state;
     /* KVM-like: the K7 counters are backed. */
     struct pmu_caps backed;
-    pmu_model_caps_amd(&backed, PMU_KIND_AMD_LEGACY, 4);
+    fixture_caps_amd(&backed, PMU_KIND_AMD_LEGACY, 4);
     struct pmu_model m;
     pmu_model_init(&m, &backed, MODEL_APIC_STRICT_EDGE);
     pmu_model_set_access_hook(&m, run_cycles, NULL);

@@ -12,6 +12,7 @@
 
 #include "pmu/reset_values.h"
 #include "emul/model/pmu_model.h"
+#include "tests/host/support/caps_fixture.h"
 
 struct kind {
     const char *name;
@@ -26,14 +27,14 @@ static struct pmu pmu;
 static void add_kinds(void)
 {
     nkinds = 0;
-    pmu_model_caps_intel(&kinds[nkinds].caps, 1, 2, 40, 0, 0, false), kinds[nkinds++].name = "intel v1";
-    pmu_model_caps_intel(&kinds[nkinds].caps, 2, 4, 48, 3, 48, false), kinds[nkinds++].name = "intel v2";
-    pmu_model_caps_intel(&kinds[nkinds].caps, 4, 8, 48, 4, 48, true), kinds[nkinds++].name = "intel v4";
-    pmu_model_caps_intel(&kinds[nkinds].caps, 5, 6, 48, 4, 48, true), kinds[nkinds++].name = "intel v5";
-    pmu_model_caps_amd(&kinds[nkinds].caps, PMU_KIND_AMD_LEGACY, 4), kinds[nkinds++].name = "amd legacy";
-    pmu_model_caps_amd(&kinds[nkinds].caps, PMU_KIND_AMD_CORE_EXT, 6), kinds[nkinds++].name = "amd core-ext";
-    pmu_model_caps_amd(&kinds[nkinds].caps, PMU_KIND_AMD_PERFMON_V2, 6), kinds[nkinds++].name = "amd perfmon v2";
-    pmu_model_caps_knc(&kinds[nkinds].caps), kinds[nkinds++].name = "knc";
+    fixture_caps_intel(&kinds[nkinds].caps, 1, 2, 40, 0, 0, false), kinds[nkinds++].name = "intel v1";
+    fixture_caps_intel(&kinds[nkinds].caps, 2, 4, 48, 3, 48, false), kinds[nkinds++].name = "intel v2";
+    fixture_caps_intel(&kinds[nkinds].caps, 4, 8, 48, 4, 48, true), kinds[nkinds++].name = "intel v4";
+    fixture_caps_intel(&kinds[nkinds].caps, 5, 6, 48, 4, 48, true), kinds[nkinds++].name = "intel v5";
+    fixture_caps_amd(&kinds[nkinds].caps, PMU_KIND_AMD_LEGACY, 4), kinds[nkinds++].name = "amd legacy";
+    fixture_caps_amd(&kinds[nkinds].caps, PMU_KIND_AMD_CORE_EXT, 6), kinds[nkinds++].name = "amd core-ext";
+    fixture_caps_amd(&kinds[nkinds].caps, PMU_KIND_AMD_PERFMON_V2, 6), kinds[nkinds++].name = "amd perfmon v2";
+    fixture_caps_knc(&kinds[nkinds].caps), kinds[nkinds++].name = "knc";
 }
 
 static void bind(const struct kind *k)
@@ -128,7 +129,7 @@ static void test_judge_editions(void **state)
 {
     (void)state;
     struct pmu_caps c;
-    pmu_model_caps_intel(&c, 4, 4, 48, 3, 48, true);
+    fixture_caps_intel(&c, 4, 4, 48, 3, 48, true);
     struct pmu_state_entry gctl = {.reg = PMU_SREG_GLOBAL_CTRL}, gsts = {.reg = PMU_SREG_GLOBAL_STATUS};
     struct pmu_reset_expect x;
     pmu_reset_expect(&c, &gctl, &x);
@@ -139,13 +140,13 @@ static void test_judge_editions(void **state)
     pmu_reset_expect(&c, &gsts, &x);
     assert_int_equal(pmu_reset_judge(&x, 1ull << 63), PMU_RESET_MATCHES); /* CondChgd erratum */
     assert_int_equal(pmu_reset_judge(&x, 1), PMU_RESET_MISMATCH);
-    pmu_model_caps_knc(&c);
+    fixture_caps_knc(&c);
     pmu_reset_expect(&c, &gctl, &x);
     assert_false(x.has_alt);
     assert_int_equal(pmu_reset_judge(&x, 0x3), PMU_RESET_MISMATCH);
     assert_int_equal(pmu_reset_judge(&x, 0), PMU_RESET_MATCHES);
     /* AMD PerfMonV2: every core counter enabled (PPR), or 0 as QEMU writes it into KVM after a reset. */
-    pmu_model_caps_amd(&c, PMU_KIND_AMD_PERFMON_V2, 6);
+    fixture_caps_amd(&c, PMU_KIND_AMD_PERFMON_V2, 6);
     pmu_reset_expect(&c, &gctl, &x);
     assert_int_equal(pmu_reset_judge(&x, 0x3F), PMU_RESET_MATCHES);
     assert_int_equal(pmu_reset_judge(&x, 0), PMU_RESET_MATCHES_ALT);

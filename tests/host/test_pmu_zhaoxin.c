@@ -10,7 +10,9 @@
 
 #include "lib/cpu_ident.h"
 #include "pmu/cpuid_dump.h"
+#include "emul/model/pmu_model.h"
 #include "pmu/events.h"
+#include "pmu/pmu_msr.h"
 #include "tests/events/events_spec.h"
 
 static struct cpuid_dump dump;
@@ -82,6 +84,33 @@ static void test_zxd_zxe(void **state)
     assert_int_equal(ew_events_for(&caps, out, 8), 1);
 }
 
+/* The register model takes the kind's programming model from its descriptor: a ZXD counter programmed through
+ * struct pmu counts, overflows into GLOBAL_STATUS and raises a PMI, as on Intel v2. */
+static void test_model_runs_zhaoxin(void **state)
+{
+    (void)state;
+    synth(SHANGHAI, 7, 0x1b, 0, V2_4GP_48, 0);
+    static struct pmu_model m;
+    struct hw_access hw;
+    struct pmu p;
+    pmu_model_init(&m, &caps, MODEL_APIC_STRICT_EDGE);
+    assert_null(m.config_error);
+    pmu_model_access(&m, &hw);
+    assert_int_equal(pmu_init(&p, &caps, &hw), 0);
+    struct pmu_evsel e = {.event = 0xc0, .usr = true, .os = true, .intr = true, .enable = true};
+    assert_int_equal(pmu_program_gp(&p, 0, &e), 0);
+    assert_int_equal(pmu_preload(&p, 0, 10), 0);
+    hw_apic_write(&hw, HW_APIC_LVT_PMC, 0xfe);
+    assert_int_equal(hw_wrmsr(&hw, MSR_IA32_PERF_GLOBAL_CTRL, 1), 0);
+    pmu_model_count(&m, 0xc0, 0, 10);
+    u64 status = 0;
+    assert_int_equal(hw_rdmsr(&hw, MSR_IA32_PERF_GLOBAL_STATUS, &status), 0);
+    assert_int_equal(status & 1, 1);
+    assert_true(pmu_model_pending_pmi(&m));
+    /* IA32_DEBUGCTL (its freeze bits) is an Intel architectural register the model gives arch_perfmon kinds only. */
+    assert_int_equal(hw_rdmsr(&hw, MSR_IA32_DEBUGCTL, &status), 0);
+}
+
 static void test_zxc(void **state)
 {
     (void)state;
@@ -123,6 +152,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_zxd_zxe),
         cmocka_unit_test(test_zxc),
+        cmocka_unit_test(test_model_runs_zhaoxin),
         cmocka_unit_test(test_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,6 +1,7 @@
 /* The PMI rig: pmu/pmi.c driven by the register-level model as the interrupt would drive it. See pmi_harness.h
  * and docs/pmi-protocol.md "Host tests". */
 #include "tests/host/support/pmi_harness.h"
+#include "tests/host/support/caps_fixture.h"
 
 #include "pmu/events.h"
 #include "pmu/pmu_msr.h"
@@ -23,21 +24,21 @@ size_t pmi_rig_pmus(struct pmi_rig_pmu *out, size_t max)
         }                                                                                                      \
     } while (0)
     /* Intel v1 (no global control, no status register: the sign-bit path), 2 x 40-bit GP (SDM 21.2.1). */
-    ADD("intel_v1", 0x3, pmu_model_caps_intel(c, 1, 2, 40, 0, 0, false));
+    ADD("intel_v1", 0x3, fixture_caps_intel(c, 1, 2, 40, 0, 0, false));
     /* Intel v2 (Core 2): 2 x 40-bit GP + 3 fixed, legacy sign-extended writes; 2 GP + 2 fixed armed. */
-    ADD("intel_v2", 0x3 | BIT(PMU_FIXED(0)) | BIT(PMU_FIXED(1)), pmu_model_caps_intel(c, 2, 2, 40, 3, 40, false));
+    ADD("intel_v2", 0x3 | BIT(PMU_FIXED(0)) | BIT(PMU_FIXED(1)), fixture_caps_intel(c, 2, 2, 40, 3, 40, false));
     /* Intel v4 (Skylake): 4 x 48-bit GP with full-width writes, 3 fixed; the 4 GP armed. */
-    ADD("intel_v4", 0xf, pmu_model_caps_intel(c, 4, 4, 48, 3, 48, true));
+    ADD("intel_v4", 0xf, fixture_caps_intel(c, 4, 4, 48, 3, 48, true));
     /* Intel v5 (Ice Lake server): 8 GP, 4 fixed; 2 GP + 2 fixed armed. */
-    ADD("intel_v5", 0x3 | BIT(PMU_FIXED(0)) | BIT(PMU_FIXED(1)), pmu_model_caps_intel(c, 5, 8, 48, 4, 48, true));
+    ADD("intel_v5", 0x3 | BIT(PMU_FIXED(0)) | BIT(PMU_FIXED(1)), fixture_caps_intel(c, 5, 8, 48, 4, 48, true));
     /* AMD without a status register (APM Vol.2 13.2.1): K7 legacy and PerfCtrExtCore (first 4 of 6 armed). */
-    ADD("amd_legacy", 0xf, pmu_model_caps_amd(c, PMU_KIND_AMD_LEGACY, 4));
-    ADD("amd_core_ext", 0xf, pmu_model_caps_amd(c, PMU_KIND_AMD_CORE_EXT, 6));
+    ADD("amd_legacy", 0xf, fixture_caps_amd(c, PMU_KIND_AMD_LEGACY, 4));
+    ADD("amd_core_ext", 0xf, fixture_caps_amd(c, PMU_KIND_AMD_CORE_EXT, 6));
     /* AMD PerfMonV2 (APM Vol.2 13.2.2) with 4 and 6 counters, first 4 armed. */
-    ADD("amd_v2_4", 0xf, pmu_model_caps_amd(c, PMU_KIND_AMD_PERFMON_V2, 4));
-    ADD("amd_v2_6", 0xf, pmu_model_caps_amd(c, PMU_KIND_AMD_PERFMON_V2, 6));
+    ADD("amd_v2_4", 0xf, fixture_caps_amd(c, PMU_KIND_AMD_PERFMON_V2, 4));
+    ADD("amd_v2_6", 0xf, fixture_caps_amd(c, PMU_KIND_AMD_PERFMON_V2, 6));
     /* Knights Corner: 2 x 40-bit counters, status 0x2D, clear 0x2E, control 0x2F (KNC PMU 1.4). */
-    ADD("knc", 0x3, pmu_model_caps_knc(c));
+    ADD("knc", 0x3, fixture_caps_knc(c));
 #undef ADD
     return n;
 }
