@@ -32,12 +32,10 @@ HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -I. -fsanitize=address,un
 HOST_LDLIBS := -lcmocka
 
 # Portable: lib/ (parsers, identification, decisions), pmu/ (the PMU), emul/ (the emulated PMU's kinds and its
-# register model) by wildcard (their kernel/ subfolders are the machine glue, kernel-only); and the verdict code
-# of the harness and of the suites, beside the checks that use it, which the host tests hold against recorded
-# cases.
-PORTABLE_SRCS := $(wildcard lib/*.c pmu/*.c emul/*.c emul/model/*.c) harness/verdict_repeat.c harness/yaml_lines.c \
-                 tests/events/events_expect.c tests/events/events_spec.c tests/smp/features_compare.c \
-                 tests/pmu_enum/pmu_enum_judge.c tests/pmi/pmi_checks.c
+# register model) by wildcard (their kernel/ subfolders are the machine glue, kernel-only); and each suite's
+# verdict code, in its tests/NAME/portable/ beside the checks that use it, which the host tests hold against
+# recorded cases. A file's folder says whether it may touch hardware.
+PORTABLE_SRCS := $(wildcard lib/*.c pmu/*.c emul/*.c emul/model/*.c tests/*/portable/*.c)
 # tests/ holds kmain and the suite list, a folder per suite, and (not in the kernel) tests/host/ and tests/report/.
 SUITE_DIRS := $(filter-out tests/host/ tests/report/,$(dir $(wildcard tests/*/)))
 KERNEL_ONLY_SRCS := $(wildcard kernel/*.c kernel/lib/string.c apic/*.c pmu/kernel/*.c emul/kernel/*.c harness/*.c tests/*.c) \

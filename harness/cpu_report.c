@@ -10,7 +10,7 @@
 #include "kernel/report.h"
 #include "harness/framework.h"
 #include "harness/tap_report.h"
-#include "harness/verdict_repeat.h"
+#include "lib/verdict_repeat.h"
 #include "kernel/percpu_array.h"
 
 struct record {

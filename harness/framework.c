@@ -4,7 +4,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "harness/yaml_lines.h"
+#include "lib/yaml_lines.h"
 #include "kernel/traps.h"
 #include "kernel/percpu_array.h"
 

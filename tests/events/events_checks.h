@@ -1,6 +1,6 @@
 /* Shared between the events suite's files (tests/events/suite_events.c, tests/events/events_pmu.c). */
 #pragma once
-#include "tests/events/events_expect.h"
+#include "tests/events/portable/events_expect.h"
 #include "tests/events/events_run.h"
 #include "harness/framework.h"
 

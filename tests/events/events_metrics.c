@@ -10,7 +10,7 @@
 #include "pmu/events.h"
 #include "pmu/metrics.h"
 #include "tests/events/events_pmu.h"
-#include "tests/events/events_workloads.h"
+#include "tests/events/portable/events_workloads.h"
 
 #define METRIC_N 2000 /* ew_mem iterations for the metrics: 18k instructions, 6k memory accesses */
 #define STABLE_N 2000 /* ew_loop iterations for the sanity rule */

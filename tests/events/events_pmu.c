@@ -1,5 +1,5 @@
 /* The events suite with a PMU: the workloads counted by every counter and compared with their construction
- * and the oracle (tests/events/events_spec.c says which events, and how each is judged). Without a PMU every check
+ * and the oracle (tests/events/portable/events_spec.c says which events, and how each is judged). Without a PMU every check
  * here SKIPs with the CPUID evidence.
  *
  * How a count is taken (kvm-unit-tests x86/pmu.c and nanoBench, learnt from, not copied): the counters are
@@ -22,9 +22,9 @@
 #include "kernel/x86.h"
 #include "pmu/deviations.h"
 #include "pmu/events.h"
-#include "tests/events/events_spec.h"
+#include "tests/events/portable/events_spec.h"
 #include "tests/events/pmu_silent.h"
-#include "tests/events/events_workloads.h"
+#include "tests/events/portable/events_workloads.h"
 
 #define ATTEMPTS 3      /* a comparison is retried when it misses: a stray counted interrupt only adds */
 #define SMI_RETRIES 3   /* attempts with an SMI in a window, not valid, made beyond ATTEMPTS */
@@ -696,7 +696,7 @@ void events_llc_check(struct check *c)
     const struct pmu_event *ev = le ? find_event(c, p, le->event) : NULL;
     if (!ev)
         return check_skip(c, "no cache-miss event listed for this PMU (%s; AMD's L2/L3 events are family-"
-                          "specific and not in tests/events/events_spec.c)", p->be->name);
+                          "specific and not in tests/events/portable/events_spec.c)", p->be->name);
     pmu_reset(p);
     struct pmu_evsel base = {.usr = true, .os = true, .enable = true};
     u64 gps = event_gp_counters(c, p, ev);

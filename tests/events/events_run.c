@@ -6,7 +6,7 @@
 #include "kernel/user.h"
 #include "harness/workload.h"
 #include "kernel/x86.h"
-#include "tests/events/events_workloads.h"
+#include "tests/events/portable/events_workloads.h"
 
 ew_fn ew_function(enum ew_id w)
 {

@@ -3,7 +3,7 @@
  * to the user-mode counts. */
 #pragma once
 #include "kernel/singlestep.h"
-#include "tests/events/events_expect.h"
+#include "tests/events/portable/events_expect.h"
 
 typedef u64 (*ew_fn)(u64 n);
 

@@ -1,15 +1,15 @@
 ; Event workloads whose counts are known by construction (suite `events`, docs/suites.md). Each is a SysV
 ; function u64 ew_NAME(u64 n): no stack use besides its own return address, no red zone, callable at CPL 3
 ; (the identity map is user-accessible) and CPL 0. The counts of each, as a function of n, are derived in
-; the comments here and implemented in tests/events/events_expect.c: instructions retired from the first instruction
+; the comments here and implemented in tests/events/portable/events_expect.c: instructions retired from the first instruction
 ; to the final RET inclusive (the caller's CALL is not the workload's), branches (control transfers),
 ; conditional branches, taken branches, loads and stores (RET's pop of the return address is one load).
 ; "taken": conditional branches that went to their target, plus every unconditional transfer (JMP, RET).
-; Keep every edit here and in tests/events/events_expect.c together: the oracle check compares them.
+; Keep every edit here and in tests/events/portable/events_expect.c together: the oracle check compares them.
 bits 64
 section .text
 
-STRAIGHT_MAX equ 256                ; = EW_STRAIGHT_MAX (tests/events/events_workloads.h)
+STRAIGHT_MAX equ 256                ; = EW_STRAIGHT_MAX (tests/events/portable/events_workloads.h)
 MEM_QWORDS   equ 64                 ; = EW_MEM_QWORDS: the load/store buffer wraps at this many qwords
 LINES_MAX    equ 64                 ; = EW_LINES_MAX
 LFSR_SEED    equ 0xACE1             ; = EW_LFSR_SEED
@@ -146,7 +146,7 @@ ew_clflush:
 ; Data-dependent branches: a 16-bit Galois LFSR steps once per iteration and a JNC on its shifted-out bit
 ; decides whether the taps are applied. The pattern has period 65535, so no predictor learns it within a
 ; run; mispredictions are bounded by 1 <= misses <= conditional branches. With k = the number of ones among
-; the first n shifted-out bits (tests/events/events_expect.c steps the same LFSR):
+; the first n shifted-out bits (tests/events/portable/events_expect.c steps the same LFSR):
 ;   n >= 1: instructions 5 + 4n + 2k + 2 = 4n + 2k + 7; branches 2n + 2; conditional 2n + 1;
 ;           taken (n - k) JNC + (n - 1) JNZ + 1 RET = 2n - k; loads 1; stores 0.
 ;   n = 0:  instructions 7 (JZ taken to MOV, RET); branches 2; conditional 1; taken 2.

@@ -2,7 +2,7 @@
 
 #include "lib/format.h"
 #include "pmu/pmu.h"
-#include "tests/events/events_expect.h"
+#include "tests/events/portable/events_expect.h"
 
 /* Under a hypervisor, a guest counter that never counts at all (reads 0 in every window that should count) is
  * most often held by the host, not counting wrongly: KVM backs each guest counter with a host perf event, which

@@ -1,6 +1,6 @@
 /* pmu-decode --checks (tests/host/support/checks_predict.c): a whole machine's CPUID-only checks predicted from
- * its dump, with the kernel's decision code (lib/topology.c topology_judge, tests/smp/features_compare.c,
- * tests/pmu_enum/pmu_enum_judge.c, pmu/). Healthy machines (every multi-CPU dump of tests/host/data, InstLatx64 via
+ * its dump, with the kernel's decision code (lib/topology.c topology_judge, tests/smp/portable/features_compare.c,
+ * tests/pmu_enum/portable/pmu_enum_judge.c, pmu/). Healthy machines (every multi-CPU dump of tests/host/data, InstLatx64 via
  * PROVENANCE.md) predict no FAIL; a difference put into one thread's copy of a real dump, here in memory, is
  * predicted as a FAIL whose TAP line names the register, the reference thread and both values. */
 #include <stdarg.h>
@@ -16,7 +16,7 @@
 #include "lib/topology.h"
 #include "tests/host/support/checks_predict.h"
 #include "tests/host/support/test_data.h"
-#include "tests/pmu_enum/pmu_enum_judge.h"
+#include "tests/pmu_enum/portable/pmu_enum_judge.h"
 
 /* The predicted stream of `text` (malloc'd; free it), its summary in *sum; fails the test on a parse error. */
 static char *predict_text(const char *name, const char *text, size_t len, struct checks_summary *sum)

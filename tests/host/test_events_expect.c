@@ -1,4 +1,4 @@
-/* tests/events/events_expect.c: the counts of the event workloads by construction. References: hand counts of the
+/* tests/events/portable/events_expect.c: the counts of the event workloads by construction. References: hand counts of the
  * instructions listed in tests/events/events_workloads.asm for small n, the per-iteration body sizes read off the
  * listing, and the LFSR's maximal period (a maximal 16-bit LFSR emits 2^15 ones per period of 2^16 - 1). */
 #include <stdarg.h>
@@ -9,9 +9,9 @@
 
 #include <string.h>
 
-#include "tests/events/events_expect.h"
-#include "tests/events/events_spec.h"
-#include "tests/events/events_workloads.h"
+#include "tests/events/portable/events_expect.h"
+#include "tests/events/portable/events_spec.h"
+#include "tests/events/portable/events_workloads.h"
 
 static struct ew_counts get(enum ew_id w, u64 n)
 {
@@ -135,7 +135,7 @@ static void bounds(void **state)
     assert_string_equal(ew_name(EW_COUNT), "?");
 }
 
-/* tests/events/events_spec.c: which events each kind compares, and the small arithmetic of the counter checks. */
+/* tests/events/portable/events_spec.c: which events each kind compares, and the small arithmetic of the counter checks. */
 static void spec(void **state)
 {
     (void)state;

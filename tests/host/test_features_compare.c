@@ -1,4 +1,4 @@
-/* tests/smp/features_compare.c: smp/features on real CPUID dumps (tests/host/data, InstLatx64 via PROVENANCE.md).
+/* tests/smp/portable/features_compare.c: smp/features on real CPUID dumps (tests/host/data, InstLatx64 via PROVENANCE.md).
  * Threads of one kind must compare equal once the per-thread fields are masked (the HFI row of Alder Lake-P's
  * second P-core differs in 06H:EDX[31:16]), threads of different kinds must be told apart, and a real
  * difference in a compared bit must still be found. */
@@ -9,7 +9,7 @@
 #include <cmocka.h>
 
 #include "emul/emul.h"
-#include "tests/smp/features_compare.h"
+#include "tests/smp/portable/features_compare.h"
 #include "tests/host/support/test_data.h"
 
 static void snapshot(const char *file, unsigned cpu, struct features_snapshot *f)

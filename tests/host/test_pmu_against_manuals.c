@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "tests/host/support/caps_fixture.h"
-#include "tests/pmi/pmi_checks.h"
+#include "tests/pmi/portable/pmi_checks.h"
 #include "tests/host/support/pmi_harness.h"
 
 #define MAX_PMUS 16

@@ -1,5 +1,5 @@
 /* Every value of enum pmu_kind has a complete descriptor (pmu/kind.h) and an entry in the events suite's table
- * (tests/events/events_spec.c): a kind added to the enum and forgotten in either fails here instead of silently taking
+ * (tests/events/portable/events_spec.c): a kind added to the enum and forgotten in either fails here instead of silently taking
  * another kind's rules. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "pmu/kind.h"
-#include "tests/events/events_spec.h"
+#include "tests/events/portable/events_spec.h"
 
 static bool in_table(const struct pmu_kind_desc *d, const char *name)
 {

@@ -13,7 +13,7 @@
 #include "emul/model/pmu_model.h"
 #include "pmu/events.h"
 #include "pmu/pmu_msr.h"
-#include "tests/events/events_spec.h"
+#include "tests/events/portable/events_spec.h"
 
 static struct cpuid_dump dump;
 static struct cpu_ident id;

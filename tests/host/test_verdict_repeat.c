@@ -1,4 +1,4 @@
-/* harness/verdict_repeat.c: a per-CPU SKIP identical to an earlier CPU's after the name is printed short, with its
+/* lib/verdict_repeat.c: a per-CPU SKIP identical to an earlier CPU's after the name is printed short, with its
  * reason's head; anything else (another reason, a YAML block, no head, another verdict) is printed as it is. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "harness/verdict_repeat.h"
+#include "lib/verdict_repeat.h"
 
 static u32 repeat(const char *text, const char *ref, u32 ref_cpu, char *out, u32 size)
 {

@@ -2,7 +2,7 @@
  * Without a PMU: the PMI vector path (handler, LVT unmask, EOI) is exercised with IPIs on the PMI vector, in
  * fixed and NMI delivery. With a PMU: overflows are produced by a ring-3 workload counted at USR only (except
  * during_handler, which counts OS+USR so that an overflow can land inside the handler). Every armed counter has
- * a reload period (Linux x86_perf_event_set_period). The arithmetic and verdicts are in tests/pmi/pmi_checks.c, where
+ * a reload period (Linux x86_perf_event_set_period). The arithmetic and verdicts are in tests/pmi/portable/pmi_checks.c, where
  * the host tests hold them against the register model. */
 #include <string.h>
 
@@ -17,7 +17,7 @@
 #include "harness/workload.h"
 #include "kernel/x86.h"
 #include "pmu/events.h"
-#include "tests/pmi/pmi_checks.h"
+#include "tests/pmi/portable/pmi_checks.h"
 #include "harness/framework.h"
 #include "tests/events/pmu_silent.h"
 

@@ -9,7 +9,7 @@
 #include "kernel/smp.h"
 #include "pmu/entry_state.h"
 #include "harness/framework.h"
-#include "tests/pmu_enum/pmu_enum_judge.h"
+#include "tests/pmu_enum/portable/pmu_enum_judge.h"
 
 /* The capabilities, as lines of YAML evidence, and the SDM/APM ranges they must fall in. */
 static void discover_check(struct check *c)
@@ -36,7 +36,7 @@ static void discover_check(struct check *c)
     }
     SKIP_WITHOUT_PMU(c, pc);
     const struct pmu_caps *k = &pc->caps;
-    /* GP counters 1..64, widths 32..64 bits (tests/pmu_enum/pmu_enum_judge.c, shared with pmu-decode --checks). */
+    /* GP counters 1..64, widths 32..64 bits (tests/pmu_enum/portable/pmu_enum_judge.c, shared with pmu-decode --checks). */
     struct pmu_caps_bound bounds[PMU_CAPS_BOUNDS];
     for (u32 i = 0, n = pmu_caps_bounds(k, bounds); i < n; i++)
         expect_true(c, bounds[i].what, bounds[i].ok, bounds[i].expected, "%u", bounds[i].value);
@@ -64,7 +64,7 @@ static void consistent_check(struct check *c)
         }
     check_note(c, "reference", "cpu%u (CPUID.1AH:EAX 0x%08x: %s core, native model 0x%06x)", ref_idx, kind,
                cpu_core_type_name(pc->id.core_type), pc->id.native_model_id);
-    /* The fields compared: tests/pmu_enum/pmu_enum_judge.c, shared with pmu-decode --checks. */
+    /* The fields compared: tests/pmu_enum/portable/pmu_enum_judge.c, shared with pmu-decode --checks. */
     struct pmu_caps_field f[PMU_CAPS_COMPARED];
     pmu_caps_compare(&ref->caps, &pc->caps, f);
     for (u32 i = 0; i < PMU_CAPS_COMPARED; i++)

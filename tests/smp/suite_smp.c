@@ -13,7 +13,7 @@
 #include "lib/topology.h"
 #include "kernel/x86.h"
 #include "harness/test_util.h"
-#include "tests/smp/features_compare.h"
+#include "tests/smp/portable/features_compare.h"
 #include "harness/framework.h"
 #include "kernel/percpu_array.h"
 
@@ -162,7 +162,7 @@ static void identity_check(struct check *c)
 }
 
 /* Feature leaves compared with a reference thread: the boot CPU, or on hybrid parts the first thread of the same
- * kind (the whole CPUID.1AH:EAX). Bits that legitimately differ per thread are masked out (tests/smp/features_compare.c,
+ * kind (the whole CPUID.1AH:EAX). Bits that legitimately differ per thread are masked out (tests/smp/portable/features_compare.c,
  * each mask with its source). Under pmu=emulated the leaves are the ones this thread presents to the PMU code
  * (pmu_emul_cpuid: the kind's PMU leaves, a hybrid kind's core type included, over the real CPU's), so the threads
  * are grouped by the emulated kind of core, and the verdict is marked [emulated PMU]. */

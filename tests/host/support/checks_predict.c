@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/yaml_lines.h"
+#include "lib/yaml_lines.h"
 #include "lib/cpu_ident.h"
 #include "lib/format.h"
 #include "lib/topology.h"
@@ -15,8 +15,8 @@
 #include "pmu/cpuid_dump.h"
 #include "pmu/pmu.h"
 #include "pmu/pmu_caps.h"
-#include "tests/smp/features_compare.h"
-#include "tests/pmu_enum/pmu_enum_judge.h"
+#include "tests/smp/portable/features_compare.h"
+#include "tests/pmu_enum/portable/pmu_enum_judge.h"
 
 /* tests/smp/suite_smp.c MAX_CORE_KINDS: smp/features keeps one reference per CPUID.1AH:EAX value, at most this many. */
 #define FEATURES_KINDS 8

@@ -1,4 +1,4 @@
-#include "tests/pmu_enum/pmu_enum_judge.h"
+#include "tests/pmu_enum/portable/pmu_enum_judge.h"
 
 u32 pmu_caps_bounds(const struct pmu_caps *k, struct pmu_caps_bound out[PMU_CAPS_BOUNDS])
 {

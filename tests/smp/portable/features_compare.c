@@ -1,4 +1,4 @@
-#include "tests/smp/features_compare.h"
+#include "tests/smp/portable/features_compare.h"
 
 #include <string.h>
 

@@ -1,8 +1,8 @@
-/* Expected counts of the event workloads: tests/events/events_expect.h. Each case restates the derivation written
+/* Expected counts of the event workloads: tests/events/portable/events_expect.h. Each case restates the derivation written
  * next to the workload in tests/events/events_workloads.asm. */
-#include "tests/events/events_expect.h"
+#include "tests/events/portable/events_expect.h"
 
-#include "tests/events/events_workloads.h"
+#include "tests/events/portable/events_workloads.h"
 
 static const char *const names[EW_COUNT] = {"straight", "loop", "branches", "mem", "clflush", "lfsr", "cycles",
                                             "rep_stos"};

@@ -1,5 +1,5 @@
-/* The lines of a check's YAML block (harness/yaml_lines.h). */
-#include "harness/yaml_lines.h"
+/* The lines of a check's YAML block (lib/yaml_lines.h). */
+#include "lib/yaml_lines.h"
 
 void yaml_str(struct strbuf *sb, const char *s)
 {

@@ -3,7 +3,7 @@
  * host-tested in tests/host/test_events_expect.c. */
 #pragma once
 #include "pmu/pmu_caps.h"
-#include "tests/events/events_expect.h"
+#include "tests/events/portable/events_expect.h"
 
 enum ew_judge {
     EWJ_EXACT,       /* counter difference of two lengths = construction difference = oracle difference */

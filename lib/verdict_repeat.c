@@ -1,5 +1,5 @@
 /* Short form of a repeated per-CPU SKIP (verdict_repeat.h). */
-#include "harness/verdict_repeat.h"
+#include "lib/verdict_repeat.h"
 
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /* The event workloads (tests/events/events_workloads.asm) and their constants. The asm repeats these numbers (nasm
- * cannot read C headers); tests/events/events_expect.c derives every count from them. */
+ * cannot read C headers); tests/events/portable/events_expect.c derives every count from them. */
 #pragma once
 #include "lib/types.h"
 

@@ -1,5 +1,5 @@
 /* See pmi_checks.h. */
-#include "tests/pmi/pmi_checks.h"
+#include "tests/pmi/portable/pmi_checks.h"
 
 #include "pmu/events.h"
 

@@ -1,5 +1,5 @@
-/* Events the events suite compares, per PMU kind: tests/events/events_spec.h. */
-#include "tests/events/events_spec.h"
+/* Events the events suite compares, per PMU kind: tests/events/portable/events_spec.h. */
+#include "tests/events/portable/events_spec.h"
 
 #include "lib/apic_timer_calc.h"
 #include "pmu/events.h"
