@@ -360,45 +360,47 @@ static void run_phase(const bool *which, enum job_kind kind)
     smp_set_concurrent(false);
 }
 
-/* A line for a check whose verdict is not in the buffer: its CPU stopped answering in it or before it, or the
- * buffer was full. */
-static void report_missing(const struct suite *s, u32 slot, u32 cpu)
+/* A blank record for check `slot` of cpu, for a verdict the runner gives itself. */
+static struct check *runner_record(const struct suite *s, u32 slot, u32 cpu)
 {
-    static struct check c;
+    static struct check c; /* the boot CPU prints alone */
     memset(&c, 0, sizeof(c));
     c.def = &s->checks[slot];
     c.cpu = &cpus[cpu];
     sb_init(&c.diag, c.diag_buf, sizeof(c.diag_buf));
     check_name(c.name, sizeof(c.name), s, c.def, cpu);
+    return &c;
+}
+
+/* A line for a check whose verdict is not in the buffer: its CPU stopped answering in it or before it, or the
+ * buffer was full. */
+static void report_missing(const struct suite *s, u32 slot, u32 cpu)
+{
+    struct check *c = runner_record(s, slot, cpu);
     struct cpu_state_run *r = &st[cpu];
     if (r->lost && !r->lost_reported) { /* the first check without a verdict: where it stopped */
         r->lost_reported = true;
         r->lost_slot = slot;
-        check_fail(&c, "cpu%u stopped answering %s (no verdict, and no answer to the runner)", cpu,
+        check_fail(c, "cpu%u stopped answering %s (no verdict, and no answer to the runner)", cpu,
                    r->seq && r->slot == slot ? "in this check" : "before this check");
     } else if (r->lost)
-        check_skip(&c, "cpu%u stopped answering in or before %s/%s", cpu, s->name, s->checks[r->lost_slot].name);
+        check_skip(c, "cpu%u stopped answering in or before %s/%s", cpu, s->name, s->checks[r->lost_slot].name);
     else
-        check_fail(&c, "verdict lost: the report buffer of cpu%u was full", cpu);
-    report_check(&c);
+        check_fail(c, "verdict lost: the report buffer of cpu%u was full", cpu);
+    report_check(c);
 }
 
 /* Every per-CPU check of a CPU that had no memory to run them. */
 static void print_no_memory(const struct suite *s, u32 cpu)
 {
-    static struct check c;
     for (u32 k = 0; k < s->count; k++) {
         if (s->checks[k].scope != SCOPE_PER_CPU)
             continue;
-        memset(&c, 0, sizeof(c));
-        c.def = &s->checks[k];
-        c.cpu = &cpus[cpu];
-        sb_init(&c.diag, c.diag_buf, sizeof(c.diag_buf));
-        check_name(c.name, sizeof(c.name), s, c.def, cpu);
-        check_fail(&c, "not run: no memory below 4 GiB for cpu%u's check record (%u bytes) and report buffer "
+        struct check *c = runner_record(s, k, cpu);
+        check_fail(c, "not run: no memory below 4 GiB for cpu%u's check record (%u bytes) and report buffer "
                    "(%u bytes); %llu KiB were taken from the memory map", cpu, (u32)sizeof(struct check),
                    CPU_REPORT_BYTES, (unsigned long long)(memory_allocated() / 1024));
-        report_check(&c);
+        report_check(c);
     }
 }
 

@@ -28,6 +28,20 @@ static void add_region(struct boot_info *bi, u64 base, u64 length, u32 type)
     bi->mmap[bi->mmap_count++] = (struct mem_region){base, length, type};
 }
 
+/* What a string read came to: present (perhaps truncated, which is a problem), or absent with `outside` said. */
+static void string_read(struct boot_info *bi, enum phys_str_status st, char *dst, size_t dst_size, bool *has,
+                        const char *what, const char *outside)
+{
+    if (st == PHYS_STR_OUTSIDE) {
+        dst[0] = '\0';
+        problem(bi, "%s %s", what, outside);
+        return;
+    }
+    *has = true;
+    if (st == PHYS_STR_TOO_LONG)
+        problem(bi, "%s longer than %zu bytes; truncated", what, dst_size - 1);
+}
+
 /* Copy a string that must end inside [addr, addr+len) (Multiboot2 tags). */
 static void tag_string(struct boot_info *bi, const struct phys_window *mem, u64 addr, u64 len, char *dst,
                        size_t dst_size, bool *has, const char *what)
@@ -41,38 +55,18 @@ static void tag_string(struct boot_info *bi, const struct phys_window *mem, u64 
     tag.ptr = mem->ptr + (addr - mem->base);
     tag.base = addr;
     tag.size = len;
-    switch (phys_read_str(&tag, addr, dst, dst_size)) {
-    case PHYS_STR_OK:
-        *has = true;
-        break;
-    case PHYS_STR_TOO_LONG:
-        *has = true;
-        problem(bi, "%s longer than %zu bytes; truncated", what, dst_size - 1);
-        break;
-    case PHYS_STR_OUTSIDE:
-        dst[0] = '\0';
-        problem(bi, "%s tag is not NUL-terminated within its %llu bytes", what, (unsigned long long)len);
-        break;
-    }
+    char outside[64];
+    k_snprintf(outside, sizeof(outside), "tag is not NUL-terminated within its %llu bytes", (unsigned long long)len);
+    string_read(bi, phys_read_str(&tag, addr, dst, dst_size), dst, dst_size, has, what, outside);
 }
 
 /* Copy a string at a Multiboot1 physical pointer. */
 static void mb1_string(struct boot_info *bi, const struct phys_window *mem, u32 addr, char *dst,
                        size_t dst_size, bool *has, const char *what)
 {
-    switch (phys_read_str(mem, addr, dst, dst_size)) {
-    case PHYS_STR_OK:
-        *has = true;
-        break;
-    case PHYS_STR_TOO_LONG:
-        *has = true;
-        problem(bi, "%s longer than %zu bytes; truncated", what, dst_size - 1);
-        break;
-    case PHYS_STR_OUTSIDE:
-        dst[0] = '\0';
-        problem(bi, "%s at 0x%x is outside memory or unterminated", what, addr);
-        break;
-    }
+    char outside[64];
+    k_snprintf(outside, sizeof(outside), "at 0x%x is outside memory or unterminated", addr);
+    string_read(bi, phys_read_str(mem, addr, dst, dst_size), dst, dst_size, has, what, outside);
 }
 
 /* Multiboot 0.6.96 3.3: the fixed part we use ends with boot_loader_name at offset 64. */

@@ -90,15 +90,27 @@ static u32 pick_targets(bool *target, bool include_self)
     return n;
 }
 
+/* The targets of an IPI to every other online CPU, with the records cleared and the counting handler on the test
+ * vector; 0 (and the check skipped) when no other CPU is online. */
+static u32 begin_to_others(struct check *c, bool *target)
+{
+    u32 n = pick_targets(target, false);
+    if (!n) {
+        check_skip(c, "no other CPU online (%u known)", smp.count);
+        return 0;
+    }
+    irq_rec_clear_all_cpus(SLOT_IPI);
+    irq_borrow(VEC_IPI, counting_handler);
+    return n;
+}
+
 /* SDM 11.6.1: fixed delivery, physical destination mode (ICR[11]=0), no shorthand, to each other CPU. */
 void ipi_each_check(struct check *c)
 {
     PER_CPU_ARRAY(bool, target);
-    u32 n = pick_targets(target, false);
+    u32 n = begin_to_others(c, target);
     if (!n)
-        return check_skip(c, "no other CPU online (%u known)", smp.count);
-    irq_rec_clear_all_cpus(SLOT_IPI);
-    irq_borrow(VEC_IPI, counting_handler);
+        return;
     u32 send_fail = 0;
     for (u32 i = 0; i < smp.count; i++)
         if (target[i] && !apic_send_ipi(smp.cpu[i].apic_id, ICR_DM_FIXED | VEC_IPI))
@@ -115,11 +127,9 @@ void ipi_each_check(struct check *c)
 void ipi_all_but_self_check(struct check *c)
 {
     PER_CPU_ARRAY(bool, target);
-    u32 n = pick_targets(target, false);
+    u32 n = begin_to_others(c, target);
     if (!n)
-        return check_skip(c, "no other CPU online (%u known)", smp.count);
-    irq_rec_clear_all_cpus(SLOT_IPI);
-    irq_borrow(VEC_IPI, counting_handler);
+        return;
     bool sent = apic_send_ipi(0, ICR_SH_OTHERS | ICR_DM_FIXED | VEC_IPI);
     ipi_report(c, SLOT_IPI, target, n, 2000000);
     expect_true(c, "ICR send completed", sent, "delivery status idle", "%s", sent ? "idle" : "still busy");
