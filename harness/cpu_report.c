@@ -10,6 +10,8 @@
 #include "kernel/report.h"
 #include "harness/framework.h"
 #include "harness/tap_report.h"
+#include "kernel/smp.h"
+#include "lib/tap_fold.h"
 #include "lib/verdict_repeat.h"
 #include "kernel/percpu_array.h"
 
@@ -165,4 +167,76 @@ bool cpu_report_print_slot(u32 cpu, u32 slot)
         }
     }
     return verdict;
+}
+
+/* Folding: at most FOLD_GROUPS kinds of verdict per check are folded; a thread whose verdict matches none of them
+ * when they are all taken is printed alone. */
+#define FOLD_GROUPS 64
+#define FOLD_NONE 0xffff
+PER_CPU_ARRAY(u16, fold_group);
+PER_CPU_ARRAY(struct tap_fold_item, fold_item);
+PER_CPU_ARRAY(u8, fold_kind);
+PER_CPU_ARRAY(struct tap_fold_item, fold_members);
+PER_CPU_ARRAY(u32[3], fold_scratch);
+
+static void print_comments(u32 cpu, u32 slot)
+{
+    const struct cpu_buf *b = &bufs[cpu];
+    struct record r;
+    const char *text;
+    for (u32 off = 0, end = readable(b); next_record(b, end, &off, &r, &text);)
+        if (r.slot == slot && r.kind == CPU_REPORT_COMMENT)
+            report_emit_text(text, r.len);
+}
+
+/* Group the verdicts of slot: fold_group[cpu] is the index of its group (the group's first CPU in first[]). */
+static u32 fold_assign(u32 slot, const bool *in, bool *found, u32 *first)
+{
+    u32 groups = 0;
+    for (u32 i = 0; i < smp.count || i == 0; i++) {
+        struct record r;
+        const char *text;
+        fold_group[i] = FOLD_NONE;
+        found[i] = in[i] && find_verdict(i, slot, &r, &text);
+        if (!found[i])
+            continue;
+        fold_item[i] = (struct tap_fold_item){i, text, r.len};
+        fold_kind[i] = r.kind;
+        u32 g = 0;
+        while (g < groups && !(fold_kind[first[g]] == r.kind &&
+                               tap_fold_same_shape(fold_item[first[g]].text, fold_item[first[g]].len, text, r.len)))
+            g++;
+        if (g == groups && groups < FOLD_GROUPS)
+            first[groups++] = i;
+        if (g < groups)
+            fold_group[i] = (u16)g;
+    }
+    return groups;
+}
+
+void cpu_report_print_folded(u32 slot, const bool *in, bool *found)
+{
+    static char folded[2 * REPORT_RECORD_MAX]; /* the boot CPU prints alone */
+    u32 first[FOLD_GROUPS];
+    fold_assign(slot, in, found, first);
+    for (u32 i = 0; i < smp.count || i == 0; i++) {
+        if (!found[i])
+            continue;
+        u32 g = fold_group[i];
+        if (g == FOLD_NONE) {
+            print_comments(i, slot);
+            report_emit(fold_kind[i], fold_item[i].text, fold_item[i].len);
+            continue;
+        }
+        if (first[g] != i)
+            continue; /* printed with its group */
+        u32 n = 0;
+        for (u32 j = i; j < smp.count || j == 0; j++)
+            if (found[j] && fold_group[j] == g) {
+                print_comments(j, slot);
+                fold_members[n++] = fold_item[j];
+            }
+        u32 len = tap_fold_render(fold_members, n, &fold_scratch[0][0], folded, sizeof(folded));
+        report_emit(fold_kind[i], folded, len);
+    }
 }

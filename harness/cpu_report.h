@@ -20,3 +20,7 @@ bool cpu_report_comment(u32 slot, const char *text);
 void cpu_report_freeze(u32 cpu);
 /* Print the records of `slot` on cpu, oldest first; returns whether a verdict was among them. */
 bool cpu_report_print_slot(u32 cpu, u32 slot);
+/* Print the verdicts of `slot` of the CPUs with in[cpu] set, folded (lib/tap_fold.h, fold=on): the threads whose
+ * verdicts agree apart from their numbers as one line, after their comments, in the order of each group's first
+ * CPU. found[cpu]: whether it had a verdict (the caller reports those that did not). */
+void cpu_report_print_folded(u32 slot, const bool *in, bool *found);

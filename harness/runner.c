@@ -390,29 +390,47 @@ static void report_missing(const struct suite *s, u32 slot, u32 cpu)
     report_check(c);
 }
 
-/* Every per-CPU check of a CPU that had no memory to run them. */
-static void print_no_memory(const struct suite *s, u32 cpu)
+/* Check `slot` of a CPU that had no memory to run its checks. */
+static void print_no_memory(const struct suite *s, u32 slot, u32 cpu)
 {
-    for (u32 k = 0; k < s->count; k++) {
-        if (s->checks[k].scope != SCOPE_PER_CPU)
-            continue;
-        struct check *c = runner_record(s, k, cpu);
-        check_fail(c, "not run: no memory below 4 GiB for cpu%u's check record (%u bytes) and report buffer "
-                   "(%u bytes); %llu KiB were taken from the memory map", cpu, (u32)sizeof(struct check),
-                   CPU_REPORT_BYTES, (unsigned long long)(memory_allocated() / 1024));
-        report_check(c);
-    }
+    struct check *c = runner_record(s, slot, cpu);
+    check_fail(c, "not run: no memory below 4 GiB for cpu%u's check record (%u bytes) and report buffer "
+               "(%u bytes); %llu KiB were taken from the memory map", cpu, (u32)sizeof(struct check),
+               CPU_REPORT_BYTES, (unsigned long long)(memory_allocated() / 1024));
+    report_check(c);
 }
 
 static void print_cpu(const struct suite *s, u32 cpu)
 {
-    if (no_memory[cpu]) {
-        print_no_memory(s, cpu);
-        return;
-    }
-    for (u32 k = 0; k < s->count; k++)
-        if (s->checks[k].scope == SCOPE_PER_CPU && !cpu_report_print_slot(cpu, k))
+    for (u32 k = 0; k < s->count; k++) {
+        if (s->checks[k].scope != SCOPE_PER_CPU)
+            continue;
+        if (no_memory[cpu])
+            print_no_memory(s, k, cpu);
+        else if (!cpu_report_print_slot(cpu, k))
             report_missing(s, k, cpu);
+    }
+}
+
+/* fold=on: check by check, the agreeing threads' verdicts as one line each (cpu_report_print_folded), then
+ * those of the threads that had none. */
+static void print_folded(const struct suite *s, const bool *in_suite)
+{
+    PER_CPU_ARRAY(bool, funded);
+    PER_CPU_ARRAY(bool, found);
+    for (u32 i = 0; i < smp.count || i == 0; i++)
+        funded[i] = in_suite[i] && !no_memory[i];
+    for (u32 k = 0; k < s->count; k++) {
+        if (s->checks[k].scope != SCOPE_PER_CPU)
+            continue;
+        cpu_report_print_folded(k, funded, found);
+        for (u32 i = 0; i < smp.count || i == 0; i++) {
+            if (no_memory[i])
+                print_no_memory(s, k, i);
+            else if (in_suite[i] && !found[i])
+                report_missing(s, k, i);
+        }
+    }
 }
 
 void suites_run_one(const struct suite *s)
@@ -454,11 +472,13 @@ void suites_run_one(const struct suite *s)
     if (!per_cpu)
         return;
     PER_CPU_ARRAY(bool, which);
+    /* Printed as each CPU finishes (serial, unfolded) or once all have (folding needs every thread's verdict). */
+    bool streaming = serial && !g_options.fold;
     if (!serial)
         run_phase(in_suite, JOB_LOCAL);
     for (u32 i = 0; i < smp.count || i == 0; i++) {
         if (!in_suite[i]) {
-            if (serial && no_memory[i])
+            if (streaming && no_memory[i])
                 print_cpu(s, i);
             continue;
         }
@@ -467,10 +487,12 @@ void suites_run_one(const struct suite *s)
             which[i] = true;
             run_phase(which, serial ? JOB_ALL : JOB_OTHERS);
         }
-        if (serial)
+        if (streaming)
             print_cpu(s, i);
     }
-    if (!serial)
+    if (g_options.fold)
+        print_folded(s, in_suite);
+    else if (!serial)
         for (u32 i = 0; i < smp.count || i == 0; i++)
             if (in_suite[i] || no_memory[i])
                 print_cpu(s, i);

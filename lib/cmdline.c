@@ -137,6 +137,17 @@ static const char *set_smp(struct options *o, const char *v)
     return NULL;
 }
 
+static const char *set_fold(struct options *o, const char *v)
+{
+    if (!strcmp(v, "on"))
+        o->fold = 1;
+    else if (!strcmp(v, "off"))
+        o->fold = 0;
+    else
+        return "expects on or off";
+    return NULL;
+}
+
 static const char *set_run(struct options *o, const char *v)
 {
     if (!strcmp(v, "parallel"))
@@ -265,6 +276,9 @@ static const struct opt_desc base_options[] = {
     {"run", "run=parallel|serial",
      "per-CPU checks: on every CPU at once (default), or one CPU after the other (the order of the stream is the "
      "same)", set_run},
+    {"fold", "fold=on|off",
+     "per-CPU checks: the threads whose verdicts agree apart from their numbers share one line, cpu[LIST]/suite/check, "
+     "each differing number as its range (on, default); or one line per thread (off)", set_fold},
     {"run_cpus", "run_cpus=auto|N",
      "with run=parallel: at most N CPUs run checks at once; auto (default): all, 2 under QEMU TCG", set_run_cpus},
     {"check_timeout_ms", "check_timeout_ms=N",
@@ -307,6 +321,7 @@ void options_default(struct options *o)
 {
     memset(o, 0, sizeof(*o));
     o->verbose = 1;
+    o->fold = 1;
     o->exit = EXIT_HALT;
     o->console_kind = CONSOLE_AUTO;
     memcpy(o->console, "auto", 5);

@@ -1,0 +1,371 @@
+/* Folding agreeing threads' verdicts into one line (lib/tap_fold.h). A verdict's text is read as pieces: a
+ * number standing alone (decimal, 0x-hex, or bare hex with a digit and a letter: "ffffa8c2"), the thread's own
+ * name ("cpu5" on cpu5), another word (letters, digits, '_': "cpu4", "x2apic"), or one other byte. Two verdicts
+ * fold when their pieces agree one by one, numbers by kind only, everything else byte for byte, except that an
+ * evidence entry of the YAML block (a "key": value line whose value is not a {...} mapping, which expectations
+ * and exceptions are) may differ in anything but its key. The folded text is the first thread's with each number
+ * that differs replaced by its range, the thread's own name by the group's, and an evidence entry that differs
+ * in shape saying so. */
+#include "lib/tap_fold.h"
+
+#include <string.h>
+
+#include "lib/format.h"
+
+enum piece_kind { PIECE_BYTE, PIECE_WORD, PIECE_DEC, PIECE_HEX, PIECE_BAREHEX, PIECE_SELF };
+
+static bool is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static bool is_xdigit(char c)
+{
+    return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+static bool is_word(char c)
+{
+    return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static bool is_number(enum piece_kind k)
+{
+    return k == PIECE_DEC || k == PIECE_HEX || k == PIECE_BAREHEX;
+}
+
+/* Whether t[i..e) is "cpu" followed by the decimal `self`. */
+static bool is_self(const char *t, u32 i, u32 e, u32 self)
+{
+    if (e - i < 4 || memcmp(t + i, "cpu", 3) != 0)
+        return false;
+    u64 v = 0;
+    for (u32 j = i + 3; j < e; j++) {
+        if (!is_digit(t[j]) || v > 100000000)
+            return false;
+        v = v * 10 + (u32)(t[j] - '0');
+    }
+    return v == self;
+}
+
+/* The piece of t that starts at i (< len) in the text of thread `self`: its kind, and where it ends. */
+static u32 piece(const char *t, u32 len, u32 i, u32 self, enum piece_kind *kind)
+{
+    if (!is_word(t[i])) {
+        *kind = PIECE_BYTE;
+        return i + 1;
+    }
+    u32 e = i;
+    while (e < len && is_word(t[e]))
+        e++;
+    *kind = is_self(t, i, e, self) ? PIECE_SELF : PIECE_WORD;
+    if (e - i > 2 && t[i] == '0' && (t[i + 1] == 'x' || t[i + 1] == 'X')) {
+        u32 j = i + 2;
+        while (j < e && is_xdigit(t[j]))
+            j++;
+        if (j == e)
+            *kind = PIECE_HEX;
+        return e;
+    }
+    bool digits = false, letters = false, hex = true;
+    for (u32 j = i; j < e; j++) {
+        digits |= is_digit(t[j]);
+        letters |= !is_digit(t[j]);
+        hex &= is_xdigit(t[j]);
+    }
+    if (digits && !letters)
+        *kind = PIECE_DEC;
+    else if (digits && hex)
+        *kind = PIECE_BAREHEX;
+    return e;
+}
+
+/* The value of the number t[i..e) (saturating). */
+static u64 value(const char *t, u32 i, u32 e, enum piece_kind kind)
+{
+    u64 v = 0;
+    u32 base = kind == PIECE_DEC ? 10 : 16;
+    for (u32 j = kind == PIECE_HEX ? i + 2 : i; j < e; j++) {
+        char c = t[j];
+        u32 d = is_digit(c) ? (u32)(c - '0') : (u32)((c | 0x20) - 'a' + 10);
+        if (v > (~0ull - d) / base)
+            return ~0ull;
+        v = v * base + d;
+    }
+    return v;
+}
+
+#define NAME_HEAD " - cpu"
+
+/* Where the name's "/suite/check" starts in " - cpuN/suite/check...", or 0 when the text is not so named. */
+static u32 name_tail(const char *t, u32 len)
+{
+    u32 h = sizeof(NAME_HEAD) - 1, i = h;
+    if (len <= h || memcmp(t, NAME_HEAD, h) != 0)
+        return 0;
+    while (i < len && is_digit(t[i]))
+        i++;
+    return i > h && i < len && t[i] == '/' ? i : 0;
+}
+
+/* The number in the name " - cpuN/...". */
+static u32 name_cpu(const char *t, u32 tail)
+{
+    u32 v = 0;
+    for (u32 j = sizeof(NAME_HEAD) - 1; j < tail; j++)
+        v = v * 10 + (u32)(t[j] - '0');
+    return v;
+}
+
+/* The end of the line that starts at i (after its '\n', or len). */
+static u32 line_end(const char *t, u32 len, u32 i)
+{
+    const char *nl = memchr(t + i, '\n', len - i);
+    return nl ? (u32)(nl - t) + 1 : len;
+}
+
+/* Whether lines a[i..ea) and b[j..eb) agree piece by piece (numbers by kind). */
+static bool line_same(const char *a, u32 i, u32 ea, u32 self_a, const char *b, u32 j, u32 eb, u32 self_b)
+{
+    while (i < ea && j < eb) {
+        enum piece_kind ka, kb;
+        u32 pa = piece(a, ea, i, self_a, &ka), pb = piece(b, eb, j, self_b, &kb);
+        if (ka != kb)
+            return false;
+        if (!is_number(ka) && ka != PIECE_SELF && (pa - i != pb - j || memcmp(a + i, b + j, pa - i) != 0))
+            return false;
+        i = pa;
+        j = pb;
+    }
+    return i == ea && j == eb;
+}
+
+/* An evidence entry of a YAML block: `  "key": value` with a value that is not a {...} mapping. Returns the
+ * offset just after `": ` (0 when the line is not one). */
+static u32 evidence_value(const char *t, u32 i, u32 e)
+{
+    if (e - i < 6 || memcmp(t + i, "  \"", 3) != 0)
+        return 0;
+    for (u32 j = i + 3; j + 2 < e; j++)
+        if (t[j] == '"' && t[j + 1] == ':' && t[j + 2] == ' ')
+            return t[j + 3] == '{' ? 0 : j + 3;
+    return 0;
+}
+
+/* Whether the lines agree, or are evidence entries with the same key (their values may differ in shape). */
+static bool line_folds(const char *a, u32 i, u32 ea, u32 self_a, const char *b, u32 j, u32 eb, u32 self_b)
+{
+    if (line_same(a, i, ea, self_a, b, j, eb, self_b))
+        return true;
+    u32 va = evidence_value(a, i, ea), vb = evidence_value(b, j, eb);
+    return va && vb && line_same(a, i, va, self_a, b, j, vb, self_b);
+}
+
+bool tap_fold_same_shape(const char *a, u32 alen, const char *b, u32 blen)
+{
+    u32 i = name_tail(a, alen), j = name_tail(b, blen);
+    if (!i || !j)
+        return false;
+    u32 self_a = name_cpu(a, i), self_b = name_cpu(b, j);
+    bool name_line = true;
+    while (i < alen && j < blen) {
+        u32 ea = line_end(a, alen, i), eb = line_end(b, blen, j);
+        if (name_line ? !line_same(a, i, ea, self_a, b, j, eb, self_b)
+                      : !line_folds(a, i, ea, self_a, b, j, eb, self_b))
+            return false;
+        name_line = false;
+        i = ea;
+        j = eb;
+    }
+    return i == alen && j == blen;
+}
+
+u32 tap_fold_cpu_list(const struct tap_fold_item *it, u32 n, char *out, u32 size)
+{
+    struct strbuf sb;
+    sb_init(&sb, out, size);
+    for (u32 k = 0; k < n;) {
+        u32 last = k;
+        while (last + 1 < n && it[last + 1].cpu == it[last].cpu + 1)
+            last++;
+        sb_printf(&sb, "%s%u", k ? "," : "", it[k].cpu);
+        if (last > k)
+            sb_printf(&sb, "-%u", it[last].cpu);
+        k = last + 1;
+    }
+    return (u32)sb.len;
+}
+
+/* The folded text being written: stops at the first piece that does not fit (full). */
+struct out {
+    char *p;
+    u32 size, len;
+    bool full;
+};
+
+static void put(struct out *o, const char *s, u32 n)
+{
+    if (o->full || o->len + n >= o->size) {
+        o->full = true;
+        return;
+    }
+    memcpy(o->p + o->len, s, n);
+    o->len += n;
+    o->p[o->len] = '\0';
+}
+
+static void put_str(struct out *o, const char *s)
+{
+    put(o, s, (u32)strlen(s));
+}
+
+/* One piece, taken from every thread at once: the first thread's, and for a number which threads hold the
+ * smallest and the largest value and whether they differ. */
+struct step {
+    enum piece_kind kind;
+    u32 start, end; /* of the first thread's piece */
+    bool differs;
+    u32 min_k, max_k;
+    u32 min_start, min_end, max_start, max_end;
+};
+
+static void step(const struct tap_fold_item *it, u32 n, u32 *cur, const u32 *end, struct step *s)
+{
+    s->start = cur[0];
+    s->end = piece(it[0].text, end[0], cur[0], it[0].cpu, &s->kind);
+    u64 lo = 0, hi = 0;
+    for (u32 k = 0; k < n; k++) {
+        enum piece_kind kk;
+        u32 b = cur[k], e = piece(it[k].text, end[k], b, it[k].cpu, &kk);
+        if (is_number(s->kind)) {
+            u64 v = value(it[k].text, b, e, kk);
+            if (k == 0 || v < lo)
+                lo = v, s->min_k = k, s->min_start = b, s->min_end = e;
+            if (k == 0 || v > hi)
+                hi = v, s->max_k = k, s->max_start = b, s->max_end = e;
+        }
+        cur[k] = e;
+    }
+    s->differs = is_number(s->kind) && lo != hi;
+}
+
+static void put_range(struct out *o, const struct tap_fold_item *it, const struct step *s)
+{
+    char cpu[24];
+    put(o, it[s->min_k].text + s->min_start, s->min_end - s->min_start);
+    k_snprintf(cpu, sizeof(cpu), " (cpu%u) .. ", it[s->min_k].cpu);
+    put_str(o, cpu);
+    put(o, it[s->max_k].text + s->max_start, s->max_end - s->max_start);
+    k_snprintf(cpu, sizeof(cpu), " (cpu%u)", it[s->max_k].cpu);
+    put_str(o, cpu);
+}
+
+/* Every thread's current line: ends (end[k]) and whether all have the first thread's shape. */
+static bool lines_agree(const struct tap_fold_item *it, u32 n, const u32 *cur, u32 *end)
+{
+    bool agree = true;
+    for (u32 k = 0; k < n; k++) {
+        end[k] = line_end(it[k].text, it[k].len, cur[k]);
+        agree = agree && line_same(it[0].text, cur[0], end[0], it[0].cpu, it[k].text, cur[k], end[k], it[k].cpu);
+    }
+    return agree;
+}
+
+/* How many numbers differ between the threads on the current lines (agreeing in shape); cur is left as it was. */
+static u32 differing_on_line(const struct tap_fold_item *it, u32 n, const u32 *cur, const u32 *end, u32 *tmp)
+{
+    memcpy(tmp, cur, n * sizeof(*tmp));
+    u32 count = 0;
+    struct step s;
+    while (tmp[0] < end[0]) {
+        step(it, n, tmp, end, &s);
+        count += s.differs;
+    }
+    return count;
+}
+
+/* The current lines written piece by piece: numbers that differ as ranges, the thread's name as the group's. */
+static void put_line(struct out *o, const struct tap_fold_item *it, u32 n, u32 *cur, const u32 *end,
+                     const char *group)
+{
+    struct step s;
+    while (cur[0] < end[0]) {
+        step(it, n, cur, end, &s);
+        if (s.differs)
+            put_range(o, it, &s);
+        else if (s.kind == PIECE_SELF)
+            put_str(o, group);
+        else
+            put(o, it[0].text + s.start, s.end - s.start);
+    }
+}
+
+/* The key of the first thread's current line and a note in place of its value; every cursor to its next line. */
+static void put_note(struct out *o, const struct tap_fold_item *it, u32 n, u32 *cur, const u32 *end, u32 value_at,
+                     const char *note)
+{
+    put(o, it[0].text + cur[0], value_at - cur[0]);
+    put_str(o, note);
+    put_str(o, "\n");
+    memcpy(cur, end, n * sizeof(*cur));
+}
+
+static bool line_is(const struct tap_fold_item *it0, u32 at, const char *line)
+{
+    u32 n = (u32)strlen(line);
+    return at + n <= it0->len && !memcmp(it0->text + at, line, n);
+}
+
+u32 tap_fold_render(const struct tap_fold_item *it, u32 n, u32 *scratch, char *out, u32 size)
+{
+    static const char truncated[] = "  \"diagnostics truncated\": \"the folded block outgrew its buffer; later lines "
+                                    "dropped (fold=off prints each thread's)\"\n  ...\n";
+    if (size < 256 || !n)
+        return 0;
+    struct out o = {out, size - (u32)sizeof(truncated), 0, false};
+    out[0] = '\0';
+    if (n == 1) {
+        put(&o, it[0].text, it[0].len);
+        if (!o.full)
+            return o.len;
+        o.len = 0, o.full = false; /* a single text that does not fit is cut like a folded one below */
+    }
+    u32 *cur = scratch, *end = scratch + n;
+    char group[168] = "cpu", list[160];
+    tap_fold_cpu_list(it, n, list, sizeof(list));
+    k_snprintf(group, sizeof(group), n > 1 ? "cpu[%s]" : "cpu%s", list);
+    for (u32 k = 0; k < n; k++)
+        cur[k] = sizeof(NAME_HEAD) - 1 - 3; /* at "cpuN/...": the name is the thread's own word */
+    u32 whole = 0;     /* length up to the last whole line written */
+    bool open = false; /* inside the YAML block at `whole` */
+    put_str(&o, " - ");
+    for (bool name_line = true; cur[0] < it[0].len && !o.full; name_line = false) {
+        bool agree = lines_agree(it, n, cur, end);
+        bool opens = line_is(&it[0], cur[0], "  ---\n"), closes = line_is(&it[0], cur[0], "  ...\n");
+        u32 value_at = name_line ? 0 : evidence_value(it[0].text, cur[0], end[0]);
+        char note[96];
+        u32 d;
+        if (value_at && !agree) {
+            put_note(&o, it, n, cur, end, value_at,
+                     "\"differs between the threads (fold=off prints each thread's)\"");
+        } else if (value_at && (d = differing_on_line(it, n, cur, end, end + n)) > TAP_FOLD_MAX_RANGES) {
+            k_snprintf(note, sizeof(note), "\"%u numbers differ between the threads (fold=off prints each thread's)\"",
+                       d);
+            put_note(&o, it, n, cur, end, value_at, note);
+        } else {
+            put_line(&o, it, n, cur, end, group);
+        }
+        if (!o.full) {
+            whole = o.len;
+            open = (open || opens) && !closes;
+        }
+    }
+    if (!o.full)
+        return o.len;
+    o.len = whole;
+    out[whole] = '\0';
+    o.size = size, o.full = false;
+    if (open)
+        put_str(&o, truncated);
+    return o.len;
+}

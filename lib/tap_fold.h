@@ -1,0 +1,38 @@
+/* Folding a per-CPU check's verdicts across the threads that agree (docs/checklist.md "Folded lines"). On a
+ * machine with hundreds of threads almost every check says the same thing on every thread; printed per thread
+ * the checklist grows by ~33 KB a thread, 21 minutes of a 115200-baud line at 448 threads. Folded, the threads
+ * whose verdicts have the same text apart from their numbers share one line, `ok N - cpu[0-447]/suite/check`,
+ * and each number that differs between them reads "MIN (cpuA) .. MAX (cpuB)". A thread whose verdict, directive
+ * or wording differs in anything but a number gets its own line. Portable: host-tested, and tools/tap-fold
+ * folds a recorded per-thread stream with it. */
+#pragma once
+#include "lib/types.h"
+
+/* A YAML line in which more numbers than this differ between the threads (a list of APIC IDs, a histogram)
+ * says how many differ instead of listing ranges. */
+#define TAP_FOLD_MAX_RANGES 3
+
+/* One thread's rendered verdict: " - cpuN/suite/check[ [emulated PMU]][ # SKIP|TODO reason]\n" and its YAML
+ * block ("  ---\n" ... "  ...\n"), as report_render() writes it after "ok N"/"not ok N". */
+struct tap_fold_item {
+    u32 cpu;
+    const char *text;
+    u32 len;
+};
+
+/* Whether two threads' verdicts fold: both named cpuN/..., the same text once the CPU number, the thread's own
+ * name ("cpuN" on cpu N) and the value of every number are set aside (the same words, punctuation and YAML keys,
+ * in the same order), except that an evidence entry (`"key": value` with a value that is not a {...} mapping)
+ * may differ in its value. The verdict kind (ok / not ok, emulated marker) is the caller's to compare. */
+bool tap_fold_same_shape(const char *a, u32 alen, const char *b, u32 blen);
+
+/* "0-3,5,7-9" for ascending cpus. Returns its length (NUL-terminated; cut short when size is too small). */
+u32 tap_fold_cpu_list(const struct tap_fold_item *it, u32 n, char *out, u32 size);
+
+/* The folded verdict of it[0..n) (ascending CPUs, every pair tap_fold_same_shape): " - cpu[LIST]/suite/check..."
+ * with each differing number as "MIN (cpuA) .. MAX (cpuB)" (A, B: the first thread with that value), the
+ * thread's own name as "cpu[LIST]", and an evidence entry whose values differ in shape, or in more than
+ * TAP_FOLD_MAX_RANGES numbers, saying so in place of its value. n == 1: the
+ * text as it is. scratch: 3 * n entries. A block that does not fit ends at its last whole line with a
+ * "diagnostics truncated" entry and "  ...". Returns the length written (NUL-terminated), 0 when size < 256. */
+u32 tap_fold_render(const struct tap_fold_item *it, u32 n, u32 *scratch, char *out, u32 size);
