@@ -180,6 +180,7 @@ qemu_runs+=(
     "kernel-pc-smp4|--machine pc --smp 4"
     "kernel-q35-smp1|--machine q35 --smp 1"
     "kernel-q35-smp4|--machine q35 --smp 4"
+    "kernel-q35-smp4-unfolded|--machine q35 --smp 4 --append fold=off"
     "kernel-q35-smp16|--machine q35 --smp 16 --timeout 120"
     "kernel-q35-smp64|--machine q35 --smp 64 --timeout 240"
     "kernel-pc-skylake-smp2|--machine pc --cpu Skylake-Client --smp 2"
@@ -287,6 +288,18 @@ else
             run_check no "order/$a~$b: ${e//$'\n'/; }"
         fi
     done
+    # fold=on (the default) and fold=off say the same of every thread: the unfolded run, folded by tools/tap-fold
+    # (the kernel's folding code, lib/tap_fold.c), gives pmuboot-report the same per-thread verdicts.
+    name=kernel-q35-smp4-unfolded
+    grid() { tools/pmuboot-report -q --json - "$1" 2>/dev/null |
+        perl -MJSON::PP -0777 -ne 'print map { join(" ", $_->{cpu} // "-", "$_->{suite}/$_->{check}", $_->{verdict}) . "\n" } @{ decode_json($_)->{checks} }' | sort; }
+    if build/tools/tap-fold "$out/qemu/$name.log" >"$out/qemu/$name.folded.log" 2>"$out/qemu/$name.folded.err" &&
+        grid "$out/qemu/$name.log" >"$out/qemu/$name.grid" && grid "$out/qemu/$name.folded.log" >"$out/qemu/$name.folded.grid" &&
+        [[ -s $out/qemu/$name.grid ]] && cmp -s "$out/qemu/$name.grid" "$out/qemu/$name.folded.grid"; then
+        run_check yes "fold/$name: folded by tools/tap-fold, $(grep -c '^\(not \)\{0,1\}ok' "$out/qemu/$name.folded.log") lines give the same $(wc -l <"$out/qemu/$name.grid") per-thread verdicts as the $(grep -c '^\(not \)\{0,1\}ok' "$out/qemu/$name.log") unfolded ones (pmuboot-report JSON)"
+    else
+        run_check no "fold/$name: the folded stream's per-thread verdicts differ from the unfolded ones' (diff $out/qemu/$name.grid $out/qemu/$name.folded.grid; $out/qemu/$name.folded.err)"
+    fi
     [[ $have_uefi == yes ]] || run_check yes "qemu/uefi-q35 # SKIP $uefi_why"
     [[ -z $qemu10_why ]] ||
         run_check yes "qemu/qemu10 # SKIP runs $(for r in "${qemu10_runs[@]}"; do printf '%s ' "${r%%|*}"; done)not done: QEMU 10 not available: $qemu10_why"

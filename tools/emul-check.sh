@@ -54,8 +54,13 @@ if [[ ${EMUL_FAULTS:-1} != 0 ]]; then
     done < <(rows)
 fi
 wait
-# suite/check names of the failed checks, one per failing CPU
-failed_ids() { grep -v "# TODO" "$1" | sed -n 's/^not ok [0-9]* - \(cpu[0-9]*\/\)\{0,1\}\([^ ]*\).*/\2/p'; }
+# suite/check names of the failed checks, once per failing CPU (a folded cpu[LIST]/ line once per CPU it lists)
+failed_ids() {
+    grep -v "# TODO" "$1" | perl -ne 'next unless /^not ok \d+ - (?:cpu\d+\/|cpu\[([0-9,-]+)\]\/)?(\S+)/;
+        my ($list, $id, $n) = ($1, $2, 1);
+        $n = 0, map { $n += /^(\d+)-(\d+)$/ ? $2 - $1 + 1 : 1 } split /,/, $list if defined $list;
+        print "$id\n" x $n'
+}
 
 echo "TAP version 13"
 for run in $(for k in $kinds; do echo "$k" "$k-reset"; done); do
@@ -69,8 +74,8 @@ for run in $(for k in $kinds; do echo "$k" "$k-reset"; done); do
     grep -q "^# pmu: emulated (${k%@kvm})" "$log" || problems+=("no '# pmu: emulated (${k%@kvm})' header")
     [[ $k != *@kvm ]] || grep -q "^# pmu: emulated as a KVM guest's vPMU" "$log" || problems+=("no '@kvm' header")
     grep -q "^# emulated-PMU verdicts" "$log" || problems+=("no emulated-PMU count line")
-    unmarked=$(grep -cE "^(not )?ok [0-9]+ - cpu[0-9]+/(pmu_enum/|pmu_regs/|pmi/|[a-z_]+/pmu_)" "$log" | tr -d ' ')
-    marked=$(grep -cE "^(not )?ok [0-9]+ - cpu[0-9]+/(pmu_enum/|pmu_regs/|pmi/|[a-z_]+/pmu_)[^ ]+ \[emulated PMU\]" "$log" | tr -d ' ')
+    unmarked=$(grep -cE "^(not )?ok [0-9]+ - cpu([0-9]+|\[[0-9,-]+\])/(pmu_enum/|pmu_regs/|pmi/|[a-z_]+/pmu_)" "$log" | tr -d ' ')
+    marked=$(grep -cE "^(not )?ok [0-9]+ - cpu([0-9]+|\[[0-9,-]+\])/(pmu_enum/|pmu_regs/|pmi/|[a-z_]+/pmu_)[^ ]+ \[emulated PMU\]" "$log" | tr -d ' ')
     [[ $unmarked -gt 0 && $unmarked -eq $marked ]] || problems+=("$marked of $unmarked PMU verdicts marked [emulated PMU]")
     nopmu=$(grep -c "# SKIP no PMU" "$log" | tr -d ' ')
     [[ $nopmu -eq 0 ]] || problems+=("$nopmu SKIPs for want of a PMU")
@@ -110,7 +115,7 @@ if [[ ${EMUL_FAULTS:-1} != 0 ]]; then
         fi
         grep -q "^# pmu_fault: $fault" "$log" || problems+=("no '# pmu_fault: $fault' header")
         # As a KVM guest's vPMU a fault that fails nothing must show as that hypervisor's deviation (TODO).
-        if [[ $kind == *@kvm && ${#want[@]} -eq 0 ]] && ! grep -q '^not ok [0-9]* - cpu[0-9]*/.*# TODO' "$log"; then
+        if [[ $kind == *@kvm && ${#want[@]} -eq 0 ]] && ! grep -qE '^not ok [0-9]+ - cpu([0-9]+|\[[0-9,-]+\])/.*# TODO' "$log"; then
             problems+=("no TODO: the hypervisor's deviation was not reported")
         fi
         if [[ ${#problems[@]} -eq 0 ]]; then
