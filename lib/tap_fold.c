@@ -48,9 +48,22 @@ static bool is_self(const char *t, u32 i, u32 e, u32 self)
     return v == self;
 }
 
-/* The piece of t that starts at i (< len) in the text of thread `self`: its kind, and where it ends. */
+/* The piece of t that starts at i (< len) in the text of thread `self`: its kind, and where it ends. A '-' before
+ * a decimal number that does not follow a word is its sign ("-397", not "a-1"). */
 static u32 piece(const char *t, u32 len, u32 i, u32 self, enum piece_kind *kind)
 {
+    if (t[i] == '-' && i + 1 < len && is_digit(t[i + 1]) && (i == 0 || !is_word(t[i - 1]))) {
+        u32 e = i + 1;
+        while (e < len && is_word(t[e]))
+            e++;
+        u32 j = i + 1;
+        while (j < e && is_digit(t[j]))
+            j++;
+        if (j == e) {
+            *kind = PIECE_DEC;
+            return e;
+        }
+    }
     if (!is_word(t[i])) {
         *kind = PIECE_BYTE;
         return i + 1;
@@ -80,19 +93,23 @@ static u32 piece(const char *t, u32 len, u32 i, u32 self, enum piece_kind *kind)
     return e;
 }
 
-/* The value of the number t[i..e) (saturating). */
+/* The value of the number t[i..e), saturating, in an order that puts negative numbers first (the sign bit
+ * flipped: -1 sorts below 0). */
 static u64 value(const char *t, u32 i, u32 e, enum piece_kind kind)
 {
-    u64 v = 0;
+    bool negative = t[i] == '-';
+    u64 v = 0, limit = negative ? 1ull << 63 : ~0ull >> 1;
     u32 base = kind == PIECE_DEC ? 10 : 16;
-    for (u32 j = kind == PIECE_HEX ? i + 2 : i; j < e; j++) {
+    for (u32 j = kind == PIECE_HEX ? i + 2 : i + negative; j < e; j++) {
         char c = t[j];
         u32 d = is_digit(c) ? (u32)(c - '0') : (u32)((c | 0x20) - 'a' + 10);
-        if (v > (~0ull - d) / base)
-            return ~0ull;
+        if (v > (limit - d) / base) {
+            v = limit;
+            break;
+        }
         v = v * base + d;
     }
-    return v;
+    return (negative ? 0 - v : v) ^ (1ull << 63);
 }
 
 #define NAME_HEAD " - cpu"

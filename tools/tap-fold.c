@@ -104,6 +104,30 @@ static void flush(void)
     free(scratch);
 }
 
+/* A SKIP that fold=off printed short, "... # SKIP HEAD: as cpuJ" (lib/verdict_repeat.h), gets cpuJ's whole line
+ * again under its own name, as the kernel's folding sees it. */
+static void expand_repeat(struct point *p)
+{
+    const char *as = strstr(p->text, ": as cpu");
+    unsigned ref_cpu;
+    char nl;
+    if (!as || !strstr(p->text, " # SKIP ") || sscanf(as, ": as cpu%u%c", &ref_cpu, &nl) != 2 || nl != '\n' ||
+        as[strlen(as) - 1] != '\n' || strchr(as, '\n') != as + strlen(as) - 1)
+        return;
+    for (u32 i = 0; i < npts; i++) {
+        struct point *r = &pts[i];
+        if (r->global || r->cpu != ref_cpu || strcmp(r->check, p->check) || strcmp(r->suite, p->suite))
+            continue;
+        const char *rest = r->text + 3 + strcspn(r->text + 3, " \n");
+        char *text = malloc(strlen(rest) + 128);
+        int n = sprintf(text, " - cpu%u/%s/%s%s", p->cpu, p->suite, p->check, rest);
+        free(p->text);
+        p->text = text;
+        p->len = (u32)n;
+        return;
+    }
+}
+
 /* "cpuN/suite/check" at the start of name: fills the point's cpu, suite and check. */
 static bool per_cpu_name(const char *name, struct point *p)
 {
@@ -167,6 +191,7 @@ int main(int argc, char **argv)
             p.text[p.len - 1] = '\n';
             p.text[p.len] = '\0';
             if (per_cpu) {
+                expand_repeat(&p);
                 pts[npts] = p;
                 cur = &pts[npts++];
             } else { /* a global check: printed as it is, its block below it */

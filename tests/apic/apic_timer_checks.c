@@ -477,7 +477,7 @@ static bool ccr_decreasing(char *obs, size_t size)
     for (u32 i = 0; i < 4; i++) {
         udelay(20);
         u32 now = apic_timer_current();
-        sb_printf(&sb, "%s%x", i ? " " : "", now);
+        sb_printf(&sb, "%s0x%x", i ? " " : "", now);
         ok = ok && now < prev;
         prev = now;
     }

@@ -43,7 +43,9 @@ static void test_shape(void **state)
                       " - cpu3/a/b\n  ---\n  \"n\": {expected: 1, observed: \"1 2 3\"}\n  ...\n"));
     assert_false(same(" - cpu1/a/b\n  ---\n  \"x\": 1\n  ...\n", " - cpu3/a/b\n  ---\n  \"y\": 1\n  ...\n"));
     assert_false(same(" - cpu1/a/b\n  ---\n  \"x\": {observed: 0x1}\n  ...\n", " - cpu3/a/b\n  ---\n  \"x\": {observed: 1}\n  ...\n"));
-    assert_false(same(" - cpu1/a/b\n  ---\n  \"x\": {observed: -1}\n  ...\n", " - cpu3/a/b\n  ---\n  \"x\": {observed: 1}\n  ...\n"));
+    /* A sign is part of a number; a '-' after a word is not. */
+    assert_true(same(" - cpu1/a/b\n  ---\n  \"x\": {observed: -1}\n  ...\n", " - cpu3/a/b\n  ---\n  \"x\": {observed: 1}\n  ...\n"));
+    assert_false(same(" - cpu1/a/b # a-1\n", " - cpu3/a/b # a1\n"));
     assert_false(same(" - cpu1/a/b\n", " - cpu1/a/c\n"));
     assert_false(same(" - cpu1/a/b\n", " - cpu1/a/b\n  ---\n  ...\n"));
     assert_false(same(" - smp/online\n", " - smp/online\n")); /* a global check is not folded */
@@ -77,6 +79,10 @@ static void test_ranges(void **state)
                              " - cpu9/x/y # TODO late 0x10 by 7\n"};
     fold(3, c2, h, sizeof(out));
     assert_string_equal(out, " - cpu[4,7,9]/x/y # TODO late 0x10 (cpu7) .. 0x20 (cpu4) by 7\n");
+    /* Negative numbers sort below the positive ones. */
+    const char *const neg[] = {" - cpu4/x/y # off by 79\n", " - cpu7/x/y # off by -397\n", " - cpu9/x/y # off by -2\n"};
+    fold(3, c2, neg, sizeof(out));
+    assert_string_equal(out, " - cpu[4,7,9]/x/y # off by -397 (cpu7) .. 79 (cpu4)\n");
 }
 
 static void test_many_differences_are_counted(void **state)
