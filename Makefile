@@ -131,6 +131,7 @@ bench: $(KERNEL_ELF)
 	tools/bench-run.sh
 	tools/bench-pmi.sh
 	tools/bench-emul.sh
+	tools/bench-scale.sh
 
 clean:
 	rm -rf $(BUILD)

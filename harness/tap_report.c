@@ -20,8 +20,9 @@ void tap_report_header(const struct boot_info *bi, const struct options *o, cons
     kprintf("# boot: %s via %s, info at 0x%llx (%u bytes)\n", bi->has_loader ? bi->loader : "(no loader name)",
             boot_protocol_name(bi->protocol), (unsigned long long)bi->info_phys, bi->info_size);
     kprintf("# cmdline: \"%s\"\n", bi->cmdline);
-    kprintf("# options: suite=%s exclude=%s verbose=%u exit=%s console=%s\n",
+    kprintf("# options: suite=%s exclude=%s verbose=%u fold=%s exit=%s console=%s\n",
             o->suites[0] ? o->suites : "(default)", o->exclude[0] ? o->exclude : "(none)", o->verbose,
+            o->fold ? "on" : "off",
             o->exit == EXIT_QEMU ? "qemu" : o->exit == EXIT_REBOOT ? "reboot" : "halt", o->console);
     u32 cap = suites_concurrency();
     if (o->run_serial)
