@@ -236,7 +236,10 @@ void cpu_report_print_folded(u32 slot, const bool *in, bool *found)
                 print_comments(j, slot);
                 fold_members[n++] = fold_item[j];
             }
-        u32 len = tap_fold_render(fold_members, n, &fold_scratch[0][0], folded, sizeof(folded));
-        report_emit(fold_kind[i], folded, len);
+        for (u32 at = 0, k; at < n; at += k) { /* a list too long for one name: several lines */
+            k = tap_fold_fit(fold_members + at, n - at);
+            u32 len = tap_fold_render(fold_members + at, k, &fold_scratch[0][0], folded, sizeof(folded));
+            report_emit(fold_kind[i], folded, len);
+        }
     }
 }

@@ -213,6 +213,24 @@ u32 tap_fold_cpu_list(const struct tap_fold_item *it, u32 n, char *out, u32 size
     return (u32)sb.len;
 }
 
+u32 tap_fold_fit(const struct tap_fold_item *it, u32 n)
+{
+    u32 len = 0, k = 0;
+    while (k < n) {
+        u32 last = k;
+        while (last + 1 < n && it[last + 1].cpu == it[last].cpu + 1)
+            last++;
+        char run[24];
+        u32 add = last > k ? (u32)k_snprintf(run, sizeof(run), "%s%u-%u", k ? "," : "", it[k].cpu, it[last].cpu)
+                           : (u32)k_snprintf(run, sizeof(run), "%s%u", k ? "," : "", it[k].cpu);
+        if (k && len + add > TAP_FOLD_LIST_MAX)
+            return k; /* the next run starts the next line */
+        len += add;
+        k = last + 1;
+    }
+    return n;
+}
+
 /* The folded text being written: stops at the first piece that does not fit (full). */
 struct out {
     char *p;
@@ -277,14 +295,19 @@ static void put_range(struct out *o, const struct tap_fold_item *it, const struc
     put_str(o, cpu);
 }
 
-/* Every thread's current line: ends (end[k]) and whether all have the first thread's shape. */
-static bool lines_agree(const struct tap_fold_item *it, u32 n, const u32 *cur, u32 *end)
+/* Every thread's current line: ends (end[k]), whether all have the first thread's shape, and whether all are
+ * the same bytes (*identical: most lines, copied as they are without reading their pieces). */
+static bool lines_agree(const struct tap_fold_item *it, u32 n, const u32 *cur, u32 *end, bool *identical)
 {
     bool agree = true;
-    for (u32 k = 0; k < n; k++) {
+    *identical = true;
+    for (u32 k = 0; k < n; k++)
         end[k] = line_end(it[k].text, it[k].len, cur[k]);
-        agree = agree && line_same(it[0].text, cur[0], end[0], it[0].cpu, it[k].text, cur[k], end[k], it[k].cpu);
-    }
+    u32 len0 = end[0] - cur[0];
+    for (u32 k = 1; k < n && *identical; k++)
+        *identical = end[k] - cur[k] == len0 && !memcmp(it[0].text + cur[0], it[k].text + cur[k], len0);
+    for (u32 k = 1; k < n && !*identical && agree; k++)
+        agree = line_same(it[0].text, cur[0], end[0], it[0].cpu, it[k].text, cur[k], end[k], it[k].cpu);
     return agree;
 }
 
@@ -348,7 +371,7 @@ u32 tap_fold_render(const struct tap_fold_item *it, u32 n, u32 *scratch, char *o
         o.len = 0, o.full = false; /* a single text that does not fit is cut like a folded one below */
     }
     u32 *cur = scratch, *end = scratch + n;
-    char group[168] = "cpu", list[160];
+    char group[TAP_FOLD_LIST_MAX + 48] = "cpu", list[TAP_FOLD_LIST_MAX + 40];
     tap_fold_cpu_list(it, n, list, sizeof(list));
     k_snprintf(group, sizeof(group), n > 1 ? "cpu[%s]" : "cpu%s", list);
     for (u32 k = 0; k < n; k++)
@@ -357,12 +380,15 @@ u32 tap_fold_render(const struct tap_fold_item *it, u32 n, u32 *scratch, char *o
     bool open = false; /* inside the YAML block at `whole` */
     put_str(&o, " - ");
     for (bool name_line = true; cur[0] < it[0].len && !o.full; name_line = false) {
-        bool agree = lines_agree(it, n, cur, end);
+        bool identical, agree = lines_agree(it, n, cur, end, &identical);
         bool opens = line_is(&it[0], cur[0], "  ---\n"), closes = line_is(&it[0], cur[0], "  ...\n");
         u32 value_at = name_line ? 0 : evidence_value(it[0].text, cur[0], end[0]);
         char note[96];
         u32 d;
-        if (value_at && !agree) {
+        if (identical && !name_line) { /* every thread wrote these bytes: as they are */
+            put(&o, it[0].text + cur[0], end[0] - cur[0]);
+            memcpy(cur, end, n * sizeof(*cur));
+        } else if (value_at && !agree) {
             put_note(&o, it, n, cur, end, value_at,
                      "\"differs between the threads (fold=off prints each thread's)\"");
         } else if (value_at && (d = differing_on_line(it, n, cur, end, end + n)) > TAP_FOLD_MAX_RANGES) {

@@ -26,10 +26,18 @@ struct tap_fold_item {
  * may differ in its value. The verdict kind (ok / not ok, emulated marker) is the caller's to compare. */
 bool tap_fold_same_shape(const char *a, u32 alen, const char *b, u32 blen);
 
+/* The longest CPU list a folded line's name carries ("0-3,5,7-9"). A group whose list is longer is printed as
+ * several lines (tap_fold_fit), so every name lists its threads whole. */
+#define TAP_FOLD_LIST_MAX 120
+
+/* How many of it[0..n) (ascending CPUs) one folded line can name: the longest prefix whose list fits in
+ * TAP_FOLD_LIST_MAX characters (at least 1). */
+u32 tap_fold_fit(const struct tap_fold_item *it, u32 n);
+
 /* "0-3,5,7-9" for ascending cpus. Returns its length (NUL-terminated; cut short when size is too small). */
 u32 tap_fold_cpu_list(const struct tap_fold_item *it, u32 n, char *out, u32 size);
 
-/* The folded verdict of it[0..n) (ascending CPUs, every pair tap_fold_same_shape): " - cpu[LIST]/suite/check..."
+/* The folded verdict of it[0..n) (ascending CPUs, every pair tap_fold_same_shape, n at most tap_fold_fit()): " - cpu[LIST]/suite/check..."
  * with each differing number as "MIN (cpuA) .. MAX (cpuB)" (A, B: the first thread with that value), the
  * thread's own name as "cpu[LIST]", and an evidence entry whose values differ in shape, or in more than
  * TAP_FOLD_MAX_RANGES numbers, saying so in place of its value. n == 1: the

@@ -92,8 +92,11 @@ static void flush(void)
                     items[n++] = (struct tap_fold_item){pts[k].cpu, pts[k].text, pts[k].len};
                     done[k] = true;
                 }
-            tap_fold_render(items, n, scratch, out, sizeof(out));
-            emit(pts[j].not_ok, out);
+            for (u32 at = 0, k; at < n; at += k) {
+                k = tap_fold_fit(items + at, n - at);
+                tap_fold_render(items + at, k, scratch, out, sizeof(out));
+                emit(pts[j].not_ok, out);
+            }
         }
     }
     for (u32 i = 0; i < npts; i++)

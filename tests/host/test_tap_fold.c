@@ -113,6 +113,18 @@ static void test_own_name_and_evidence(void **state)
                              "thread's)\"\n  ...\n");
 }
 
+/* A line every thread wrote alike is printed as it is, even where it names the first thread ("as on cpu0"). */
+static void test_identical_lines_as_they_are(void **state)
+{
+    (void)state;
+    const u32 cpus[] = {0, 1};
+    const char *const t[] = {" - cpu0/s/c\n  ---\n  \"reference\": \"cpu0 (not hybrid)\"\n  \"n\": {observed: 1}\n  ...\n",
+                             " - cpu1/s/c\n  ---\n  \"reference\": \"cpu0 (not hybrid)\"\n  \"n\": {observed: 2}\n  ...\n"};
+    fold(2, cpus, t, sizeof(out));
+    assert_string_equal(out, " - cpu[0-1]/s/c\n  ---\n  \"reference\": \"cpu0 (not hybrid)\"\n  \"n\": {observed: 1 (cpu0) "
+                             ".. 2 (cpu1)}\n  ...\n");
+}
+
 static void test_truncation_keeps_yaml(void **state)
 {
     (void)state;
@@ -145,6 +157,23 @@ static void test_cpu_list(void **state)
     assert_string_equal(list, "0-2,4,6-7");
 }
 
+/* A list longer than TAP_FOLD_LIST_MAX is split between lines at a whole run: no name is cut. */
+static void test_long_lists_split(void **state)
+{
+    (void)state;
+    static struct tap_fold_item it[600];
+    for (u32 k = 0; k < 600; k++)
+        it[k] = (struct tap_fold_item){2 * k, "", 0}; /* every other CPU: "0,2,4,..." */
+    u32 n = tap_fold_fit(it, 600);
+    char list[TAP_FOLD_LIST_MAX + 32];
+    assert_true(n > 10 && n < 600);
+    assert_true(tap_fold_cpu_list(it, n, list, sizeof(list)) <= TAP_FOLD_LIST_MAX);
+    assert_true(tap_fold_cpu_list(it, n + 1, list, sizeof(list)) > TAP_FOLD_LIST_MAX);
+    for (u32 k = 0; k < 600; k++)
+        it[k].cpu = k; /* one run fits however long */
+    assert_int_equal(tap_fold_fit(it, 600), 600);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -152,8 +181,10 @@ int main(void)
         cmocka_unit_test(test_ranges),
         cmocka_unit_test(test_many_differences_are_counted),
         cmocka_unit_test(test_own_name_and_evidence),
+        cmocka_unit_test(test_identical_lines_as_they_are),
         cmocka_unit_test(test_truncation_keeps_yaml),
         cmocka_unit_test(test_cpu_list),
+        cmocka_unit_test(test_long_lists_split),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
