@@ -2,7 +2,8 @@
 # tools/bench-scale.sh (`make bench`): how the checklist's size and time grow with the thread count, default
 # suites and options, QEMU TCG q35, one run each, side by side. One "name: value unit" line each:
 #
-#   scale_smpN_bytes              serial bytes from "TAP version 13" to the summary line (fold=on, the default)
+#   scale_smpN_bytes              serial bytes from "TAP version 13" to the summary line, CR LF line ends as sent
+#                                 (fold=on, the default)
 #   scale_smpN_wall_ms            QEMU start -> QEMU exit
 #   scale_smpN_115200_s           how long those bytes take on a 115200-baud line (10 bits a byte)
 #   scale_smp64_unfolded_bytes    the same run with fold=off (one line per thread), for the ratio
@@ -29,7 +30,7 @@ run() {
         echo "bench-scale: $name: $(tail -n 1 "$out/$name.err")" >&2
     t1=$(date +%s%N)
     local bytes
-    bytes=$(awk '/TAP version 13/ { on = 1 } on { n += length($0) + 1 } / passed, [0-9]+ failed, / { if (on) exit } END { print n + 0 }' "$out/$name.log")
+    bytes=$(awk '/^TAP version 13/ { on = 1 } on { n += length($0) + 2 } on && /^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped/ { exit } END { print n + 0 }' "$out/$name.log")
     echo "$bytes $(((t1 - t0) / 1000000))"
 }
 
