@@ -349,6 +349,11 @@ static bool options_consistent(const struct options *o, char *err, size_t err_si
     for (u32 t = 0; t < table_count; t++)
         if (tables[t]->consistent && !tables[t]->consistent(o, err, err_size))
             return false;
+    if (o->run_serial && o->run_cpus) {
+        k_snprintf(err, err_size, "run_cpus=%u limits run=parallel; run=serial runs one CPU at a time (drop one)",
+                   o->run_cpus);
+        return false;
+    }
     if (o->reset_types && !list_contains(o->suites, "reset")) {
         k_snprintf(err, err_size, "reset= selects the resets of suite reset, which is not selected (add suite=reset)");
         return false;

@@ -329,10 +329,19 @@ static void test_run_options(void **state)
     assert_int_equal(o.run_serial, 0);
     assert_int_equal(o.run_cpus, 0);
     assert_int_equal(o.check_timeout_ms, 20000);
-    expect_ok("run=serial run_cpus=8 check_timeout_ms=500", &o);
+    expect_ok("run=serial check_timeout_ms=500", &o);
     assert_int_equal(o.run_serial, 1);
-    assert_int_equal(o.run_cpus, 8);
     assert_int_equal(o.check_timeout_ms, 500);
+    expect_ok("run_cpus=8", &o);
+    assert_int_equal(o.run_cpus, 8);
+    /* run_cpus= limits the parallel runner: with run=serial it would be ignored in silence. */
+    expect_error("run=serial run_cpus=8", "run_cpus=8", "run=serial");
+    expect_ok("run=serial run_cpus=auto", &o);
+    /* fold=on (default) | off */
+    assert_int_equal(o.fold, 1);
+    expect_ok("fold=off", &o);
+    assert_int_equal(o.fold, 0);
+    expect_error("fold=no", "fold=no", "on or off");
     expect_ok("run=parallel run_cpus=auto", &o);
     assert_int_equal(o.run_serial, 0);
     assert_int_equal(o.run_cpus, 0);
