@@ -179,9 +179,11 @@ PER_CPU_ARRAY(u8, fold_kind);
 PER_CPU_ARRAY(struct tap_fold_item, fold_members);
 PER_CPU_ARRAY(u32[3], fold_scratch);
 
-static void print_comments(u32 cpu, u32 slot)
+void cpu_report_print_comments(u32 cpu, u32 slot)
 {
     const struct cpu_buf *b = &bufs[cpu];
+    if (!b->mem)
+        return;
     struct record r;
     const char *text;
     for (u32 off = 0, end = readable(b); next_record(b, end, &off, &r, &text);)
@@ -224,7 +226,7 @@ void cpu_report_print_folded(u32 slot, const bool *in, bool *found)
             continue;
         u32 g = fold_group[i];
         if (g == FOLD_NONE) {
-            print_comments(i, slot);
+            cpu_report_print_comments(i, slot);
             report_emit(fold_kind[i], fold_item[i].text, fold_item[i].len);
             continue;
         }
@@ -233,13 +235,17 @@ void cpu_report_print_folded(u32 slot, const bool *in, bool *found)
         u32 n = 0;
         for (u32 j = i; j < smp.count || j == 0; j++)
             if (found[j] && fold_group[j] == g) {
-                print_comments(j, slot);
+                cpu_report_print_comments(j, slot);
                 fold_members[n++] = fold_item[j];
             }
         for (u32 at = 0, k; at < n; at += k) { /* a list too long for one name: several lines */
             k = tap_fold_fit(fold_members + at, n - at);
             u32 len = tap_fold_render(fold_members + at, k, &fold_scratch[0][0], folded, sizeof(folded));
-            report_emit(fold_kind[i], folded, len);
+            if (len)
+                report_emit(fold_kind[i], folded, len);
+            else /* not even the name line fits folded: each thread's own */
+                for (u32 m = at; m < at + k; m++)
+                    report_emit(fold_kind[i], fold_members[m].text, fold_members[m].len);
         }
     }
 }

@@ -24,3 +24,5 @@ bool cpu_report_print_slot(u32 cpu, u32 slot);
  * verdicts agree apart from their numbers as one line, after their comments, in the order of each group's first
  * CPU. found[cpu]: whether it had a verdict (the caller reports those that did not). */
 void cpu_report_print_folded(u32 slot, const bool *in, bool *found);
+/* Print the comments cpu recorded for `slot` (those of a check whose verdict is missing, with fold=on). */
+void cpu_report_print_comments(u32 cpu, u32 slot);

@@ -425,10 +425,12 @@ static void print_folded(const struct suite *s, const bool *in_suite)
             continue;
         cpu_report_print_folded(k, funded, found);
         for (u32 i = 0; i < smp.count || i == 0; i++) {
-            if (no_memory[i])
+            if (no_memory[i]) {
                 print_no_memory(s, k, i);
-            else if (in_suite[i] && !found[i])
+            } else if (in_suite[i] && !found[i]) {
+                cpu_report_print_comments(i, k); /* what it said before it stopped, or before its buffer filled */
                 report_missing(s, k, i);
+            }
         }
     }
 }

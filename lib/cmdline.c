@@ -117,46 +117,26 @@ static const char *set_console(struct options *o, const char *v)
 
 static const char *set_apic(struct options *o, const char *v)
 {
-    static const char *const names[] = {"auto", "xapic", "x2apic"};
-    for (u32 i = 0; i < ARRAY_SIZE(names); i++)
-        if (!strcmp(v, names[i])) {
-            o->apic = i;
-            return NULL;
-        }
-    return "expects auto, xapic or x2apic";
+    static const char *const names[] = {"auto", "xapic", "x2apic", NULL};
+    return opt_choice(v, names, &o->apic, "expects auto, xapic or x2apic");
 }
 
 static const char *set_smp(struct options *o, const char *v)
 {
-    if (!strcmp(v, "parallel"))
-        o->smp_serial = 0;
-    else if (!strcmp(v, "serial"))
-        o->smp_serial = 1;
-    else
-        return "expects parallel or serial";
-    return NULL;
+    static const char *const names[] = {"parallel", "serial", NULL};
+    return opt_choice(v, names, &o->smp_serial, "expects parallel or serial");
 }
 
 static const char *set_fold(struct options *o, const char *v)
 {
-    if (!strcmp(v, "on"))
-        o->fold = 1;
-    else if (!strcmp(v, "off"))
-        o->fold = 0;
-    else
-        return "expects on or off";
-    return NULL;
+    static const char *const names[] = {"off", "on", NULL};
+    return opt_choice(v, names, &o->fold, "expects on or off");
 }
 
 static const char *set_run(struct options *o, const char *v)
 {
-    if (!strcmp(v, "parallel"))
-        o->run_serial = 0;
-    else if (!strcmp(v, "serial"))
-        o->run_serial = 1;
-    else
-        return "expects parallel or serial";
-    return NULL;
+    static const char *const names[] = {"parallel", "serial", NULL};
+    return opt_choice(v, names, &o->run_serial, "expects parallel or serial");
 }
 
 static const char *set_run_cpus(struct options *o, const char *v)
@@ -248,13 +228,8 @@ static const char *set_reset(struct options *o, const char *v)
 
 static const char *set_deviations(struct options *o, const char *v)
 {
-    if (!strcmp(v, "todo"))
-        o->deviations_strict = 0;
-    else if (!strcmp(v, "strict"))
-        o->deviations_strict = 1;
-    else
-        return "expects todo or strict";
-    return NULL;
+    static const char *const names[] = {"todo", "strict", NULL};
+    return opt_choice(v, names, &o->deviations_strict, "expects todo or strict");
 }
 
 static const struct opt_desc base_options[] = {

@@ -45,6 +45,10 @@ struct options {
 
 void options_default(struct options *o);
 
+/* For an option with a fixed set of values: *out = the index of v in names (a NULL-terminated list) and NULL, or
+ * `why` ("expects a, b or c") when v is none of them. */
+const char *opt_choice(const char *v, const char *const *names, u32 *out, const char *why);
+
 struct opt_desc {
     const char *name;
     const char *syntax;

@@ -48,21 +48,37 @@ static bool is_self(const char *t, u32 i, u32 e, u32 self)
     return v == self;
 }
 
+/* Where a decimal number starting at digit t[i] ends: its digits and a fraction ("1.000"), when no letter or '_'
+ * follows ("1005a" is not one); 0 when it is not a number. */
+static u32 decimal_end(const char *t, u32 len, u32 i)
+{
+    u32 e = i;
+    while (e < len && is_digit(t[e]))
+        e++;
+    if (e < len && is_word(t[e]))
+        return 0;
+    if (e + 1 < len && t[e] == '.' && is_digit(t[e + 1])) {
+        u32 f = e + 1;
+        while (f < len && is_digit(t[f]))
+            f++;
+        if (f == len || !is_word(t[f]))
+            return f;
+    }
+    return e;
+}
+
 /* The piece of t that starts at i (< len) in the text of thread `self`: its kind, and where it ends. A '-' before
  * a decimal number that does not follow a word is its sign ("-397", not "a-1"). */
 static u32 piece(const char *t, u32 len, u32 i, u32 self, enum piece_kind *kind)
 {
-    if (t[i] == '-' && i + 1 < len && is_digit(t[i + 1]) && (i == 0 || !is_word(t[i - 1]))) {
-        u32 e = i + 1;
-        while (e < len && is_word(t[e]))
-            e++;
-        u32 j = i + 1;
-        while (j < e && is_digit(t[j]))
-            j++;
-        if (j == e) {
-            *kind = PIECE_DEC;
-            return e;
-        }
+    u32 d = 0;
+    if (t[i] == '-' && i + 1 < len && is_digit(t[i + 1]) && (i == 0 || !is_word(t[i - 1])))
+        d = decimal_end(t, len, i + 1);
+    else if (is_digit(t[i]))
+        d = decimal_end(t, len, i);
+    if (d) {
+        *kind = PIECE_DEC;
+        return d;
     }
     if (!is_word(t[i])) {
         *kind = PIECE_BYTE;
@@ -80,36 +96,51 @@ static u32 piece(const char *t, u32 len, u32 i, u32 self, enum piece_kind *kind)
             *kind = PIECE_HEX;
         return e;
     }
-    bool digits = false, letters = false, hex = true;
+    bool digits = false, hex = true;
     for (u32 j = i; j < e; j++) {
         digits |= is_digit(t[j]);
-        letters |= !is_digit(t[j]);
         hex &= is_xdigit(t[j]);
     }
-    if (digits && !letters)
-        *kind = PIECE_DEC;
-    else if (digits && hex)
+    if (digits && hex)
         *kind = PIECE_BAREHEX;
     return e;
 }
 
-/* The value of the number t[i..e), saturating, in an order that puts negative numbers first (the sign bit
- * flipped: -1 sorts below 0). */
-static u64 value(const char *t, u32 i, u32 e, enum piece_kind kind)
+/* A number's value: sign, whole part and fraction (scaled to 18 digits), each saturating at u64. */
+struct num {
+    bool negative;
+    u64 whole, frac;
+};
+
+static u64 accumulate(u64 v, u32 base, u32 d)
 {
-    bool negative = t[i] == '-';
-    u64 v = 0, limit = negative ? 1ull << 63 : ~0ull >> 1;
-    u32 base = kind == PIECE_DEC ? 10 : 16;
-    for (u32 j = kind == PIECE_HEX ? i + 2 : i + negative; j < e; j++) {
+    return v > (~0ull - d) / base ? ~0ull : v * base + d;
+}
+
+static struct num value(const char *t, u32 i, u32 e, enum piece_kind kind)
+{
+    struct num n = {t[i] == '-', 0, 0};
+    u32 j = kind == PIECE_HEX ? i + 2 : i + n.negative;
+    for (; j < e && t[j] != '.'; j++) {
         char c = t[j];
         u32 d = is_digit(c) ? (u32)(c - '0') : (u32)((c | 0x20) - 'a' + 10);
-        if (v > (limit - d) / base) {
-            v = limit;
-            break;
-        }
-        v = v * base + d;
+        n.whole = accumulate(n.whole, kind == PIECE_DEC ? 10 : 16, d);
     }
-    return (negative ? 0 - v : v) ^ (1ull << 63);
+    u32 digits = 0;
+    for (j++; j < e && digits < 18; j++, digits++)
+        n.frac = n.frac * 10 + (u32)(t[j] - '0');
+    for (; digits < 18; digits++)
+        n.frac *= 10;
+    return n;
+}
+
+/* -1 when a < b, 0 when equal (-0 and 0 differ: they are spelled apart), 1 when a > b. */
+static int num_cmp(struct num a, struct num b)
+{
+    if (a.negative != b.negative)
+        return a.negative ? -1 : 1;
+    int m = a.whole != b.whole ? (a.whole < b.whole ? -1 : 1) : a.frac != b.frac ? (a.frac < b.frac ? -1 : 1) : 0;
+    return a.negative ? -m : m;
 }
 
 #define NAME_HEAD " - cpu"
@@ -163,19 +194,20 @@ static u32 evidence_value(const char *t, u32 i, u32 e)
 {
     if (e - i < 6 || memcmp(t + i, "  \"", 3) != 0)
         return 0;
-    for (u32 j = i + 3; j + 2 < e; j++)
+    for (u32 j = i + 3; j + 3 < e; j++)
         if (t[j] == '"' && t[j + 1] == ':' && t[j + 2] == ' ')
             return t[j + 3] == '{' ? 0 : j + 3;
     return 0;
 }
 
-/* Whether the lines agree, or are evidence entries with the same key (their values may differ in shape). */
+/* Whether the lines agree, or are evidence entries with the same key, byte for byte (their values may differ in
+ * shape: the folded line prints the key and says so). */
 static bool line_folds(const char *a, u32 i, u32 ea, u32 self_a, const char *b, u32 j, u32 eb, u32 self_b)
 {
     if (line_same(a, i, ea, self_a, b, j, eb, self_b))
         return true;
     u32 va = evidence_value(a, i, ea), vb = evidence_value(b, j, eb);
-    return va && vb && line_same(a, i, va, self_a, b, j, vb, self_b);
+    return va && vb && va - i == vb - j && !memcmp(a + i, b + j, va - i);
 }
 
 bool tap_fold_same_shape(const char *a, u32 alen, const char *b, u32 blen)
@@ -268,20 +300,20 @@ static void step(const struct tap_fold_item *it, u32 n, u32 *cur, const u32 *end
 {
     s->start = cur[0];
     s->end = piece(it[0].text, end[0], cur[0], it[0].cpu, &s->kind);
-    u64 lo = 0, hi = 0;
+    struct num lo = {0}, hi = {0};
     for (u32 k = 0; k < n; k++) {
         enum piece_kind kk;
         u32 b = cur[k], e = piece(it[k].text, end[k], b, it[k].cpu, &kk);
         if (is_number(s->kind)) {
-            u64 v = value(it[k].text, b, e, kk);
-            if (k == 0 || v < lo)
+            struct num v = value(it[k].text, b, e, kk);
+            if (k == 0 || num_cmp(v, lo) < 0)
                 lo = v, s->min_k = k, s->min_start = b, s->min_end = e;
-            if (k == 0 || v > hi)
+            if (k == 0 || num_cmp(v, hi) > 0)
                 hi = v, s->max_k = k, s->max_start = b, s->max_end = e;
         }
         cur[k] = e;
     }
-    s->differs = is_number(s->kind) && lo != hi;
+    s->differs = is_number(s->kind) && num_cmp(lo, hi) != 0;
 }
 
 static void put_range(struct out *o, const struct tap_fold_item *it, const struct step *s)

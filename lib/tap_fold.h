@@ -2,7 +2,8 @@
  * machine with hundreds of threads almost every check says the same thing on every thread; printed per thread
  * the checklist grows by ~33 KB a thread, 21 minutes of a 115200-baud line at 448 threads. Folded, the threads
  * whose verdicts have the same text apart from their numbers share one line, `ok N - cpu[0-447]/suite/check`,
- * and each number that differs between them reads "MIN (cpuA) .. MAX (cpuB)". A thread whose verdict, directive
+ * and each number that differs between them (decimal with its sign and fraction, or hex) reads
+ * "MIN (cpuA) .. MAX (cpuB)". A thread whose verdict, directive
  * or wording differs in anything but a number gets its own line. Portable: host-tested, and tools/tap-fold
  * folds a recorded per-thread stream with it. */
 #pragma once
@@ -42,5 +43,6 @@ u32 tap_fold_cpu_list(const struct tap_fold_item *it, u32 n, char *out, u32 size
  * thread's own name as "cpu[LIST]", and an evidence entry whose values differ in shape, or in more than
  * TAP_FOLD_MAX_RANGES numbers, saying so in place of its value. n == 1: the
  * text as it is. scratch: 3 * n entries. A block that does not fit ends at its last whole line with a
- * "diagnostics truncated" entry and "  ...". Returns the length written (NUL-terminated), 0 when size < 256. */
+ * "diagnostics truncated" entry and "  ...". Returns the length written (NUL-terminated); 0 when size < 256 or not
+ * even the name line fits: then the caller prints each thread's own text. */
 u32 tap_fold_render(const struct tap_fold_item *it, u32 n, u32 *scratch, char *out, u32 size);

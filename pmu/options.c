@@ -16,13 +16,8 @@ static const char *set_pmi(struct options *o, const char *v)
 
 static const char *set_pmi_delivery(struct options *o, const char *v)
 {
-    if (!strcmp(v, "fixed"))
-        o->pmi_nmi = 0;
-    else if (!strcmp(v, "nmi"))
-        o->pmi_nmi = 1;
-    else
-        return "expects fixed or nmi";
-    return NULL;
+    static const char *const names[] = {"fixed", "nmi", NULL};
+    return opt_choice(v, names, &o->pmi_nmi, "expects fixed or nmi");
 }
 
 static const struct opt_desc rows[] = {

@@ -94,8 +94,11 @@ static void flush(void)
                 }
             for (u32 at = 0, k; at < n; at += k) {
                 k = tap_fold_fit(items + at, n - at);
-                tap_fold_render(items + at, k, scratch, out, sizeof(out));
-                emit(pts[j].not_ok, out);
+                if (tap_fold_render(items + at, k, scratch, out, sizeof(out)))
+                    emit(pts[j].not_ok, out);
+                else /* not even the name line fits folded: each thread's own */
+                    for (u32 m = at; m < at + k; m++)
+                        emit(pts[j].not_ok, items[m].text);
             }
         }
     }
@@ -122,7 +125,7 @@ static void expand_repeat(struct point *p)
         if (r->global || r->cpu != ref_cpu || strcmp(r->check, p->check) || strcmp(r->suite, p->suite))
             continue;
         const char *rest = r->text + 3 + strcspn(r->text + 3, " \n");
-        char *text = malloc(strlen(rest) + 128);
+        char *text = malloc(strlen(rest) + strlen(p->suite) + strlen(p->check) + 32);
         int n = sprintf(text, " - cpu%u/%s/%s%s", p->cpu, p->suite, p->check, rest);
         free(p->text);
         p->text = text;
@@ -206,7 +209,9 @@ int main(int argc, char **argv)
             continue;
         }
         cur = NULL;
-        if (line[0] == '#' && npts && cur_suite[0]) { /* a comment inside a run: before the run's points */
+        /* A comment inside a run goes before the run's points, except the suite's closing and opening lines. */
+        if (line[0] == '#' && npts && cur_suite[0] && strncmp(line, "# progress: suite ", 18) &&
+            strncmp(line, "# suite ", 8)) {
             if (ncomments == cap_comments)
                 comments = grow(comments, &cap_comments, sizeof(*comments));
             comments[ncomments] = malloc((size_t)n + 2);

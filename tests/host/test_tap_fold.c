@@ -113,6 +113,51 @@ static void test_own_name_and_evidence(void **state)
                              "thread's)\"\n  ...\n");
 }
 
+/* Found in review: values at and above 2^63 compare whole; a decimal fraction is one number with its sign; an
+ * evidence key that differs (in a number) does not fold; a text ending inside a key is read no further. */
+static void test_values_whole(void **state)
+{
+    (void)state;
+    const u32 cpus[] = {0, 1};
+    const char *const big[] = {" - cpu0/s/c\n  ---\n  \"st\": {observed: 0x8000000000000001}\n  ...\n",
+                               " - cpu1/s/c\n  ---\n  \"st\": {observed: 0x8000000000000002}\n  ...\n"};
+    fold(2, cpus, big, sizeof(out));
+    assert_non_null(strstr(out, "0x8000000000000001 (cpu0) .. 0x8000000000000002 (cpu1)"));
+    const char *const dec[] = {" - cpu0/s/c # ratio 18446744073709551615\n", " - cpu1/s/c # ratio 9223372036854775808\n"};
+    fold(2, cpus, dec, sizeof(out));
+    assert_string_equal(out, " - cpu[0-1]/s/c # ratio 9223372036854775808 (cpu1) .. 18446744073709551615 (cpu0)\n");
+    const char *const frac[] = {" - cpu0/s/c # ratio 1.000 and -0.500\n", " - cpu1/s/c # ratio 0.999 and 0.250\n"};
+    fold(2, cpus, frac, sizeof(out));
+    assert_string_equal(out, " - cpu[0-1]/s/c # ratio 0.999 (cpu1) .. 1.000 (cpu0) and -0.500 (cpu0) .. 0.250 (cpu1)\n");
+    const char *const neg0[] = {" - cpu0/s/c # at -0\n", " - cpu1/s/c # at 0\n"};
+    fold(2, cpus, neg0, sizeof(out));
+    assert_string_equal(out, " - cpu[0-1]/s/c # at -0 (cpu0) .. 0 (cpu1)\n");
+    assert_false(same(" - cpu0/s/c\n  ---\n  \"counter 0\": \"idle\"\n  ...\n",
+                      " - cpu1/s/c\n  ---\n  \"counter 1\": \"busy now\"\n  ...\n"));
+    const char *a = " - cpu0/s/c\n  \"k\": ", *b = " - cpu1/s/c\n  \"k\": ";
+    assert_false(tap_fold_same_shape(a, (u32)strlen(a), b, (u32)strlen(b) - 1));
+    tap_fold_same_shape(a, (u32)strlen(a), b, (u32)strlen(b));
+}
+
+/* A name line that cannot fit folded: render gives 0, and the caller prints each thread's own text. */
+static void test_name_too_long(void **state)
+{
+    (void)state;
+    static char a[3000], b[3000];
+    strcpy(a, " - cpu0/s/c # TODO");
+    strcpy(b, " - cpu1/s/c # TODO");
+    for (int i = 0; i < 200; i++) {
+        strcat(a, " 1");
+        strcat(b, " 2");
+    }
+    strcat(a, "\n");
+    strcat(b, "\n");
+    const u32 cpus[] = {0, 1};
+    const char *const t[] = {a, b};
+    assert_true(same(a, b));
+    assert_int_equal(fold(2, cpus, t, 1024), 0);
+}
+
 /* A line every thread wrote alike is printed as it is, even where it names the first thread ("as on cpu0"). */
 static void test_identical_lines_as_they_are(void **state)
 {
@@ -182,6 +227,8 @@ int main(void)
         cmocka_unit_test(test_many_differences_are_counted),
         cmocka_unit_test(test_own_name_and_evidence),
         cmocka_unit_test(test_identical_lines_as_they_are),
+        cmocka_unit_test(test_values_whole),
+        cmocka_unit_test(test_name_too_long),
         cmocka_unit_test(test_truncation_keeps_yaml),
         cmocka_unit_test(test_cpu_list),
         cmocka_unit_test(test_long_lists_split),
