@@ -112,12 +112,18 @@ bool timer_attempts_add(struct timer_attempts *t, u64 refs_agree_ppm, s64 expect
                                      expected < 0 ? (u64)-expected : (u64)expected);
 }
 
+static u64 abs_diff_s64(s64 a, s64 b)
+{
+    return a > b ? (u64)a - (u64)b : (u64)b - (u64)a;
+}
+
 bool timer_attempts_add_scaled(struct timer_attempts *t, u64 refs_agree_ppm, s64 expected, s64 observed,
                                u64 tolerance, u64 scale)
 {
     if (t->made >= TIMER_ATTEMPTS_MAX)
         return false;
     t->made++;
+    t->last_failed = false;
     if (refs_agree_ppm == TIMER_UNBRACKETED) {
         t->unbracketed++;
         return false;
@@ -131,12 +137,8 @@ bool timer_attempts_add_scaled(struct timer_attempts *t, u64 refs_agree_ppm, s64
     t->tolerance[t->valid] = tolerance;
     t->scale[t->valid] = scale;
     t->valid++;
+    t->last_failed = abs_diff_s64(observed, expected) > tolerance;
     return true;
-}
-
-static u64 abs_diff_s64(s64 a, s64 b)
-{
-    return a > b ? (u64)a - (u64)b : (u64)b - (u64)a;
 }
 
 int timer_attempts_best(const struct timer_attempts *t)

@@ -72,6 +72,7 @@ struct timer_attempts {
     u64 scale[TIMER_ATTEMPTS_MAX];    /* what a deviation is relative to (timer_attempt_deviation_ppm) */
     u64 worst_ref_ppm; /* the largest disagreement of two references seen (the clocks' noise) */
     u64 prior_noise_ppm; /* the clock noise measured on this CPU before these attempts (other expectations) */
+    bool last_failed;    /* the attempt added last was valid and beyond its tolerance */
 };
 void timer_attempts_init(struct timer_attempts *t);
 /* The same, with the clock noise this CPU measured before: a jump of the clocks' ratio is seen only by the

@@ -156,13 +156,16 @@ static void attempts_need_agreeing_references(void **state)
     struct timer_attempts at;
     timer_attempts_init(&at);
     assert_false(timer_attempts_add(&at, TIMER_REF_AGREE_PPM + 1, 100, 100, 5));
+    assert_false(at.last_failed); /* not valid: no failure to spread the next attempt from */
     assert_int_equal(timer_attempts_best(&at), -1);
     assert_int_equal(verdict_of(&at), TIMER_INCONCLUSIVE);
     assert_true(timer_attempts_more(&at));
     /* A valid good attempt after a noisy one passes and stops the attempts; the noise is kept. */
     assert_true(timer_attempts_add(&at, 10, 100, 180, 5)); /* valid, off by 80 */
+    assert_true(at.last_failed); /* the checks wait before the next attempt under a hypervisor */
     assert_true(timer_attempts_more(&at));
     assert_true(timer_attempts_add(&at, 20, 100, 103, 5));
+    assert_false(at.last_failed);
     assert_false(timer_attempts_more(&at));
     assert_int_equal(verdict_of(&at), TIMER_PASS);
     assert_int_equal(timer_attempts_best(&at), 1);
