@@ -1,6 +1,7 @@
 /* Per-CPU report buffers: while CPUs run their checks at once, each renders its verdicts, YAML blocks and
- * comments into its own buffer; the boot CPU prints them afterwards in a fixed order (CPU by CPU, check by
- * check in table order), numbering them then, so the stream does not depend on which CPU finished first. */
+ * comments into its own buffer; the boot CPU prints them afterwards in a fixed order (fold=on: check by check in
+ * table order, the agreeing threads folded into one line; fold=off: CPU by CPU, check by check), numbering them
+ * then, so the stream does not depend on which CPU finished first. */
 #pragma once
 #include "lib/types.h"
 

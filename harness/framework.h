@@ -29,7 +29,8 @@ struct check_def {
 
 /* A suite runs its global checks first, then its per-CPU checks: with run=parallel (the default) the CPU-local
  * ones on every CPU at once, then the CPUS_OTHERS ones on each CPU in turn; with run=serial all of them on each
- * CPU in turn. The stream is the same either way: cpu0's verdicts in table order, then cpu1's, ... */
+ * CPU in turn. The stream is the same either way: check by check in table order, the threads that agree on one
+ * line (fold=on, lib/tap_fold.h); with fold=off cpu0's verdicts in table order, then cpu1's, ... */
 struct suite {
     const char *name;
     const char *about;
