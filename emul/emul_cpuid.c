@@ -128,11 +128,13 @@ bool pmu_emul_cpuid_query(void *ctx, u32 leaf, u32 subleaf, struct cpuid_regs *r
             *r = (struct cpuid_regs){0x40000001u, 0x4b4d564bu, 0x564b4d56u, 0x0000004du};
         return true;
     case 0x80000000:
-        /* AMD: Fn8000_0001 (PerfCtrExtCore) always, Fn8000_0022 for PerfMonV2. */
-        if (amd && r->eax < (k->kind == PMU_KIND_AMD_PERFMON_V2 ? 0x80000022u : 0x80000001u))
-            r->eax = k->kind == PMU_KIND_AMD_PERFMON_V2 ? 0x80000022u : 0x80000001u;
-        if (amd)
+        if (amd) {
+            /* Fn8000_0001 (PerfCtrExtCore) always, Fn8000_0022 for PerfMonV2. */
+            u32 max = k->kind == PMU_KIND_AMD_PERFMON_V2 ? 0x80000022u : 0x80000001u;
+            if (r->eax < max)
+                r->eax = max;
             put_vendor(r, "AuthenticAMD");
+        }
         return true;
     case 0x80000001:
         /* APM Fn8000_0001 ECX: PerfCtrExtCore[23], PerfCtrExtNB[24], PerfCtrExtLLC[28]. */

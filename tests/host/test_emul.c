@@ -106,6 +106,16 @@ static void discovers_model(const struct pmu_emul_kind *k, u32 core)
         assert_int_equal(got.ext_leaf, want.ext_leaf);
         assert_int_equal(got.ext_subleaves, want.ext_subleaves);
     }
+    /* ...and those are the counters the kind's table declares (a hybrid kind's core: as Linux intel_pmu_init
+     * widens them), an expectation apart from discovery, which builds `want` too. */
+    const struct pmu_emul_core *kc = pmu_emul_core_at(k, core);
+    assert_int_equal(want.num_gp, kc ? kc->num_gp : k->num_gp);
+    if (kc) {
+        assert_int_equal(want.fixed_mask, kc->fixed_mask);
+        assert_int_equal(want.arch_events, kc->arch_events);
+    } else if (k->version >= 2) {
+        assert_int_equal(want.num_fixed, k->num_fixed);
+    }
     /* pmu_init accepts the model built from those capabilities. */
     struct pmu_model m;
     struct hw_access hw;
