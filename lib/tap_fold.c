@@ -229,25 +229,11 @@ bool tap_fold_same_shape(const char *a, u32 alen, const char *b, u32 blen)
     return i == alen && j == blen;
 }
 
-u32 tap_fold_cpu_list(const struct tap_fold_item *it, u32 n, char *out, u32 size)
+/* Write "0-3,5,..." for the leading runs of it[0..n) (ascending CPUs) whose text stays within `max` characters;
+ * returns how many items they cover (the first run always). */
+static u32 list_runs(const struct tap_fold_item *it, u32 n, u32 max, struct strbuf *sb)
 {
-    struct strbuf sb;
-    sb_init(&sb, out, size);
-    for (u32 k = 0; k < n;) {
-        u32 last = k;
-        while (last + 1 < n && it[last + 1].cpu == it[last].cpu + 1)
-            last++;
-        sb_printf(&sb, "%s%u", k ? "," : "", it[k].cpu);
-        if (last > k)
-            sb_printf(&sb, "-%u", it[last].cpu);
-        k = last + 1;
-    }
-    return (u32)sb.len;
-}
-
-u32 tap_fold_fit(const struct tap_fold_item *it, u32 n)
-{
-    u32 len = 0, k = 0;
+    u32 k = 0;
     while (k < n) {
         u32 last = k;
         while (last + 1 < n && it[last + 1].cpu == it[last].cpu + 1)
@@ -255,12 +241,28 @@ u32 tap_fold_fit(const struct tap_fold_item *it, u32 n)
         char run[24];
         u32 add = last > k ? (u32)k_snprintf(run, sizeof(run), "%s%u-%u", k ? "," : "", it[k].cpu, it[last].cpu)
                            : (u32)k_snprintf(run, sizeof(run), "%s%u", k ? "," : "", it[k].cpu);
-        if (k && len + add > TAP_FOLD_LIST_MAX)
-            return k; /* the next run starts the next line */
-        len += add;
+        if (k && sb->len + add > max)
+            break; /* the next run starts the next line */
+        sb_printf(sb, "%s", run);
         k = last + 1;
     }
-    return n;
+    return k;
+}
+
+u32 tap_fold_cpu_list(const struct tap_fold_item *it, u32 n, char *out, u32 size)
+{
+    struct strbuf sb;
+    sb_init(&sb, out, size);
+    list_runs(it, n, UINT32_MAX, &sb);
+    return (u32)sb.len;
+}
+
+u32 tap_fold_fit(const struct tap_fold_item *it, u32 n)
+{
+    char list[TAP_FOLD_LIST_MAX + 24];
+    struct strbuf sb;
+    sb_init(&sb, list, sizeof(list));
+    return list_runs(it, n, TAP_FOLD_LIST_MAX, &sb);
 }
 
 /* The folded text being written: stops at the first piece that does not fit (full). */

@@ -8,7 +8,7 @@
  * fold=off prints cpu0's checks in table order, then cpu1's. Here each run of per-CPU test points of one suite
  * is regrouped check by check (in the order cpu0 printed them), the comments inside it go before it, the test
  * points are renumbered, and the plan and the summary line are recounted. Exit status 0, or 2 for an unreadable
- * or malformed log. */
+ * log or one without a TAP stream. */
 #define _GNU_SOURCE /* memmem */
 #include <stdio.h>
 #include <stdlib.h>
