@@ -413,17 +413,14 @@ static void print_cpu(const struct suite *s, u32 cpu)
 }
 
 /* fold=on: check by check, the agreeing threads' verdicts as one line each (cpu_report_print_folded), then
- * those of the threads that had none. */
+ * those of the threads that had none. in_suite is false for a CPU without memory (no_memory). */
 static void print_folded(const struct suite *s, const bool *in_suite)
 {
-    PER_CPU_ARRAY(bool, funded);
     PER_CPU_ARRAY(bool, found);
-    for (u32 i = 0; i < smp.count || i == 0; i++)
-        funded[i] = in_suite[i] && !no_memory[i];
     for (u32 k = 0; k < s->count; k++) {
         if (s->checks[k].scope != SCOPE_PER_CPU)
             continue;
-        cpu_report_print_folded(k, funded, found);
+        cpu_report_print_folded(k, in_suite, found);
         for (u32 i = 0; i < smp.count || i == 0; i++) {
             if (no_memory[i]) {
                 print_no_memory(s, k, i);

@@ -405,7 +405,7 @@ u32 tap_fold_render(const struct tap_fold_item *it, u32 n, u32 *scratch, char *o
         o.len = 0, o.full = false; /* a single text that does not fit is cut like a folded one below */
     }
     u32 *cur = scratch, *end = scratch + n;
-    char group[TAP_FOLD_LIST_MAX + 48] = "cpu", list[TAP_FOLD_LIST_MAX + 40];
+    char group[TAP_FOLD_LIST_MAX + 48], list[TAP_FOLD_LIST_MAX + 40];
     tap_fold_cpu_list(it, n, list, sizeof(list));
     k_snprintf(group, sizeof(group), n > 1 ? "cpu[%s]" : "cpu%s", list);
     for (u32 k = 0; k < n; k++)
