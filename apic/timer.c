@@ -1,11 +1,15 @@
 /* APIC timer calibration and modes (SDM Vol.3A 11.5.4). */
 #include "apic/timer.h"
 
+#include <string.h>
+
 #include "apic/apic.h"
 #include "lib/apic_timer_calc.h"
 #include "lib/format.h"
+#include "kernel/globals.h"
 #include "kernel/percpu.h"
 #include "kernel/timing.h"
+#include "kernel/traps.h"
 #include "kernel/x86.h"
 #include "kernel/percpu_array.h"
 
@@ -14,6 +18,13 @@
 #define CAL_BRACKET_SHARE 200 /* a window counts when each count read is bracketed within 1/200 (0.5%) of it */
 
 PER_CPU_ARRAY(struct apic_timer_cal, cals);
+
+/* The interrupts of this CPU's halted window: how many, and the current count the first one read. */
+struct window_irq {
+    volatile u32 count, ccr;
+};
+PER_CPU_ARRAY(struct window_irq, window_irqs);
+PER_CPU_ARRAY(bool, delivered); /* a timer interrupt reached this CPU while it spun: it may halt */
 
 bool apic_tsc_deadline_supported(void)
 {
@@ -77,8 +88,243 @@ struct window {
     u64 apic_ticks, tsc_ticks, hz;
 };
 
-static void calibrate(struct apic_timer_cal *cal)
+bool apic_timer_may_halt(void)
 {
+    return g_ident.hypervisor_bit && delivered[this_cpu()->index];
+}
+
+bool apic_timer_delivered(void)
+{
+    return delivered[this_cpu()->index];
+}
+
+void apic_timer_mark_delivered(void)
+{
+    delivered[this_cpu()->index] = true;
+}
+
+static void window_handler(struct trap_frame *f)
+{
+    (void)f;
+    u32 ccr = apic_timer_current();
+    struct window_irq *w = &window_irqs[this_cpu()->index];
+    if (w->count++ == 0)
+        w->ccr = ccr;
+    apic_eoi();
+}
+
+/* Stop the timer and take an expiry already latched in IRR now (interrupts briefly enabled, the window's handler
+ * still installed), so it does not reach whatever handler the vector has next. */
+static void window_stop(irq_handler_t prev)
+{
+    apic_timer_stop();
+    u64 end = rdtsc() + us_to_tsc(1000);
+    sti();
+    while (((apic_read(APIC_IRR0 + (APIC_TIMER_WINDOW_VECTOR >> 5) * 0x10) >> (APIC_TIMER_WINDOW_VECTOR & 31)) & 1) &&
+           rdtsc() < end)
+        asm volatile("" ::: "memory");
+    cli();
+    irq_register_local(APIC_TIMER_WINDOW_VECTOR, prev);
+}
+
+bool apic_timer_prove_delivery(u32 count)
+{
+    if (!g_ident.hypervisor_bit || apic_timer_may_halt())
+        return apic_timer_may_halt();
+    struct window_irq *wi = &window_irqs[this_cpu()->index];
+    u64 flags = read_flags();
+    cli();
+    irq_handler_t prev = irq_register_local(APIC_TIMER_WINDOW_VECTOR, window_handler);
+    wi->count = 0;
+    apic_timer_start(APIC_TIMER_WINDOW_VECTOR, 0, false, 1, count ? count : 1);
+    u64 end = rdtsc() + us_to_tsc(100000);
+    sti();
+    while (!wi->count && rdtsc() < end)
+        asm volatile("" ::: "memory");
+    cli();
+    if (wi->count)
+        apic_timer_mark_delivered();
+    window_stop(prev);
+    if (flags & RFLAGS_IF)
+        sti();
+    return apic_timer_may_halt();
+}
+
+bool apic_timer_window_halted(u32 divisor, u32 count, u64 timeout_tsc, const struct clock_counter *other,
+                              struct apic_timer_window *w)
+{
+    memset(w, 0, sizeof(*w));
+    if (!apic_timer_may_halt())
+        return false;
+    struct window_irq *wi = &window_irqs[this_cpu()->index];
+    u64 flags = read_flags();
+    cli();
+    irq_handler_t prev = irq_register_local(APIC_TIMER_WINDOW_VECTOR, window_handler);
+    wi->count = 0;
+    wi->ccr = 0;
+    if (!apic_timer_start(APIC_TIMER_WINDOW_VECTOR, LVT_TIMER_PERIODIC, false, divisor, count)) {
+        irq_register_local(APIC_TIMER_WINDOW_VECTOR, prev);
+        if (flags & RFLAGS_IF)
+            sti();
+        return false;
+    }
+    u64 a0 = rdtsc();
+    u32 c0 = apic_timer_current();
+    w->other0 = other ? clock_counter_read(other) : 0;
+    u64 b0 = rdtsc();
+    /* Other interrupts (the runner's wake-up IPI) end a HLT too: halt again until the reload's. */
+    while (!wi->count && rdtsc() - a0 < timeout_tsc)
+        asm volatile("sti; hlt; cli" ::: "memory"); /* STI's shadow: an interrupt pending now still ends the HLT */
+    u64 a1 = rdtsc();
+    u32 c1 = apic_timer_current();
+    w->other1 = other ? clock_counter_read(other) : 0;
+    u64 b1 = rdtsc();
+    u32 irqs = wi->count, ccr_irq = wi->ccr;
+    window_stop(prev);
+    if (flags & RFLAGS_IF)
+        sti();
+    w->tsc = (a1 + (b1 - a1) / 2) - (a0 + (b0 - a0) / 2);
+    w->bracket = (b0 - a0) + (b1 - a1);
+    w->longest_read = MAX(b0 - a0, b1 - a1);
+    return timer_halted_ticks(count, c0, c1, irqs, ccr_irq, &w->ticks);
+}
+
+void apic_timer_sleep_us(u64 us)
+{
+    const struct apic_timer_cal *cal = &cals[this_cpu()->index];
+    u64 count = cal->ok ? mul_div_u64(us, cal->hz, 1000000, NULL) : 0;
+    if (!apic_timer_may_halt() || !count || count > 0xFFFFFFFFu) {
+        udelay(us);
+        return;
+    }
+    u64 flags = read_flags(), end = rdtsc() + us_to_tsc(us);
+    cli();
+    irq_handler_t prev = irq_register_local(APIC_TIMER_WINDOW_VECTOR, window_handler);
+    window_irqs[this_cpu()->index].count = 0;
+    apic_timer_start(APIC_TIMER_WINDOW_VECTOR, 0, false, 1, (u32)count);
+    /* Halt while the one-shot is ahead (it ends the HLT); once it ran out, spin to the TSC's end. */
+    while (rdtsc() < end) {
+        if (apic_timer_current() > 0)
+            asm volatile("sti; hlt; cli" ::: "memory");
+    }
+    window_stop(prev);
+    if (flags & RFLAGS_IF)
+        sti();
+}
+
+enum window_result { WINDOW_OK, WINDOW_SLOW, WINDOW_STOPPED };
+
+/* One spinning window: a masked one-shot from the largest count (it counts without interrupting, SDM 11.5.4; at
+ * divide by 1 even a 4 GHz timer needs ~1 s to reach 0, far longer than a window), read at the start and after
+ * window_tsc. */
+static enum window_result spin_window(struct apic_timer_cal *cal, u64 window_tsc, u64 read_max_tsc,
+                                      struct window *w, u32 *c0_out, u32 *c1_out)
+{
+    /* From the top each window: windows that did not count (slow reads, below) must not run the count out on a
+     * long series (seen with 16 vCPUs at once under QEMU TCG: 4 s of retries). */
+    apic_timer_start(0xFF, 0, true, cal->divisor, 0xFFFFFFFFu);
+    u64 t0, t1, b0, b1;
+    u32 c0 = read_count_at(&t0, &b0);
+    while (rdtsc() < t0 + window_tsc)
+        spin_wait_step();
+    u32 c1 = read_count_at(&t1, &b1);
+    apic_timer_stop();
+    *c0_out = c0;
+    *c1_out = c1;
+    cal->max_bracket_tsc = MAX(cal->max_bracket_tsc, MAX(b0, b1));
+    if (c1 == 0 && t1 - t0 > 2 * window_tsc)
+        return WINDOW_SLOW; /* ran out while this vCPU was descheduled past the window: no evidence either way */
+    if (c1 == 0 || c1 >= c0)
+        return WINDOW_STOPPED;
+    /* A read that took longer than 0.5% of the window (the vCPU was descheduled, an SMI...) would make this
+     * window's ratio uncertain by as much: measure again instead. */
+    if (b0 > read_max_tsc || b1 > read_max_tsc)
+        return WINDOW_SLOW;
+    w->apic_ticks = c0 - c1;
+    w->tsc_ticks = t1 - t0;
+    return WINDOW_OK;
+}
+
+/* Under a hypervisor the windows halt (apic_timer_window_halted), which needs each window's length in ticks: a
+ * spinning estimate over a tenth of a window, and a timer interrupt that reached this CPU while it spun. Returns
+ * the halted windows' count, or 0: spin them all. */
+static u32 halted_count(struct apic_timer_cal *cal, u64 window_tsc)
+{
+    if (!g_ident.hypervisor_bit)
+        return 0;
+    struct window est;
+    u32 c0, c1;
+    if (spin_window(cal, window_tsc / 10, window_tsc / CAL_BRACKET_SHARE, &est, &c0, &c1) != WINDOW_OK)
+        return 0;
+    u64 count = mul_div_u64(est.apic_ticks, window_tsc, est.tsc_ticks, NULL);
+    if (count < 1000 || count > 0xFFFFFFFFu || !apic_timer_prove_delivery((u32)(count / 100)))
+        return 0;
+    return (u32)count;
+}
+
+/* A halted window of `count`: evidence when the timer's own count shows one reload between the reads and the TSC
+ * agrees within a quarter (a hidden period), and each read is bracketed as closely as a spinning window's. */
+static bool halted_window(struct apic_timer_cal *cal, u32 count, u64 window_tsc, struct window *w)
+{
+    struct apic_timer_window hw;
+    bool ok = apic_timer_window_halted(cal->divisor, count, 4 * window_tsc, NULL, &hw);
+    cal->max_bracket_tsc = MAX(cal->max_bracket_tsc, hw.longest_read);
+    if (!ok || !timer_halted_plausible(hw.ticks, mul_div_u64(count, hw.tsc, window_tsc, NULL)) ||
+        hw.longest_read > window_tsc / CAL_BRACKET_SHARE)
+        return false;
+    w->apic_ticks = hw.ticks;
+    w->tsc_ticks = hw.tsc;
+    return true;
+}
+
+/* The windows of one calibration: halted ones (halt_count > 0) where they stand, spinning ones otherwise. Returns
+ * how many were measured; 0 with cal->problem set when the timer did not count. */
+static u32 measure_windows(struct apic_timer_cal *cal, u32 halt_count, u64 window_tsc, struct window *w)
+{
+    u32 got = 0;
+    while (got < APIC_TIMER_CAL_WINDOWS && cal->attempts < CAL_MAX_ATTEMPTS) {
+        cal->attempts++;
+        if (halt_count && halted_window(cal, halt_count, window_tsc, &w[got])) {
+            cal->halted++;
+        } else {
+            u32 c0, c1;
+            enum window_result r = spin_window(cal, window_tsc, window_tsc / CAL_BRACKET_SHARE, &w[got], &c0, &c1);
+            if (r == WINDOW_STOPPED) {
+                k_snprintf(cal->problem, sizeof(cal->problem),
+                           "current count did not decrease over %u us: 0x%x then 0x%x", CAL_WINDOW_US, c0, c1);
+                return 0;
+            }
+            if (r == WINDOW_SLOW) {
+                cal->slow_reads++;
+                continue;
+            }
+        }
+        w[got].hz = mul_div_u64(w[got].apic_ticks, timing.tsc_hz, w[got].tsc_ticks, NULL);
+        cal->window_hz[got] = w[got].hz;
+        got++;
+    }
+    if (!got)
+        k_snprintf(cal->problem, sizeof(cal->problem),
+                   "every one of %u windows had a current-count read slower than %u us", cal->attempts,
+                   CAL_WINDOW_US / CAL_BRACKET_SHARE);
+    return got;
+}
+
+static u64 windows_spread(const struct window *w, u32 got)
+{
+    u64 lo = w[0].hz, hi = w[0].hz;
+    for (u32 i = 1; i < got; i++) {
+        lo = MIN(lo, w[i].hz);
+        hi = MAX(hi, w[i].hz);
+    }
+    return hi - lo;
+}
+
+static void calibrate(struct apic_timer_cal *cal, bool may_halt)
+{
+    u32 dropped = cal->halted_dropped;
+    memset(cal, 0, sizeof(*cal));
+    cal->halted_dropped = dropped;
     cal->done = true;
     cal->divisor = 1;
     cal->window_us = CAL_WINDOW_US;
@@ -90,53 +336,19 @@ static void calibrate(struct apic_timer_cal *cal)
     u32 saved_dcr = apic_read(APIC_TIMER_DCR) & APIC_DCR_MASK;
     u64 window_tsc = us_to_tsc(CAL_WINDOW_US);
     struct window w[APIC_TIMER_CAL_WINDOWS];
-    u32 got = 0;
-
-    /* One-shot from the largest count, masked: it counts without interrupting (SDM 11.5.4). At divide-by-1
-     * even a 4 GHz timer needs ~1 s to reach 0, far longer than one window. */
-    apic_timer_start(0xFF, 0, true, cal->divisor, 0xFFFFFFFFu);
-    while (got < APIC_TIMER_CAL_WINDOWS && cal->attempts < CAL_MAX_ATTEMPTS) {
-        cal->attempts++;
-        /* From the top each window: windows that did not count (slow reads, below) must not run the count out
-         * on a long series (seen with 16 vCPUs at once under QEMU TCG: 4 s of retries). */
-        apic_write(APIC_TIMER_ICR, 0xFFFFFFFFu);
-        u64 t0, t1, b0, b1;
-        u32 c0 = read_count_at(&t0, &b0);
-        while (rdtsc() < t0 + window_tsc)
-            spin_wait_step();
-        u32 c1 = read_count_at(&t1, &b1);
-        cal->max_bracket_tsc = MAX(cal->max_bracket_tsc, MAX(b0, b1));
-        if (c1 == 0 && t1 - t0 > 2 * window_tsc) {
-            cal->slow_reads++;
-            continue; /* ran out while this vCPU was descheduled past the window: no evidence either way */
-        }
-        if (c1 == 0 || c1 >= c0) {
-            k_snprintf(cal->problem, sizeof(cal->problem),
-                       "current count did not decrease over %u us: 0x%x then 0x%x", CAL_WINDOW_US, c0, c1);
-            apic_timer_stop();
-            apic_write(APIC_TIMER_DCR, saved_dcr);
-            return;
-        }
-        /* A read that took longer than 0.5% of the window (the vCPU was descheduled, an SMI...) would make
-         * this window's ratio uncertain by as much: measure again instead. */
-        if (b0 > window_tsc / CAL_BRACKET_SHARE || b1 > window_tsc / CAL_BRACKET_SHARE) {
-            cal->slow_reads++;
-            continue;
-        }
-        w[got].apic_ticks = c0 - c1;
-        w[got].tsc_ticks = t1 - t0;
-        w[got].hz = mul_div_u64(w[got].apic_ticks, timing.tsc_hz, w[got].tsc_ticks, NULL);
-        cal->window_hz[got] = w[got].hz;
-        got++;
+    u32 got = measure_windows(cal, may_halt ? halted_count(cal, window_tsc) : 0, window_tsc, w);
+    /* Halted windows stand only when they agree within the 1% the calibration is held to (timer_calibration):
+     * under QEMU TCG on a loaded host, halted windows' ratio of the timer to the TSC moved by 1-2% between windows
+     * where spinning ones, which see a descheduled vCPU (slow reads), held. Otherwise calibrate spinning. */
+    if (got && cal->halted && windows_spread(w, got) > w[0].hz / 100) {
+        cal->halted_dropped += cal->halted;
+        cal->halted = cal->windows = 0;
+        got = measure_windows(cal, 0, window_tsc, w);
     }
     apic_timer_stop();
     apic_write(APIC_TIMER_DCR, saved_dcr);
-    if (!got) {
-        k_snprintf(cal->problem, sizeof(cal->problem),
-                   "every one of %u windows had a current-count read slower than %u us", cal->attempts,
-                   CAL_WINDOW_US / CAL_BRACKET_SHARE);
+    if (!got)
         return;
-    }
     /* The median window: one outlier (a preempted vCPU, an SMI) cannot move the result. */
     u64 hz[APIC_TIMER_CAL_WINDOWS];
     for (u32 i = 0; i < got; i++)
@@ -158,6 +370,16 @@ const struct apic_timer_cal *apic_timer_calibrate(void)
 {
     struct apic_timer_cal *cal = &cals[this_cpu()->index];
     if (!cal->done)
-        calibrate(cal);
+        calibrate(cal, true);
+    return cal;
+}
+
+const struct apic_timer_cal *apic_timer_calibrate_spinning(void)
+{
+    struct apic_timer_cal *cal = &cals[this_cpu()->index];
+    if (!cal->done || cal->halted) {
+        cal->halted_dropped += cal->halted;
+        calibrate(cal, false);
+    }
     return cal;
 }

@@ -6,6 +6,7 @@
 
 #define MSR_TSC_DEADLINE 0x6E0u /* IA32_TSC_DEADLINE, SDM Vol.3A 11.5.4.1 */
 #define APIC_TIMER_CAL_WINDOWS 3
+#define APIC_TIMER_WINDOW_VECTOR 0xF2 /* the interrupt that ends a halted window (apic_timer_window_halted) */
 
 /* One CPU's calibration: `apic_ticks` timer ticks (at `divisor`) elapsed over `tsc_ticks` TSC ticks in the
  * median window. Every conversion goes through that ratio, so a check that times the timer with the TSC does
@@ -22,11 +23,17 @@ struct apic_timer_cal {
     u64 max_bracket_tsc; /* worst TSC gap around a current-count read (the read's time uncertainty) */
     u32 attempts;        /* windows tried (rejected ones included) */
     u32 slow_reads;      /* windows lost to a descheduled vCPU (or an SMI): a slow count read, or an overrun */
+    u32 halted;          /* accepted windows measured halted (apic_timer_window_halted) rather than spinning */
+    u32 halted_dropped;  /* halted windows measured, then dropped for spinning ones: they disagreed */
 };
 
 /* Calibrate this CPU's timer (first call) and return the result; later calls return the cached result.
  * Leaves the timer stopped and its LVT entry masked, with the previous divide configuration restored. */
 const struct apic_timer_cal *apic_timer_calibrate(void);
+
+/* Calibrate again with spinning windows when the calibration was halted (a check found it disagreeing with an
+ * independent clock); the halted windows are counted in halted_dropped. */
+const struct apic_timer_cal *apic_timer_calibrate_spinning(void);
 
 /* Conversions with this CPU's calibration (0 when it failed). */
 u64 apic_timer_ticks_to_tsc(const struct apic_timer_cal *cal, u64 ticks);
@@ -42,3 +49,34 @@ u32 apic_timer_current(void);
 bool apic_tsc_deadline_supported(void);
 /* Switch the LVT timer to TSC-deadline mode with vector (unmasked) and arm IA32_TSC_DEADLINE. */
 void apic_timer_arm_tsc_deadline(u8 vector, u64 deadline_tsc);
+
+/* Waiting costs nothing under a hypervisor: a vCPU that spins through a window takes a host CPU from the others
+ * (and, under QEMU TCG, from the thread that raises their timer interrupts), one that halts does not. A halted
+ * window runs the timer in periodic mode with the window as its period (SDM 11.5.4: at 0 the count reloads and
+ * the timer interrupts): the count is read at the start, the CPU halts until the reload's interrupt, and the count
+ * is read again; the ticks between are worked out from the timer's own count (timer_halted_ticks,
+ * lib/apic_timer_calc.h). HLT has no timeout, so a CPU halts only under a hypervisor (CPUID.01H:ECX[31]) and once
+ * a timer interrupt reached it while it spun (apic_timer_mark_delivered); on bare metal, where a timer that
+ * counts but never interrupts is what bring-up looks for, and spinning costs nothing, windows spin. */
+struct apic_timer_window {
+    u64 ticks;        /* timer ticks counted between the two reads */
+    u64 tsc;          /* TSC ticks between the two reads' midpoints */
+    u64 bracket;      /* the two reads' TSC brackets, summed: the window's time uncertainty */
+    u64 longest_read; /* the slower read's bracket */
+    u64 other0, other1; /* the other counter read with each count, inside its TSC bracket (or 0) */
+};
+bool apic_timer_may_halt(void);
+bool apic_timer_delivered(void); /* a timer interrupt reached this CPU while it spun */
+void apic_timer_mark_delivered(void);
+/* Under a hypervisor, prove delivery if not yet proved: a one-shot of `count` ticks at divide by 1, interrupts
+ * enabled, spinning up to 100 ms for it. Returns apic_timer_may_halt(). */
+bool apic_timer_prove_delivery(u32 count);
+/* One halted window of `count` ticks at `divisor`, given up after timeout_tsc; `other` (or NULL), a clock counter
+ * read just after each count read. False when this CPU may not halt or the window is no evidence
+ * (timer_halted_ticks); the caller then measures spinning. Leaves the timer stopped. */
+struct clock_counter;
+bool apic_timer_window_halted(u32 divisor, u32 count, u64 timeout_tsc, const struct clock_counter *other,
+                              struct apic_timer_window *w);
+/* Wait `us` microseconds: halted under a one-shot of the timer where this CPU may halt and its timer is
+ * calibrated, spinning (udelay) otherwise. The timer must be free: it is left stopped. */
+void apic_timer_sleep_us(u64 us);

@@ -26,7 +26,7 @@ static u32 mmio_read32(u64 addr)
     return *(volatile u32 *)addr;
 }
 
-static u64 counter_read(const struct clock_counter *c)
+u64 clock_counter_read(const struct clock_counter *c)
 {
     switch (c->id) {
     case CLOCK_HPET: /* the low half: one 32-bit read cannot tear (a 64-bit one may be split in two) */
@@ -48,7 +48,7 @@ struct sample {
 static void sample(const struct clock_counter *c, struct sample *s)
 {
     u64 before = rdtsc();
-    s->value = counter_read(c);
+    s->value = clock_counter_read(c);
     u64 after = rdtsc();
     s->mid = before + (after - before) / 2;
     s->bracket = after - before;
@@ -108,7 +108,7 @@ static void measure(const struct clock_counter *c, struct clock_meas *m)
         if (!clock_measure_window(c, want, &w)) {
             clock_meas_dead(m, "");
             k_snprintf(m->note, sizeof(m->note), "%s: read 0x%llx, unchanged for %u reads", note,
-                       (ull)counter_read(c), STILL_READS);
+                       (ull)clock_counter_read(c), STILL_READS);
             return;
         }
         clock_meas_add(m, &w);

@@ -41,5 +41,7 @@ const struct clock_counter *timing_reference(void);
 /* Read the counter until `ticks` of it have elapsed; *w gets the window (ticks, TSC, brackets, gaps). False when
  * the counter stood still (a dead clock). */
 bool clock_measure_window(const struct clock_counter *c, u64 ticks, struct clock_window *w);
+/* One read of the counter (the HPET's low 32 bits, the PM timer's 24 or 32, the PIT's 16, counting down). */
+u64 clock_counter_read(const struct clock_counter *c);
 /* Ticks of c in `us` microseconds by its nominal rate. */
 u64 clock_ticks_in_us(const struct clock_counter *c, u64 us);

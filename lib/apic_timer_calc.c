@@ -322,3 +322,17 @@ s64 timer_periodic_phase_error(struct timer_rate m, u64 ref_ppm, u32 count, u32 
         e += count;
     return e;
 }
+
+bool timer_halted_ticks(u32 count, u32 c0, u32 c1, u32 irqs, u32 ccr_irq, u64 *ticks)
+{
+    *ticks = 0;
+    if (count < 4 || irqs != 1 || c0 > count || c0 == 0 || c1 > ccr_irq)
+        return false;
+    *ticks = (u64)c0 + (count - c1);
+    return true;
+}
+
+bool timer_halted_plausible(u64 ticks, u64 expected)
+{
+    return expected && ticks * 4 >= expected * 3 && ticks * 4 <= expected * 5;
+}

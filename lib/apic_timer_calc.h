@@ -146,3 +146,16 @@ void timer_expect_divided(struct timer_rate m, u64 ref_ppm, u64 tsc, u64 bracket
  * from the initial count at 0 (SDM 11.5.4). */
 s64 timer_periodic_phase_error(struct timer_rate m, u64 ref_ppm, u32 count, u32 c0, u32 c1, u64 elapsed_tsc,
                                u64 bracket_tsc, u64 *tolerance);
+
+/* A halted window: the timer ran in periodic mode from `count` (SDM 11.5.4: at 0 it reloads and interrupts), the
+ * count was read as c0 just after the start and as c1 after the CPU, halted in between, woke; the handler took
+ * `irqs` interrupts, the first of them reading `ccr_irq`. With one interrupt, and the end read no higher than the
+ * handler's (no reload between them), the ticks between the reads are c0 + count - c1 when no other reload hid
+ * between them: one whose interrupt a host dropped (QEMU merges the periods it ran late for), or one after the
+ * handler while the CPU, interrupts masked, had not yet read. Either hides a whole period, at least a third more
+ * ticks than counted, which the caller's comparison with the TSC (timer_halted_plausible) sees; it then measures
+ * spinning. So a halted window can make a pass and never a failure. Returns false (no evidence) otherwise. */
+bool timer_halted_ticks(u32 count, u32 c0, u32 c1, u32 irqs, u32 ccr_irq, u64 *ticks);
+/* A halted window's ticks against what the TSC expects of them: within a quarter either way (a hidden period is
+ * twice as many ticks elapsed as counted). */
+bool timer_halted_plausible(u64 ticks, u64 expected);

@@ -520,6 +520,40 @@ static void periodic_phase_readings(void **state)
     assert_true((u64)(e < 0 ? -e : e) > tol);
 }
 
+/* A halted window (periodic mode, the CPU halted until the reload's interrupt): ticks from the timer's own count
+ * when one reload lies between the reads; no evidence when the count shows another reload, a late interrupt or a
+ * late read; and a hidden reload (an interrupt the host dropped) is caught by the TSC comparison. */
+static void halted_window_readings(void **state)
+{
+    (void)state;
+    const u32 n = 1000000;
+    u64 ticks;
+    /* Read 300 ticks after the start, the interrupt 2000 ticks after the reload, the end read 5000 after it. */
+    assert_true(timer_halted_ticks(n, n - 300, n - 5000, 1, n - 2000, &ticks));
+    assert_int_equal(ticks, (u64)(n - 300) + 5000);
+    assert_true(timer_halted_plausible(ticks, n + 4700));
+    /* Two interrupts: a period more than the count shows. */
+    assert_false(timer_halted_ticks(n, n - 300, n - 5000, 2, n - 2000, &ticks));
+    /* No interrupt (woke by the timeout). */
+    assert_false(timer_halted_ticks(n, n - 300, n - 5000, 0, 0, &ticks));
+    /* The interrupt and the end read late in the period (a busy host): still one reload between the reads. */
+    assert_true(timer_halted_ticks(n, n - 300, n / 4, 1, n / 3, &ticks));
+    assert_int_equal(ticks, (u64)(n - 300) + n - n / 4);
+    /* ... but one more period hidden after the handler (the end read in the next one): the TSC shows it. */
+    assert_true(timer_halted_ticks(n, n - 300, n / 4, 1, n / 3, &ticks));
+    assert_false(timer_halted_plausible(ticks, ticks + n));
+    /* A reload between the handler and the end read (the end count above the handler's). */
+    assert_false(timer_halted_ticks(n, n - 300, n - 100, 1, n - 2000, &ticks));
+    /* A start read above the count (a timer that reloads from more), or 0. */
+    assert_false(timer_halted_ticks(n, n + 5, n - 5000, 1, n - 2000, &ticks));
+    assert_false(timer_halted_ticks(n, 0, n - 5000, 1, n - 2000, &ticks));
+    /* A dropped interrupt hides a period: twice the ticks by the TSC, not plausible; a timer 2x fast, the same. */
+    assert_true(timer_halted_ticks(n, n - 300, n - 5000, 1, n - 2000, &ticks));
+    assert_false(timer_halted_plausible(ticks, 2 * (u64)n));
+    assert_false(timer_halted_plausible(ticks, (u64)n / 2));
+    assert_false(timer_halted_plausible(ticks, 0));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -531,6 +565,7 @@ int main(void)
         cmocka_unit_test(quoted_readings_inconclusive), cmocka_unit_test(passes_against_failures),
         cmocka_unit_test(broken_timer_fails_through_noise), cmocka_unit_test(reload_readings),
         cmocka_unit_test(oneshot_samples), cmocka_unit_test(calibration_disagreement_is_noise),
+        cmocka_unit_test(halted_window_readings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
