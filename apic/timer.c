@@ -122,7 +122,7 @@ static void window_stop(irq_handler_t prev)
     sti();
     while (((apic_read(APIC_IRR0 + (APIC_TIMER_WINDOW_VECTOR >> 5) * 0x10) >> (APIC_TIMER_WINDOW_VECTOR & 31)) & 1) &&
            rdtsc() < end)
-        asm volatile("" ::: "memory");
+        spin_wait_step();
     cli();
     irq_register_local(APIC_TIMER_WINDOW_VECTOR, prev);
 }
@@ -140,7 +140,7 @@ bool apic_timer_prove_delivery(u32 count)
     u64 end = rdtsc() + us_to_tsc(100000);
     sti();
     while (!wi->count && rdtsc() < end)
-        asm volatile("" ::: "memory");
+        spin_wait_step();
     cli();
     if (wi->count)
         apic_timer_mark_delivered();
@@ -189,27 +189,39 @@ bool apic_timer_window_halted(u32 divisor, u32 count, u64 timeout_tsc, const str
     return timer_halted_ticks(count, c0, c1, irqs, ccr_irq, &w->ticks);
 }
 
-void apic_timer_sleep_us(u64 us)
+/* The timer is free when masked and stopped: a check that set it up (a running count, an unmasked entry, as in a
+ * one-shot that expired and is being watched) is using it, and a sleep would reprogram it. */
+static bool timer_free(void)
 {
+    return (apic_read(APIC_LVT_TIMER) & LVT_MASKED) && apic_timer_current() == 0;
+}
+
+#define SLEEP_TICK_US 1000 /* a halted sleep wakes this often to look at its counter, set by another CPU perhaps */
+
+bool apic_timer_sleep(volatile u32 *counter, u32 want, u64 us)
+{
+    /* The window vector must get through: a check holding PPR at its class would leave the HLT unended. */
+    if (!g_ident.hypervisor_bit || !timer_free() ||
+        (apic_read(APIC_PPR) & 0xF0) >= (APIC_TIMER_WINDOW_VECTOR & 0xF0))
+        return false;
+    if (!apic_timer_may_halt() && !apic_timer_prove_delivery(1u << 14))
+        return false;
+    /* The tick by the calibration, or 2^18 ticks before it (262 us at QEMU's and KVM's 1 GHz). */
     const struct apic_timer_cal *cal = &cals[this_cpu()->index];
-    u64 count = cal->ok ? mul_div_u64(us, cal->hz, 1000000, NULL) : 0;
-    if (!apic_timer_may_halt() || !count || count > 0xFFFFFFFFu) {
-        udelay(us);
-        return;
-    }
+    u64 tick = cal->ok ? mul_div_u64(MIN(us, SLEEP_TICK_US), cal->hz, 1000000, NULL) : 1u << 18;
+    tick = MIN(MAX(tick, 64), 0xFFFFFFFFu);
+    u32 dcr = apic_read(APIC_TIMER_DCR) & APIC_DCR_MASK;
     u64 flags = read_flags(), end = rdtsc() + us_to_tsc(us);
     cli();
     irq_handler_t prev = irq_register_local(APIC_TIMER_WINDOW_VECTOR, window_handler);
-    window_irqs[this_cpu()->index].count = 0;
-    apic_timer_start(APIC_TIMER_WINDOW_VECTOR, 0, false, 1, (u32)count);
-    /* Halt while the one-shot is ahead (it ends the HLT); once it ran out, spin to the TSC's end. */
-    while (rdtsc() < end) {
-        if (apic_timer_current() > 0)
-            asm volatile("sti; hlt; cli" ::: "memory");
-    }
+    apic_timer_start(APIC_TIMER_WINDOW_VECTOR, LVT_TIMER_PERIODIC, false, 1, (u32)tick);
+    while ((!counter || *counter < want) && rdtsc() < end)
+        asm volatile("sti; hlt; cli" ::: "memory"); /* STI's shadow: an interrupt pending now still ends the HLT */
     window_stop(prev);
+    apic_write(APIC_TIMER_DCR, dcr);
     if (flags & RFLAGS_IF)
         sti();
+    return true;
 }
 
 enum window_result { WINDOW_OK, WINDOW_SLOW, WINDOW_STOPPED };

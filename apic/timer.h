@@ -77,6 +77,8 @@ bool apic_timer_prove_delivery(u32 count);
 struct clock_counter;
 bool apic_timer_window_halted(u32 divisor, u32 count, u64 timeout_tsc, const struct clock_counter *other,
                               struct apic_timer_window *w);
-/* Wait `us` microseconds: halted under a one-shot of the timer where this CPU may halt and its timer is
- * calibrated, spinning (udelay) otherwise. The timer must be free: it is left stopped. */
-void apic_timer_sleep_us(u64 us);
+/* Wait up to `us` microseconds for *counter >= want (counter NULL: the whole time), halted with the timer ticking
+ * to wake it, interrupts enabled in the HLT. Only under a hypervisor, with the timer free (masked and stopped: no
+ * check is using it), delivery proved (apic_timer_prove_delivery, tried here) and the window vector above PPR;
+ * false when it did not wait, and the caller spins. The timer is left as found. */
+bool apic_timer_sleep(volatile u32 *counter, u32 want, u64 us);

@@ -291,10 +291,12 @@ static void supervise(u32 i)
  * and the emulated timers run in one more thread: measured on a loaded 2-core host, 16 vCPUs running the apic
  * suite at once took 9.8 s and starved timers into failures, 2 at a time 4.3 s, one at a time 5.5 s; 64 vCPUs on
  * a less loaded one, the default suites: 75 s all at once, 10.3 s 4 at a time (22 timing TODOs), 11.6 s 2 at a
- * time (4 TODOs). Since the timer checks halt through their windows (apic/timer.h), 64 vCPUs, apic suite, quiet
- * 2-core host: 2 at a time 9.0-10.7 s (0-18 TODOs), 4 at a time 6.8-7.2 s (2), 8 at a time 9.0-12.6 s (43-61:
- * interrupts raised late by QEMU's timer thread), 16 at a time 13.8 s (89). docs/running.md. */
-#define TCG_RUN_CPUS 4
+ * time (4 TODOs). Most of that was the vCPUs' own busy-waits: every RDTSC under TCG takes a spinlock all vCPUs
+ * share (kernel/x86.h spin_wait_step). Since waits read the TSC sparingly and the timer checks halt through their
+ * windows (apic/timer.h), 64 vCPUs, default suites, quiet 2-core host: 4 at a time 5.2 s, 8 at a time 3.6 s (1
+ * timing TODO), 12 at a time 3.1 s (2), 16 at a time 3.3 s (2); all at once, the apic suite alone, 5.3 s with 76.
+ * docs/running.md. */
+#define TCG_RUN_CPUS 8
 
 static bool qemu_tcg(void)
 {

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "apic/apic.h"
+#include "apic/timer.h"
 #include "kernel/globals.h"
 #include "lib/format.h"
 #include "kernel/percpu.h"
@@ -45,15 +46,18 @@ u64 tsc_per_us(void)
 static void spin_until(volatile u32 *counter, u32 want, u64 deadline)
 {
     while ((!counter || *counter < want) && rdtsc() < deadline)
-        spin_step();
+        spin_wait_step();
 }
 
 u32 wait_with_interrupts(volatile u32 *counter, u32 want, u64 timeout_us, u64 settle_us)
 {
     u64 flags = read_flags();
     sti();
-    spin_until(counter, want, rdtsc() + timeout_us * tsc_per_us());
-    if (settle_us)
+    /* Halted where the timer is free to wake it (apic_timer_sleep: under a hypervisor), so waiting vCPUs leave the
+     * host's CPUs to the others; spinning otherwise. */
+    if (!apic_timer_sleep(counter, want, timeout_us))
+        spin_until(counter, want, rdtsc() + timeout_us * tsc_per_us());
+    if (settle_us && !apic_timer_sleep(NULL, 0, settle_us))
         spin_until(NULL, 0, rdtsc() + settle_us * tsc_per_us());
     if (!(flags & RFLAGS_IF))
         cli();

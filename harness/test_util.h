@@ -18,15 +18,6 @@ void irq_give_back(u8 vector);
  * 16 bytes apart (SDM Vol.3A 11.8.4, Figure 11-20). */
 bool apic_vector_bit(u32 base_reg, u8 vector);
 
-/* One step of a busy-wait. Not PAUSE: QEMU TCG implements PAUSE by leaving translated code
- * (target/i386/tcg/misc_helper.c helper_pause -> cpu_loop_exit), and each exit takes QEMU's global lock,
- * which the APIC timer callback and every APIC register access also need; a PAUSE loop there delays the
- * very interrupts it waits for. */
-static inline void spin_step(void)
-{
-    asm volatile("" ::: "memory");
-}
-
 /* TSC ticks per microsecond; 3000 when the TSC frequency is unknown, which only lengthens timeouts. */
 u64 tsc_per_us(void);
 
@@ -35,7 +26,8 @@ u64 tsc_per_us(void);
 #define ARRIVAL_TIMEOUT_US 100000
 
 /* Enable interrupts until *counter reaches want or timeout_us passes, then keep them enabled settle_us more
- * (so a duplicate delivery is counted too). IF is left as it was found. Returns *counter. */
+ * (so a duplicate delivery is counted too). IF is left as it was found. Returns *counter. Under a hypervisor
+ * the CPU halts through it while the APIC timer is free to wake it (apic_timer_sleep), and spins otherwise. */
 u32 wait_with_interrupts(volatile u32 *counter, u32 want, u64 timeout_us, u64 settle_us);
 
 /* Whether this is QEMU's TCG (CPUID 0x40000000 signature "TCGTCGTCGTCG"): its local APIC is QEMU's own model

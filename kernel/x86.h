@@ -56,10 +56,19 @@ static inline u64 read_flags(void)
 static inline void cli(void) { asm volatile("cli" ::: "memory"); }
 static inline void sti(void) { asm volatile("sti" ::: "memory"); }
 static inline void cpu_relax(void) { asm volatile("pause" ::: "memory"); }
-/* One step of a timed busy-wait (udelay, the timer calibration): no PAUSE, because QEMU TCG leaves translated
- * code on PAUSE and each vCPU then takes QEMU's global lock again; with many vCPUs waiting at once (checks on
- * every CPU) they starve each other and the emulated timers (see harness/test_util.h spin_step). */
-static inline void spin_wait_step(void) { asm volatile("" ::: "memory"); }
+/* One step of a timed busy-wait (udelay, the timer calibration), between two reads of the TSC. No PAUSE, because
+ * QEMU TCG leaves translated code on PAUSE and each vCPU then takes QEMU's global lock again. And not the next RDTSC
+ * at once: under QEMU TCG every RDTSC takes one spinlock that all vCPUs share (softmmu/cpu-timers.c cpu_get_ticks(),
+ * timers_state.vm_clock_lock; QEMU 7.2), and on a 2-core host a holder preempted leaves every other reader spinning
+ * through the time slice: with 8 vCPUs polling the TSC, perf put 86% of QEMU's time in cpu_get_ticks and the
+ * emulated timers fell behind (the apic suite on 64 vCPUs, 8 at a time: 10.6 s with 42 timing TODOs, and 4.1 s
+ * with none once the loops read the TSC every step of this). So 4096 plain iterations per step: 3.3-3.9 us under
+ * QEMU TCG, a microsecond or two on hardware, far below any window, gap or timeout measured with it. */
+static inline void spin_wait_step(void)
+{
+    for (u32 i = 0; i < 4096; i++)
+        asm volatile("" ::: "memory");
+}
 static inline void hlt(void) { asm volatile("hlt" ::: "memory"); }
 static inline u16 read_cs(void) { u16 v; asm volatile("mov %%cs, %0" : "=r"(v)); return v; }
 

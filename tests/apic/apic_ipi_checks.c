@@ -55,7 +55,7 @@ static void ipi_report(struct check *c, u32 slot, const bool *target, u32 target
             all = !target[i] || irq_recs[i][slot].count >= 1;
         if (all || rdtsc() > deadline)
             break;
-        spin_step();
+        spin_wait_step();
     }
     udelay(2000); /* time for a duplicate to show */
     u32 exact = 0, wrong_cpu = 0, bad_listed = 0;

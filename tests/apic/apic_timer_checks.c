@@ -111,7 +111,8 @@ static bool attempts_more(const struct timer_attempts *t)
     if (!timer_attempts_more(t))
         return false;
     if (t->last_failed && g_ident.hypervisor_bit)
-        apic_timer_sleep_us(ATTEMPT_SPREAD_US);
+        if (!apic_timer_sleep(NULL, 0, ATTEMPT_SPREAD_US))
+            udelay(ATTEMPT_SPREAD_US);
     return true;
 }
 
@@ -168,10 +169,12 @@ static u32 wait_timer_irqs(volatile u32 *count, u32 want, u64 timeout_us, u64 de
         cli();
         if (*count >= want || rdtsc() >= end)
             break;
-        if (halt && expiry_ahead(deadline_tsc))
+        if (halt && expiry_ahead(deadline_tsc)) {
             asm volatile("sti; hlt" ::: "memory"); /* STI's shadow: an interrupt pending now still wakes HLT */
-        else
-            asm volatile("sti; nop" ::: "memory");
+        } else {
+            sti();
+            spin_wait_step();
+        }
     }
     if (flags & RFLAGS_IF)
         sti();
@@ -367,6 +370,7 @@ static u64 spin_to(u64 end, u64 *gap)
     u64 prev = rdtsc();
     *gap = 0;
     while (prev < end) {
+        spin_wait_step();
         u64 now = rdtsc();
         *gap = MAX(*gap, now - prev);
         prev = now;
