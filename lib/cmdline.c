@@ -255,7 +255,7 @@ static const struct opt_desc base_options[] = {
      "per-CPU checks: the threads whose verdicts agree apart from their numbers share one line, cpu[LIST]/suite/check, "
      "each differing number as its range (on, default); or one line per thread (off)", set_fold},
     {"run_cpus", "run_cpus=auto|N",
-     "with run=parallel: at most N CPUs run checks at once; auto (default): all, 2 under QEMU TCG", set_run_cpus},
+     "with run=parallel: at most N CPUs run checks at once; auto (default): all, 8 under QEMU TCG", set_run_cpus},
     {"check_timeout_ms", "check_timeout_ms=N",
      "a check still running on an AP after N ms (default 20000) is stopped with an NMI and failed", set_check_timeout},
     {"cpus", "cpus=ID,ID,...", "APIC IDs to bring up instead of the ACPI MADT's (decimal or 0x-hex)", set_cpus},
