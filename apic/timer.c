@@ -88,9 +88,18 @@ struct window {
     u64 apic_ticks, tsc_ticks, hz;
 };
 
+/* Whether the timer's interrupt on the window vector can end a HLT now: the APIC software-enabled (SVR[8], SDM
+ * Vol.3A 11.4.7.2; a check may have cleared it) and PPR below the vector's class (SDM 11.8.3.1; a check may hold
+ * TPR high). */
+static bool window_vector_gets_through(void)
+{
+    return (apic_read(APIC_SVR) & SVR_APIC_ENABLE) &&
+           (apic_read(APIC_PPR) & 0xF0) < (APIC_TIMER_WINDOW_VECTOR & 0xF0);
+}
+
 bool apic_timer_may_halt(void)
 {
-    return g_ident.hypervisor_bit && delivered[this_cpu()->index];
+    return g_ident.hypervisor_bit && delivered[this_cpu()->index] && window_vector_gets_through();
 }
 
 bool apic_timer_delivered(void)
@@ -129,8 +138,10 @@ static void window_stop(irq_handler_t prev)
 
 bool apic_timer_prove_delivery(u32 count)
 {
-    if (!g_ident.hypervisor_bit || apic_timer_may_halt())
-        return apic_timer_may_halt();
+    if (!g_ident.hypervisor_bit || !window_vector_gets_through())
+        return false;
+    if (delivered[this_cpu()->index])
+        return true;
     struct window_irq *wi = &window_irqs[this_cpu()->index];
     u64 flags = read_flags();
     cli();
@@ -200,9 +211,8 @@ static bool timer_free(void)
 
 bool apic_timer_sleep(volatile u32 *counter, u32 want, u64 us)
 {
-    /* The window vector must get through: a check holding PPR at its class would leave the HLT unended. */
-    if (!g_ident.hypervisor_bit || !timer_free() ||
-        (apic_read(APIC_PPR) & 0xF0) >= (APIC_TIMER_WINDOW_VECTOR & 0xF0))
+    /* The window vector must get through, or nothing ends the HLT. */
+    if (!g_ident.hypervisor_bit || !timer_free() || !window_vector_gets_through())
         return false;
     if (!apic_timer_may_halt() && !apic_timer_prove_delivery(1u << 14))
         return false;
