@@ -106,14 +106,16 @@ static void fpu_write_distinct(void)
     static const u64 pattern[2] = {0x0123456789ABCDEFull, 0xFEDCBA9876543210ull};
     const u16 fcw = 0x027F;   /* precision 53 bits: FNINIT gives 0x037F (SDM Vol.1 8.1.5) */
     const u32 mxcsr = 0x7F80; /* round toward zero; reset value 0x1F80 */
-    asm volatile("fldcw %0; ldmxcsr %1; movdqu %2, %%xmm0" ::"m"(fcw), "m"(mxcsr), "m"(pattern) : "memory");
+    /* FNCLEX first: FLDCW is a waiting instruction, and an exception left pending in the status word (the state
+     * INIT kept, or a hypervisor's) would be raised by it (SDM Vol.1 8.3.6). */
+    asm volatile("fnclex; fldcw %0; ldmxcsr %1; movdqu %2, %%xmm0" ::"m"(fcw), "m"(mxcsr), "m"(pattern) : "memory");
 }
 
 static void fpu_restore(void)
 {
     const u16 fcw = 0x037F;
     const u32 mxcsr = 0x1F80;
-    asm volatile("fldcw %0; ldmxcsr %1; pxor %%xmm0, %%xmm0" ::"m"(fcw), "m"(mxcsr) : "memory");
+    asm volatile("fnclex; fldcw %0; ldmxcsr %1; pxor %%xmm0, %%xmm0" ::"m"(fcw), "m"(mxcsr) : "memory");
 }
 
 static bool has_mtrr(void)
