@@ -4,6 +4,8 @@
 #   1. every host test (tests/host/test_*.c, built in build/host/) with CMOCKA_MESSAGE_OUTPUT=TAP; its stdout is one TAP stream
 #   1b. tools/layers: no #include points up the layer order (lib < kernel,apic,boot < pmu < emul < harness < tests)
 #      beyond the ones tools/layers.allow lists (that list may only shrink)
+#   1c. tools/gen-event-catalog generate on the committed input (tools/catalog/) gives the committed
+#      pmu/event_catalog_data.c, byte for byte
 #   2. build/tools/pmu-decode --all on each tests/host/data/*.txt: one check per dump (it must decode)
 #   2a. build/tools/pmu-decode --checks on each tests/host/data/*.txt holding more than one logical CPU: the
 #      verdicts pmuboot's CPUID-only checks would give on that (healthy) machine; one check per dump, which
@@ -88,6 +90,14 @@ if layers_out=$(tools/layers 2>&1); then
     run_check yes "layers: ${layers_out##*layers: } (tools/layers)"
 else
     run_check no "layers: ${layers_out//$'\n'/; } (tools/layers)"
+fi
+
+# --- 1c. the event catalog regenerates from its committed input ---------------------------------------------
+if regen_err=$(tools/gen-event-catalog generate tools/catalog/intel-perfmon.json 2>&1 >"$out/event_catalog_data.c") &&
+    cmp -s "$out/event_catalog_data.c" pmu/event_catalog_data.c; then
+    run_check yes "event catalog: pmu/event_catalog_data.c regenerates from tools/catalog/intel-perfmon.json"
+else
+    run_check no "event catalog: pmu/event_catalog_data.c differs from what tools/gen-event-catalog generates${regen_err:+ ($regen_err)} (diff $out/event_catalog_data.c pmu/event_catalog_data.c)"
 fi
 
 # --- 2. pmu-decode on the CPUID dumps ----------------------------------------------------------------------

@@ -8,8 +8,24 @@
 #include "kernel/report.h"
 #include "kernel/smp.h"
 #include "pmu/entry_state.h"
+#include "pmu/event_catalog.h"
 #include "harness/framework.h"
 #include "tests/pmu_enum/portable/pmu_enum_judge.h"
+
+/* Which part of the vendor's event catalog (pmu/event_catalog.h, from intel/perfmon) this thread's family, model,
+ * stepping and core type select; the catalog's own words where it has none. */
+static void note_event_catalog(struct check *c, const struct pmu_caps *k)
+{
+    if (k->vendor != VENDOR_INTEL)
+        return;
+    const struct catalog_part *p = event_catalog_find_intel(k->family, k->model, k->stepping, k->core_type);
+    if (p)
+        check_note(c, "event catalog", "%s version %s (intel/perfmon %s; %u of its %u events the oracle can construct)",
+                   p->name, p->version, p->file, p->count, p->total);
+    else
+        check_note(c, "event catalog", "intel/perfmon's mapfile.csv has no core row for family 0x%x model 0x%x "
+                   "stepping %u%s", k->family, k->model, k->stepping, k->core_type ? " and this core type" : "");
+}
 
 /* The capabilities, as lines of YAML evidence, and the SDM/APM ranges they must fall in. */
 static void discover_check(struct check *c)
@@ -34,6 +50,7 @@ static void discover_check(struct check *c)
         k_snprintf(key, sizeof(key), "quirk %u", i + 1);
         check_note(c, key, "%s", pc->caps.quirks[i]);
     }
+    note_event_catalog(c, &pc->caps);
     SKIP_WITHOUT_PMU(c, pc);
     const struct pmu_caps *k = &pc->caps;
     /* GP counters 1..64, widths 32..64 bits (tests/pmu_enum/portable/pmu_enum_judge.c, shared with pmu-decode --checks). */

@@ -1,0 +1,72 @@
+/* The per-model event catalog: for each part the vendor's catalog describes, the events whose meaning the
+ * events suite's single-step oracle can construct, with the counters the catalog allows them on. Generated
+ * from the vendor's data by tools/gen-event-catalog (pmu/event_catalog_data.c, from tools/catalog/: Intel's
+ * intel/perfmon, its mapfile.csv and core event files), never typed. Portable: the kernel and the host tests
+ * compile it. */
+#pragma once
+#include "lib/types.h"
+
+/* What an event counts, in the oracle's terms (lib/insn_class.h). Uop events are bounded, not exact. */
+enum evc {
+    EVC_INSTRUCTIONS,  /* instructions retired */
+    EVC_BRANCHES,      /* branch instructions retired, near and far */
+    EVC_COND,          /* conditional branches retired */
+    EVC_COND_TAKEN,    /* ... that were taken */
+    EVC_COND_NTAKEN,   /* ... that were not taken */
+    EVC_NEAR_TAKEN,    /* taken near branches: conditional taken and every unconditional near one */
+    EVC_NEAR_CALL,     /* near calls, direct and indirect */
+    EVC_NEAR_RETURN,   /* near returns */
+    EVC_FAR,           /* far branches (far JMP/CALL/RET, INT, IRET, SYSCALL/SYSRET) */
+    EVC_INDIRECT,      /* indirect near branches, returns excluded */
+    EVC_INDIRECT_CALL, /* indirect near calls */
+    EVC_INDIRECT_JMP,  /* indirect near jumps */
+    EVC_REL_CALL,      /* direct (relative) near calls */
+    EVC_REL_JMP,       /* direct (relative) near jumps */
+    EVC_LOADS,         /* load instructions retired */
+    EVC_STORES,        /* store instructions retired */
+    EVC_LOAD_UOPS,     /* load uops retired: one per load on the workloads, not exact in general */
+    EVC_STORE_UOPS,    /* store uops retired */
+    EVC_COUNT
+};
+const char *evc_name(enum evc c);
+
+#define CATALOG_NO_FIXED 255
+
+struct catalog_event {
+    u8 cls;             /* enum evc */
+    u8 code, umask;     /* EventCode, UMask */
+    u8 cmask;           /* CounterMask */
+    u8 inv, edge;       /* Invert, EdgeDetect */
+    u8 deprecated;      /* Deprecated */
+    u32 gp_mask;        /* Counter: the general-purpose counters it may be programmed on (bit n = counter n) */
+    u8 fixed;           /* Counter "Fixed counter N": IA32_FIXED_CTRn (the older files' 1-based numbers made
+                         * 0-based by the generator), else CATALOG_NO_FIXED */
+    const char *name;   /* EventName */
+    const char *errata; /* Errata ("" when none) */
+    const char *brief;  /* BriefDescription: what the class stands for (tests/host/test_event_catalog.c) */
+};
+
+struct catalog_part {
+    const char *name;    /* the event file's stem, e.g. sapphirerapids_core */
+    const char *file;    /* its path in the catalog */
+    const char *version; /* its Version */
+    u8 family, model;
+    u16 stepping_mask;   /* bit n: stepping n matches (0xFFFF: any) */
+    u8 core_type;        /* hybrid parts: CPUID.1AH:EAX[31:24] (0x20 Atom, 0x40 Core); 0 otherwise */
+    const char *core_role;
+    u32 first, count;    /* its events: catalog_events[first .. first + count) */
+    u32 total;           /* events in the file, those the oracle cannot construct included */
+};
+
+extern const char event_catalog_source[];
+extern const struct catalog_event catalog_events[];
+extern const u32 catalog_event_count;
+extern const struct catalog_part catalog_parts[];
+extern const u32 catalog_part_count;
+
+/* The part for an Intel CPU (CPUID.01H family, model, stepping as displayed; core_type from CPUID.1AH, 0 where
+ * the CPU has none): the row of the catalog's mapfile that matches, a hybrid part's row for that core type.
+ * NULL when the catalog has none: the caller says so. */
+const struct catalog_part *event_catalog_find_intel(u32 family, u32 model, u32 stepping, u8 core_type);
+/* The part's event of class c that may count on GP counter `counter` (the first in catalog order), or NULL. */
+const struct catalog_event *event_catalog_event(const struct catalog_part *p, enum evc c, u32 counter);
