@@ -122,9 +122,23 @@ static void window_handler(struct trap_frame *f)
     apic_eoi();
 }
 
-/* Stop the timer and take an expiry already latched in IRR now (interrupts briefly enabled, the window's handler
- * still installed), so it does not reach whatever handler the vector has next. */
-static void window_stop(irq_handler_t prev)
+/* The window vector's handler is installed for every CPU, once, and stays: a check the runner stops inside a
+ * window leaves the periodic timer running, and its interrupts must still be taken and EOIed, or ISR would hold
+ * PPR at class 0xF and block the runner's wake-up IPI (VECTOR_WAKE, the same class). */
+static void window_begin(void)
+{
+    static volatile bool installed;
+    if (!installed) {
+        irq_register(APIC_TIMER_WINDOW_VECTOR, window_handler); /* the same value from any CPU: no race to lose */
+        installed = true;
+    }
+    struct window_irq *w = &window_irqs[this_cpu()->index];
+    w->count = 0;
+    w->ccr = 0;
+}
+
+/* Stop the timer and take an expiry already latched in IRR now (interrupts briefly enabled). */
+static void window_stop(void)
 {
     apic_timer_stop();
     u64 end = rdtsc() + us_to_tsc(1000);
@@ -133,21 +147,34 @@ static void window_stop(irq_handler_t prev)
            rdtsc() < end)
         spin_wait_step();
     cli();
-    irq_register_local(APIC_TIMER_WINDOW_VECTOR, prev);
 }
+
+/* Whether the count runs: two reads a few microseconds apart, the second lower. A divide configuration that
+ * stopped the count would leave a HLT waiting for a reload that never comes. */
+static bool count_runs(void)
+{
+    u32 c0 = apic_timer_current();
+    for (u32 i = 0; i < 4; i++)
+        spin_wait_step();
+    u32 c1 = apic_timer_current();
+    return c1 < c0;
+}
+
+PER_CPU_ARRAY(bool, proof_failed); /* a proof that timed out is not tried again: every wait would spin 100 ms */
 
 bool apic_timer_prove_delivery(u32 count)
 {
-    if (!g_ident.hypervisor_bit || !window_vector_gets_through())
+    u32 idx = this_cpu()->index;
+    if (!g_ident.hypervisor_bit || !window_vector_gets_through() || proof_failed[idx])
         return false;
-    if (delivered[this_cpu()->index])
+    if (delivered[idx])
         return true;
-    struct window_irq *wi = &window_irqs[this_cpu()->index];
+    struct window_irq *wi = &window_irqs[idx];
     u64 flags = read_flags();
     cli();
-    irq_handler_t prev = irq_register_local(APIC_TIMER_WINDOW_VECTOR, window_handler);
-    wi->count = 0;
-    apic_timer_start(APIC_TIMER_WINDOW_VECTOR, 0, false, 1, count ? count : 1);
+    window_begin();
+    /* Periodic, the mode every halted window and sleep uses, at divide by 1; the first interrupt is enough. */
+    apic_timer_start(APIC_TIMER_WINDOW_VECTOR, LVT_TIMER_PERIODIC, false, 1, count ? count : 1);
     u64 end = rdtsc() + us_to_tsc(100000);
     sti();
     while (!wi->count && rdtsc() < end)
@@ -155,7 +182,9 @@ bool apic_timer_prove_delivery(u32 count)
     cli();
     if (wi->count)
         apic_timer_mark_delivered();
-    window_stop(prev);
+    else
+        proof_failed[idx] = true;
+    window_stop();
     if (flags & RFLAGS_IF)
         sti();
     return apic_timer_may_halt();
@@ -170,11 +199,9 @@ bool apic_timer_window_halted(u32 divisor, u32 count, u64 timeout_tsc, const str
     struct window_irq *wi = &window_irqs[this_cpu()->index];
     u64 flags = read_flags();
     cli();
-    irq_handler_t prev = irq_register_local(APIC_TIMER_WINDOW_VECTOR, window_handler);
-    wi->count = 0;
-    wi->ccr = 0;
-    if (!apic_timer_start(APIC_TIMER_WINDOW_VECTOR, LVT_TIMER_PERIODIC, false, divisor, count)) {
-        irq_register_local(APIC_TIMER_WINDOW_VECTOR, prev);
+    window_begin();
+    if (!apic_timer_start(APIC_TIMER_WINDOW_VECTOR, LVT_TIMER_PERIODIC, false, divisor, count) || !count_runs()) {
+        window_stop();
         if (flags & RFLAGS_IF)
             sti();
         return false;
@@ -191,7 +218,7 @@ bool apic_timer_window_halted(u32 divisor, u32 count, u64 timeout_tsc, const str
     w->other1 = other ? clock_counter_read(other) : 0;
     u64 b1 = rdtsc();
     u32 irqs = wi->count, ccr_irq = wi->ccr;
-    window_stop(prev);
+    window_stop();
     if (flags & RFLAGS_IF)
         sti();
     w->tsc = (a1 + (b1 - a1) / 2) - (a0 + (b0 - a0) / 2);
@@ -200,11 +227,13 @@ bool apic_timer_window_halted(u32 divisor, u32 count, u64 timeout_tsc, const str
     return timer_halted_ticks(count, c0, c1, irqs, ccr_irq, &w->ticks);
 }
 
-/* The timer is free when masked and stopped: a check that set it up (a running count, an unmasked entry, as in a
- * one-shot that expired and is being watched) is using it, and a sleep would reprogram it. */
+/* The timer is free when masked and stopped, and not in TSC-deadline mode (whose count always reads 0): a check
+ * that set it up (a running count, an unmasked entry, as in a one-shot that expired and is being watched) is
+ * using it, and a sleep would reprogram it. SDM Vol.3A 11.5.4, Figure 11-8 (LVT timer mode, bits 18:17). */
 static bool timer_free(void)
 {
-    return (apic_read(APIC_LVT_TIMER) & LVT_MASKED) && apic_timer_current() == 0;
+    u32 lvt = apic_read(APIC_LVT_TIMER);
+    return (lvt & LVT_MASKED) && ((lvt >> 17) & 3) != 2 && apic_timer_current() == 0;
 }
 
 #define SLEEP_TICK_US 1000 /* a halted sleep wakes this often to look at its counter, set by another CPU perhaps */
@@ -214,21 +243,25 @@ bool apic_timer_sleep(volatile u32 *counter, u32 want, u64 us)
     /* The window vector must get through, or nothing ends the HLT. */
     if (!g_ident.hypervisor_bit || !timer_free() || !window_vector_gets_through())
         return false;
-    if (!apic_timer_may_halt() && !apic_timer_prove_delivery(1u << 14))
+    u32 dcr = apic_read(APIC_TIMER_DCR) & APIC_DCR_MASK; /* before the proof, which sets divide by 1 */
+    if (!apic_timer_may_halt() && !apic_timer_prove_delivery(1u << 14)) {
+        apic_write(APIC_TIMER_DCR, dcr);
         return false;
+    }
     /* The tick by the calibration, or 2^18 ticks before it (262 us at QEMU's and KVM's 1 GHz). */
     const struct apic_timer_cal *cal = &cals[this_cpu()->index];
     u64 tick = cal->ok ? mul_div_u64(MIN(us, SLEEP_TICK_US), cal->hz, 1000000, NULL) : 1u << 18;
     tick = MIN(MAX(tick, 64), 0xFFFFFFFFu);
-    u32 dcr = apic_read(APIC_TIMER_DCR) & APIC_DCR_MASK;
+    u32 lvt = apic_read(APIC_LVT_TIMER); /* masked (timer_free): written back as found */
     u64 flags = read_flags(), end = rdtsc() + us_to_tsc(us);
     cli();
-    irq_handler_t prev = irq_register_local(APIC_TIMER_WINDOW_VECTOR, window_handler);
+    window_begin();
     apic_timer_start(APIC_TIMER_WINDOW_VECTOR, LVT_TIMER_PERIODIC, false, 1, (u32)tick);
     while ((!counter || *counter < want) && rdtsc() < end)
         asm volatile("sti; hlt; cli" ::: "memory"); /* STI's shadow: an interrupt pending now still ends the HLT */
-    window_stop(prev);
+    window_stop();
     apic_write(APIC_TIMER_DCR, dcr);
+    apic_write(APIC_LVT_TIMER, lvt);
     if (flags & RFLAGS_IF)
         sti();
     return true;
@@ -332,14 +365,17 @@ static u32 measure_windows(struct apic_timer_cal *cal, u32 halt_count, u64 windo
     return got;
 }
 
-static u64 windows_spread(const struct window *w, u32 got)
+/* Whether the windows' spread (max - min) is over 1% of their median: the tolerance timer_calibration holds the
+ * calibration to. */
+static bool windows_spread_too_wide(const struct window *w, u32 got)
 {
-    u64 lo = w[0].hz, hi = w[0].hz;
-    for (u32 i = 1; i < got; i++) {
+    u64 hz[APIC_TIMER_CAL_WINDOWS], lo = w[0].hz, hi = w[0].hz;
+    for (u32 i = 0; i < got; i++) {
+        hz[i] = w[i].hz;
         lo = MIN(lo, w[i].hz);
         hi = MAX(hi, w[i].hz);
     }
-    return hi - lo;
+    return hi - lo > median_u64(hz, got) / 100;
 }
 
 static void calibrate(struct apic_timer_cal *cal, bool may_halt)
@@ -362,9 +398,11 @@ static void calibrate(struct apic_timer_cal *cal, bool may_halt)
     /* Halted windows stand only when they agree within the 1% the calibration is held to (timer_calibration):
      * under QEMU TCG on a loaded host, halted windows' ratio of the timer to the TSC moved by 1-2% between windows
      * where spinning ones, which see a descheduled vCPU (slow reads), held. Otherwise calibrate spinning. */
-    if (got && cal->halted && windows_spread(w, got) > w[0].hz / 100) {
+    if (got && cal->halted && windows_spread_too_wide(w, got)) {
         cal->halted_dropped += cal->halted;
-        cal->halted = cal->windows = 0;
+        /* The spinning calibration gets the whole budget, and its figures are its own. */
+        cal->halted = cal->windows = cal->attempts = cal->slow_reads = 0;
+        cal->max_bracket_tsc = 0;
         got = measure_windows(cal, 0, window_tsc, w);
     }
     apic_timer_stop();

@@ -326,7 +326,7 @@ s64 timer_periodic_phase_error(struct timer_rate m, u64 ref_ppm, u32 count, u32 
 bool timer_halted_ticks(u32 count, u32 c0, u32 c1, u32 irqs, u32 ccr_irq, u64 *ticks)
 {
     *ticks = 0;
-    if (count < 4 || irqs != 1 || c0 > count || c0 == 0 || c1 > ccr_irq)
+    if (count < 4 || irqs != 1 || c0 > count || c0 == 0 || c1 > ccr_irq || c1 > count)
         return false;
     *ticks = (u64)c0 + (count - c1);
     return true;
