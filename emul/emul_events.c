@@ -12,6 +12,9 @@
 static const struct pmu_emul_event intel_events[] = {
     {"instructions", C(INSNS)},   {"branches", C(BRANCHES)}, {"branch_misses", C(MISPREDICTS)},
     {"core_cycles", C(CYCLES)},   {"ref_cycles", C(CYCLES)}, {"topdown_slots", C(SLOTS)},
+    /* The emulated part's conditional-branch event from its intel/perfmon file (pmu/event_catalog.h): the same
+     * table the events suite programs it from. */
+    {"catalog:conditional", C(COND)},
     {NULL, 0},
 };
 /* AMD PPR PMCx0C0, 0C2, 0C3, 0C4, 076 (Linux events/amd/core.c). */
@@ -45,7 +48,7 @@ const struct pmu_emul_event *pmu_emul_events(const struct pmu_emul_kind *k)
 
 u32 pmu_emul_event_count(u32 classes, const struct pmu_emul_step *s)
 {
-    return ((classes & C(INSNS)) ? 1u : 0u) + ((classes & C(BRANCHES)) && s->branch) +
+    return ((classes & C(INSNS)) ? 1u : 0u) + ((classes & C(BRANCHES)) && s->branch) + ((classes & C(COND)) && s->cond) +
            ((classes & C(TAKEN)) && s->taken) + ((classes & C(MISPREDICTS)) && s->mispredicted) +
            ((classes & C(LOADS)) && s->load) + ((classes & C(STORES)) && s->store);
 }

@@ -15,6 +15,7 @@ static void retired(const struct step_record *r, void *arg)
     bool ok = r->classified;
     struct pmu_emul_step s = {
         .branch = ok && r->cls.branch,
+        .cond = ok && r->cls.branch && r->cls.cond,
         .taken = ok && r->cls.branch && (!r->cls.cond || r->taken),
         .load = ok && r->cls.load,
         .store = ok && r->cls.store,

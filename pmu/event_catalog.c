@@ -1,13 +1,18 @@
 /* Lookups in the generated event catalog (pmu/event_catalog_data.c). */
 #include "pmu/event_catalog.h"
 
+#include <string.h>
+
+#include "pmu/events.h"
+#include "pmu/pmu_caps.h"
+
 const char *evc_name(enum evc c)
 {
     static const char *const names[EVC_COUNT] = {
-        "instructions",  "branches",      "conditional",    "conditional taken", "conditional not taken",
-        "near taken",    "near call",     "near return",    "far",               "indirect",
-        "indirect call", "indirect jump", "relative call",  "relative jump",     "loads",
-        "stores",        "load uops",     "store uops",
+        "instructions",  "branches",      "conditional",   "conditional_taken", "conditional_not_taken",
+        "near_taken",    "near_call",     "near_return",   "far",               "indirect",
+        "indirect_call", "indirect_jump", "relative_call", "relative_jump",     "loads",
+        "stores",        "load_uops",     "store_uops",
     };
     return (unsigned)c < EVC_COUNT ? names[c] : "?";
 }
@@ -34,6 +39,44 @@ const struct catalog_event *event_catalog_event(const struct catalog_part *p, en
     for (u32 i = p->first; i < p->first + p->count && i < catalog_event_count; i++) {
         const struct catalog_event *e = &catalog_events[i];
         if (e->cls == c && ((e->gp_mask >> counter) & 1))
+            return e;
+    }
+    return NULL;
+}
+
+const struct catalog_part *event_catalog_for(const struct pmu_caps *caps)
+{
+    if (!caps || caps->kind != PMU_KIND_INTEL_ARCH || caps->vendor != VENDOR_INTEL)
+        return NULL;
+    return event_catalog_find_intel(caps->family, caps->model, caps->stepping, caps->core_type);
+}
+
+enum evc evc_from_name(const char *name)
+{
+    for (u32 c = 0; name && c < EVC_COUNT; c++)
+        if (!strcmp(name, evc_name((enum evc)c)))
+            return (enum evc)c;
+    return EVC_COUNT;
+}
+
+const struct pmu_event *event_catalog_pmu_event(const struct catalog_part *p, enum evc c)
+{
+    for (u32 i = p ? p->first : 0; p && i < p->first + p->count && i < catalog_event_count; i++)
+        if (catalog_events[i].cls == c && catalog_events[i].gp_mask)
+            return &catalog_pmu_events[i];
+    return NULL;
+}
+
+bool event_catalog_owns(const struct pmu_event *e)
+{
+    return e >= catalog_pmu_events && e < catalog_pmu_events + catalog_event_count;
+}
+
+const struct catalog_event *event_catalog_by_code(const struct catalog_part *p, u16 code, u8 umask)
+{
+    for (u32 i = p ? p->first : 0; p && i < p->first + p->count && i < catalog_event_count; i++) {
+        const struct catalog_event *e = &catalog_events[i];
+        if (e->gp_mask && e->code == code && e->umask == umask)
             return e;
     }
     return NULL;

@@ -5,6 +5,9 @@
  * compile it. */
 #pragma once
 #include "lib/types.h"
+#include "pmu/events.h"
+
+struct pmu_caps;
 
 /* What an event counts, in the oracle's terms (lib/insn_class.h). Uop events are bounded, not exact. */
 enum evc {
@@ -56,11 +59,14 @@ struct catalog_part {
     const char *core_role;
     u32 first, count;    /* its events: catalog_events[first .. first + count) */
     u32 total;           /* events in the file, those the oracle cannot construct included */
+    u32 gp_all;          /* every GP counter any event of the file lists: the part's counters as the file sees
+                          * them (an event listing fewer is constrained to those) */
 };
 
 extern const char event_catalog_source[];
 extern const struct catalog_event catalog_events[];
 extern const u32 catalog_event_count;
+extern const struct pmu_event catalog_pmu_events[]; /* catalog_events[i] as pmu/events.h programs it */
 extern const struct catalog_part catalog_parts[];
 extern const u32 catalog_part_count;
 
@@ -70,3 +76,14 @@ extern const u32 catalog_part_count;
 const struct catalog_part *event_catalog_find_intel(u32 family, u32 model, u32 stepping, u8 core_type);
 /* The part's event of class c that may count on GP counter `counter` (the first in catalog order), or NULL. */
 const struct catalog_event *event_catalog_event(const struct catalog_part *p, enum evc c, u32 counter);
+
+/* The part for the CPU these capabilities describe (Intel architectural kind; NULL otherwise or when none). */
+const struct catalog_part *event_catalog_for(const struct pmu_caps *caps);
+/* The class named `name` (evc_name), EVC_COUNT if none. */
+enum evc evc_from_name(const char *name);
+/* The part's first general-counter event of class c, as pmu/events.h programs it; NULL if the part has none. */
+const struct pmu_event *event_catalog_pmu_event(const struct catalog_part *p, enum evc c);
+/* Whether e is one of catalog_pmu_events. */
+bool event_catalog_owns(const struct pmu_event *e);
+/* The part's event with this encoding on general counters (the first in catalog order), or NULL. */
+const struct catalog_event *event_catalog_by_code(const struct catalog_part *p, u16 code, u8 umask);

@@ -3,6 +3,8 @@
  * in Linux, the Linux symbol is named so that it can be cross-checked. */
 #include "pmu/events.h"
 
+#include "pmu/event_catalog.h"
+
 #include "pmu/kind.h"
 
 #include <string.h>
@@ -137,6 +139,13 @@ static const struct gp_constraint_row *constraint_row(u32 family, u16 event, u8 
 struct pmu_gp_constraint pmu_event_gp_constraint(const struct pmu_caps *caps, u16 event, u8 umask)
 {
     struct pmu_gp_constraint c = {caps->gp_mask, NULL};
+    /* Intel: the catalog's Counter field (pmu/event_catalog.h), where it lists fewer counters than the part has
+     * (Sapphire Rapids' MEM_INST_RETIRED.ALL_LOADS: 0-3 of 0-7). A list as long as the part's is no constraint:
+     * Skylake's files list 0-3 for every event, the counters of one thread of a core with HT on. */
+    const struct catalog_part *part = event_catalog_for(caps);
+    const struct catalog_event *ce = event_catalog_by_code(part, event, umask);
+    if (ce && ce->gp_mask != part->gp_all && (caps->gp_mask & ce->gp_mask) != caps->gp_mask)
+        return (struct pmu_gp_constraint){caps->gp_mask & ce->gp_mask, "the counters intel/perfmon lists for it"};
     /* By family, whatever the kind (a hypervisor may offer a family-15h guest only the legacy range). Skipping a
      * counter a host would have backed with an allowed one loses coverage only, never a verdict. */
     const struct gp_constraint_row *r = pmu_kind_is_amd(caps->kind) ? constraint_row(caps->family, event, umask) : NULL;
@@ -170,8 +179,13 @@ static bool available(const struct pmu_caps *caps, const struct pmu_event *e, co
 
 /* A name may stand in a table more than once, for parts that encode the event differently: the first entry
  * there on this CPU, else the first of the family. */
+#define CATALOG_PREFIX "catalog:"
+
 const struct pmu_event *pmu_event_find(const struct pmu_caps *caps, const char *name)
 {
+    /* "catalog:CLASS": this part's event of that oracle class from the vendor's catalog (Intel). */
+    if (name && !strncmp(name, CATALOG_PREFIX, sizeof(CATALOG_PREFIX) - 1))
+        return event_catalog_pmu_event(event_catalog_for(caps), evc_from_name(name + sizeof(CATALOG_PREFIX) - 1));
     const struct pmu_kind_desc *d = pmu_kind_get(caps->kind);
     const struct pmu_event *first = NULL;
     for (size_t i = 0; d->events && name && i < d->events_len; i++) {

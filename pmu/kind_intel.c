@@ -1,6 +1,7 @@
 /* Intel architectural performance monitoring v1-v6 (SDM Vol.3B 21.2 "Architectural Performance Monitoring";
  * MSR numbers SDM Vol.4 Table 2-2, taken from caps->msrs). Linux arch/x86/events/intel/core.c is the
  * reference for the order of operations. */
+#include "pmu/event_catalog.h"
 #include "pmu/pmu_internal.h"
 
 #include "pmu/discover_internal.h"
@@ -265,6 +266,8 @@ static bool intel_claims(const struct cpu_ident *id)
 
 static bool intel_event_available(const struct pmu_caps *caps, const struct pmu_event *e, const char **why)
 {
+    if (event_catalog_owns(e)) /* the catalog gave it for this very part (pmu_event_find "catalog:") */
+        return true;
     size_t bit = (size_t)(e - pmu_intel_arch_events);
     if (bit < PMU_AE_COUNT && (caps->arch_events & BIT(bit)))
         return true;

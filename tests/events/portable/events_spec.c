@@ -14,6 +14,10 @@ static const struct ew_event intel_events[] = {
     {"ref_cycles", EWJ_REF_CYCLES, 0, "Table 21-1 UnHalted Reference Cycles: a fixed rate software calibrates"},
     {"llc_misses", EWJ_LLC_MISSES, 0, "Table 21-1 LLC Misses: references to the last-level cache that miss"},
     {"branch_misses", EWJ_MISPREDICTS, 0, "Table 21-1 Branch Misses Retired: mispredicted branches at retirement"},
+    /* Model-specific, from the part's intel/perfmon file (pmu/event_catalog.h): on CPUs the catalog has no part
+     * for, not available and not compared. */
+    {"catalog:conditional", EWJ_EXACT, F(COND),
+     "intel/perfmon, this part's BR_INST_RETIRED.COND (CONDITIONAL, JCC): conditional branch instructions retired"},
 };
 /* AMD core events (BKDGs / PPRs PMCx0C0, 0C2, 0C4, 0C3, 076). 0xC2 also counts exceptions and interrupts as
  * branches (pmu/deviations): the difference of two lengths cancels the one #UD of every CPL-3 run. */
