@@ -114,6 +114,11 @@ u32 apic_max_lvt(void)
     return (apic_read(APIC_VERSION) >> 16) & 0xFF;
 }
 
+bool apic_vector_bit(u32 base_reg, u8 vector)
+{
+    return (apic_read(base_reg + (vector >> 5) * 0x10) >> (vector & 31)) & 1;
+}
+
 void apic_eoi(void)
 {
     apic_write(APIC_EOI, 0);

@@ -82,6 +82,9 @@ int apic_read_safe(u32 reg, u32 *val);
 u32 apic_id(void);           /* this CPU's APIC ID (8 bits in xAPIC mode, 32 in x2APIC mode) */
 u32 apic_max_lvt(void);      /* version register bits 23:16: the number of LVT entries minus 1 */
 void apic_eoi(void);
+/* One bit of a 256-bit APIC register (ISR at 0x100, TMR at 0x180, IRR at 0x200): eight 32-bit registers,
+ * 16 bytes apart (SDM Vol.3A 11.8.4, Figure 11-20). */
+bool apic_vector_bit(u32 base_reg, u8 vector);
 /* Send an IPI: icr_low holds vector, delivery mode, level/trigger, shorthand. Waits for xAPIC's
  * delivery-status bit to clear (bounded); returns false if it never does. */
 bool apic_send_ipi(u32 dest_apic_id, u32 icr_low);

@@ -143,8 +143,7 @@ static void window_stop(void)
     apic_timer_stop();
     u64 end = rdtsc() + us_to_tsc(1000);
     sti();
-    while (((apic_read(APIC_IRR0 + (APIC_TIMER_WINDOW_VECTOR >> 5) * 0x10) >> (APIC_TIMER_WINDOW_VECTOR & 31)) & 1) &&
-           rdtsc() < end)
+    while (apic_vector_bit(APIC_IRR0, APIC_TIMER_WINDOW_VECTOR) && rdtsc() < end)
         spin_wait_step();
     cli();
 }
@@ -233,7 +232,7 @@ bool apic_timer_window_halted(u32 divisor, u32 count, u64 timeout_tsc, const str
 static bool timer_free(void)
 {
     u32 lvt = apic_read(APIC_LVT_TIMER);
-    return (lvt & LVT_MASKED) && ((lvt >> 17) & 3) != 2 && apic_timer_current() == 0;
+    return (lvt & LVT_MASKED) && (lvt & (3u << 17)) != LVT_TIMER_TSC_DEADLINE && apic_timer_current() == 0;
 }
 
 #define SLEEP_TICK_US 1000 /* a halted sleep wakes this often to look at its counter, set by another CPU perhaps */

@@ -33,11 +33,6 @@ void irq_give_back(u8 vector)
     }
 }
 
-bool apic_vector_bit(u32 base_reg, u8 vector)
-{
-    return (apic_read(base_reg + (vector >> 5) * 0x10) >> (vector & 31)) & 1;
-}
-
 u64 tsc_per_us(void)
 {
     return timing.tsc_hz >= 1000000 ? timing.tsc_hz / 1000000 : 3000;

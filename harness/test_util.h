@@ -14,10 +14,6 @@ struct check;
 void irq_borrow(u8 vector, irq_handler_t h);
 void irq_give_back(u8 vector);
 
-/* One bit of a 256-bit APIC register (ISR at 0x100, TMR at 0x180, IRR at 0x200): eight 32-bit registers,
- * 16 bytes apart (SDM Vol.3A 11.8.4, Figure 11-20). */
-bool apic_vector_bit(u32 base_reg, u8 vector);
-
 /* TSC ticks per microsecond; 3000 when the TSC frequency is unknown, which only lengthens timeouts. */
 u64 tsc_per_us(void);
 

@@ -517,7 +517,7 @@ static bool wait_until_done(struct mailbox *m, u32 ticket, u64 deadline, bool ma
     /* Take the target's wake-up IPI and any tick already latched now, not during the caller's next check. */
     u64 drain = rdtsc() + us_to_tsc(10000);
     while ((ok && __atomic_load_n(&wakes[me], __ATOMIC_ACQUIRE) == wakes_before) ||
-           ((apic_read(APIC_IRR0 + (VECTOR_WAIT_TICK >> 5) * 0x10) >> (VECTOR_WAIT_TICK & 31)) & 1)) {
+           apic_vector_bit(APIC_IRR0, VECTOR_WAIT_TICK)) {
         if (rdtsc() > drain)
             break;
         cpu_relax();

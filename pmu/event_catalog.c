@@ -63,20 +63,22 @@ const struct pmu_event *event_catalog_pmu_event(const struct catalog_part *p, en
 {
     for (u32 i = p ? p->first : 0; p && i < p->first + p->count && i < catalog_event_count; i++)
         if (catalog_events[i].cls == c && catalog_events[i].gp_mask)
-            return &catalog_pmu_events[i];
+            return &catalog_events[i].ev;
     return NULL;
 }
 
 bool event_catalog_owns(const struct pmu_event *e)
 {
-    return e >= catalog_pmu_events && e < catalog_pmu_events + catalog_event_count;
+    /* ev is the first member: an event of the table is a catalog_event's address. */
+    const struct catalog_event *ce = (const struct catalog_event *)e;
+    return ce >= catalog_events && ce < catalog_events + catalog_event_count;
 }
 
 const struct catalog_event *event_catalog_by_code(const struct catalog_part *p, u16 code, u8 umask)
 {
     for (u32 i = p ? p->first : 0; p && i < p->first + p->count && i < catalog_event_count; i++) {
         const struct catalog_event *e = &catalog_events[i];
-        if (e->gp_mask && e->code == code && e->umask == umask)
+        if (e->gp_mask && e->ev.event == code && e->ev.umask == umask)
             return e;
     }
     return NULL;

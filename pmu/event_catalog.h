@@ -36,15 +36,13 @@ const char *evc_name(enum evc c);
 #define CATALOG_NO_FIXED 255
 
 struct catalog_event {
+    struct pmu_event ev; /* as pmu/events.h programs it: EventName, EventCode, UMask, CounterMask, the file */
     u8 cls;             /* enum evc */
-    u8 code, umask;     /* EventCode, UMask */
-    u8 cmask;           /* CounterMask */
     u8 inv, edge;       /* Invert, EdgeDetect */
     u8 deprecated;      /* Deprecated */
     u32 gp_mask;        /* Counter: the general-purpose counters it may be programmed on (bit n = counter n) */
     u8 fixed;           /* Counter "Fixed counter N": IA32_FIXED_CTRn (the older files' 1-based numbers made
                          * 0-based by the generator), else CATALOG_NO_FIXED */
-    const char *name;   /* EventName */
     const char *errata; /* Errata ("" when none) */
     const char *brief;  /* BriefDescription: what the class stands for (tests/host/test_event_catalog.c) */
 };
@@ -66,7 +64,6 @@ struct catalog_part {
 extern const char event_catalog_source[];
 extern const struct catalog_event catalog_events[];
 extern const u32 catalog_event_count;
-extern const struct pmu_event catalog_pmu_events[]; /* catalog_events[i] as pmu/events.h programs it */
 extern const struct catalog_part catalog_parts[];
 extern const u32 catalog_part_count;
 
@@ -83,7 +80,7 @@ const struct catalog_part *event_catalog_for(const struct pmu_caps *caps);
 enum evc evc_from_name(const char *name);
 /* The part's first general-counter event of class c, as pmu/events.h programs it; NULL if the part has none. */
 const struct pmu_event *event_catalog_pmu_event(const struct catalog_part *p, enum evc c);
-/* Whether e is one of catalog_pmu_events. */
+/* Whether e is the event of one of catalog_events. */
 bool event_catalog_owns(const struct pmu_event *e);
 /* The part's event with this encoding on general counters (the first in catalog order), or NULL. */
 const struct catalog_event *event_catalog_by_code(const struct catalog_part *p, u16 code, u8 umask);

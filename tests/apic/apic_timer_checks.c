@@ -233,17 +233,27 @@ static void us_list(char *buf, size_t size, const u64 *tsc, u32 n)
         sb_printf(&sb, "%s%llu", i ? " " : "", (unsigned long long)us_of(tsc[i]));
 }
 
+/* A halted window of window_tsc at `divisor` (apic_timer_window_halted), its length in ticks from this CPU's
+ * calibration, each count read bracketed within 5% of it as a spinning window's must be; `other` is read with
+ * each count. False when it cannot stand (the caller measures spinning). */
+static bool halted_rate_window(const struct apic_timer_cal *cal, u32 divisor, u64 window_tsc,
+                               const struct clock_counter *other, struct apic_timer_window *w)
+{
+    u64 count = cal->ok ? mul_div_u64(window_tsc, cal->apic_ticks, cal->tsc_ticks * divisor, NULL) : 0;
+    return count >= 64 && count <= 0xFFFFFFFFu &&
+           apic_timer_window_halted(divisor, (u32)count, 8 * window_tsc + ARRIVAL_TIMEOUT_US * tsc_per_us(), other,
+                                    w) &&
+           w->longest_read <= window_tsc / 20;
+}
+
 /* One 5 ms window of the timer against the reference clock, halted (apic_timer_window_halted, the reference read
  * with each count) where it stands: only a result within the 2% calibration_against_reference holds it to (a
  * halted window cannot see a descheduled vCPU; anything else is measured spinning). Not the PIT, whose 16 bits
  * wrap every 55 ms. 0 when it does not stand. */
 static u64 hz_via_reference_halted(const struct clock_counter *ref, const struct apic_timer_cal *cal)
 {
-    u64 count = mul_div_u64(cal->hz, 5000, 1000000, NULL);
     struct apic_timer_window w;
-    if (ref->id == CLOCK_PIT || count < 64 || count > 0xFFFFFFFFu ||
-        !apic_timer_window_halted(1, (u32)count, 8 * 5000 * tsc_per_us() + ARRIVAL_TIMEOUT_US * tsc_per_us(), ref, &w) ||
-        w.longest_read > 5000 * tsc_per_us() / 20) /* a read over 5% of the window, as a spinning one allows */
+    if (ref->id == CLOCK_PIT || !halted_rate_window(cal, 1, 5000 * tsc_per_us(), ref, &w))
         return 0;
     u64 ticks = clock_counter_delta(w.other0, w.other1, ref->bits, ref->down);
     if (!ticks)
@@ -390,18 +400,14 @@ static u64 spin_to(u64 end, u64 *gap)
 /* One window at `divisor`: timer ticks over TSC ticks, each count read between two TSC reads; *bracket is the
  * sum of the two reads' TSC gaps (the window's time uncertainty). Spinning, it retries a window whose reads took
  * more than 5% of it (a descheduled vCPU). With *halted true on entry, it first tries a halted window
- * (apic_timer_window_halted) whose ticks the calibration finds plausible, and clears *halted when it had to spin:
- * a halted window can only help an attempt pass (timer_attempt_halted). */
+ * (halted_rate_window) whose ticks the calibration finds plausible, and clears *halted when it had to spin:
+ * a halted window can only help an attempt pass (attempt_halted_stands). */
 static bool rate_window(u32 divisor, u64 window_tsc, u64 *ticks, u64 *tsc, u64 *bracket, bool *halted)
 {
     const struct apic_timer_cal *cal = apic_timer_calibrate();
-    if (*halted && cal->ok) {
-        u64 count = mul_div_u64(window_tsc, cal->apic_ticks, cal->tsc_ticks * divisor, NULL);
+    if (*halted) {
         struct apic_timer_window w;
-        if (count >= 64 && count <= 0xFFFFFFFFu &&
-            apic_timer_window_halted(divisor, (u32)count, 8 * window_tsc + ARRIVAL_TIMEOUT_US * tsc_per_us(), NULL,
-                                     &w) &&
-            w.longest_read <= window_tsc / 20 &&
+        if (halted_rate_window(cal, divisor, window_tsc, NULL, &w) &&
             timer_halted_plausible(w.ticks, mul_div_u64(w.tsc, cal->apic_ticks, cal->tsc_ticks * divisor, NULL))) {
             *ticks = w.ticks;
             *tsc = w.tsc;

@@ -351,7 +351,7 @@ static void note_catalog_errata(struct check *c, const struct pmu_caps *caps, co
     if (!ce || !ce->errata[0])
         return;
     char key[80];
-    k_snprintf(key, sizeof(key), "errata %s", ce->name);
+    k_snprintf(key, sizeof(key), "errata %s", ce->ev.name);
     check_note(c, key, "intel/perfmon %s lists %s for this event; the misses may be one of them", part->file,
                ce->errata);
 }

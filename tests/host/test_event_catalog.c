@@ -47,7 +47,7 @@ static void counters_from_the_catalog(void **state)
     for (u32 i = 0; i < catalog_event_count; i++) {
         const struct catalog_event *e = &catalog_events[i];
         assert_true(e->gp_mask || e->fixed != CATALOG_NO_FIXED);
-        if (!strcmp(e->name, "INST_RETIRED.ANY")) {
+        if (!strcmp(e->ev.name, "INST_RETIRED.ANY")) {
             assert_int_equal(e->fixed, 0);
             fixed_any++;
         }
@@ -57,19 +57,19 @@ static void counters_from_the_catalog(void **state)
     const struct catalog_part *spr = find(0x8F, 8, 0);
     const struct catalog_event *ld = event_catalog_event(spr, EVC_LOADS, 3);
     assert_non_null(ld);
-    assert_string_equal(ld->name, "MEM_INST_RETIRED.ALL_LOADS");
-    assert_int_equal(ld->code, 0xD0);
-    assert_int_equal(ld->umask, 0x81);
+    assert_string_equal(ld->ev.name, "MEM_INST_RETIRED.ALL_LOADS");
+    assert_int_equal(ld->ev.event, 0xD0);
+    assert_int_equal(ld->ev.umask, 0x81);
     assert_null(event_catalog_event(spr, EVC_LOADS, 4));
     assert_non_null(event_catalog_event(spr, EVC_BRANCHES, 7));
     /* Nehalem's ALL_BRANCHES has umask 0x04 (0x00 on later cores): the data says so, not a rule. */
     const struct catalog_event *br = event_catalog_event(find(0x1A, 5, 0), EVC_BRANCHES, 0);
     assert_non_null(br);
-    assert_int_equal(br->umask, 0x04);
+    assert_int_equal(br->ev.umask, 0x04);
     /* Gracemont's conditional branches: umask 0x7e. */
     const struct catalog_event *jcc = event_catalog_event(find(0x97, 2, 0x20), EVC_COND, 0);
     assert_non_null(jcc);
-    assert_int_equal(jcc->umask, 0x7E);
+    assert_int_equal(jcc->ev.umask, 0x7E);
 }
 
 static bool has(const char *text, const char *word)
@@ -120,7 +120,7 @@ static void classes_match_the_descriptions(void **state)
         default: ok = false; break;
         }
         if (!ok) {
-            print_error("%s is mapped to '%s', which its description does not say: \"%s\"\n", e->name,
+            print_error("%s is mapped to '%s', which its description does not say: \"%s\"\n", e->ev.name,
                         evc_name(e->cls), d);
             wrong++;
         }
