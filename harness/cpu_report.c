@@ -169,9 +169,8 @@ bool cpu_report_print_slot(u32 cpu, u32 slot)
     return verdict;
 }
 
-/* Folding: at most FOLD_GROUPS kinds of verdict per check are folded; a thread whose verdict matches none of them
- * when they are all taken is printed alone. */
-#define FOLD_GROUPS 64
+/* Folding: at most TAP_FOLD_GROUPS kinds of verdict per check are folded (lib/tap_fold.h). */
+_Static_assert(TAP_FOLD_OUT_MAX == 2 * REPORT_RECORD_MAX, "a folded line holds two records' worth");
 #define FOLD_NONE 0xffff
 PER_CPU_ARRAY(u16, fold_group);
 PER_CPU_ARRAY(struct tap_fold_item, fold_item);
@@ -192,7 +191,7 @@ void cpu_report_print_comments(u32 cpu, u32 slot)
 }
 
 /* Group the verdicts of slot: fold_group[cpu] is the index of its group (the group's first CPU in first[]). */
-static u32 fold_assign(u32 slot, const bool *in, bool *found, u32 *first)
+static void fold_assign(u32 slot, const bool *in, bool *found, u32 *first)
 {
     u32 groups = 0;
     for (u32 i = 0; i < smp.count || i == 0; i++) {
@@ -208,18 +207,22 @@ static u32 fold_assign(u32 slot, const bool *in, bool *found, u32 *first)
         while (g < groups && !(fold_kind[first[g]] == r.kind &&
                                tap_fold_same_shape(fold_item[first[g]].text, fold_item[first[g]].len, text, r.len)))
             g++;
-        if (g == groups && groups < FOLD_GROUPS)
+        if (g == groups && groups < TAP_FOLD_GROUPS)
             first[groups++] = i;
         if (g < groups)
             fold_group[i] = (u16)g;
     }
-    return groups;
+}
+
+static void emit_folded(void *kind, const char *text, u32 len)
+{
+    report_emit(*(const u8 *)kind, text, len);
 }
 
 void cpu_report_print_folded(u32 slot, const bool *in, bool *found)
 {
-    static char folded[2 * REPORT_RECORD_MAX]; /* the boot CPU prints alone */
-    u32 first[FOLD_GROUPS];
+    static char folded[TAP_FOLD_OUT_MAX]; /* the boot CPU prints alone */
+    u32 first[TAP_FOLD_GROUPS];
     fold_assign(slot, in, found, first);
     for (u32 i = 0; i < smp.count || i == 0; i++) {
         if (!found[i])
@@ -238,14 +241,6 @@ void cpu_report_print_folded(u32 slot, const bool *in, bool *found)
                 cpu_report_print_comments(j, slot);
                 fold_members[n++] = fold_item[j];
             }
-        for (u32 at = 0, k; at < n; at += k) { /* a list too long for one name: several lines */
-            k = tap_fold_fit(fold_members + at, n - at);
-            u32 len = tap_fold_render(fold_members + at, k, &fold_scratch[0][0], folded, sizeof(folded));
-            if (len)
-                report_emit(fold_kind[i], folded, len);
-            else /* not even the name line fits folded: each thread's own */
-                for (u32 m = at; m < at + k; m++)
-                    report_emit(fold_kind[i], fold_members[m].text, fold_members[m].len);
-        }
+        tap_fold_emit_group(fold_members, n, &fold_scratch[0][0], folded, emit_folded, &fold_kind[i]);
     }
 }

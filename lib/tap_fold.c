@@ -446,3 +446,17 @@ u32 tap_fold_render(const struct tap_fold_item *it, u32 n, u32 *scratch, char *o
         put_str(&o, truncated);
     return o.len;
 }
+
+void tap_fold_emit_group(const struct tap_fold_item *it, u32 n, u32 *scratch, char *out, tap_fold_emit_fn emit,
+                         void *ctx)
+{
+    for (u32 at = 0, k; at < n; at += k) { /* a list too long for one name: several lines */
+        k = tap_fold_fit(it + at, n - at);
+        u32 len = tap_fold_render(it + at, k, scratch, out, TAP_FOLD_OUT_MAX);
+        if (len)
+            emit(ctx, out, len);
+        else /* not even the name line fits folded: each thread's own */
+            for (u32 m = at; m < at + k; m++)
+                emit(ctx, it[m].text, it[m].len);
+    }
+}

@@ -46,3 +46,16 @@ u32 tap_fold_cpu_list(const struct tap_fold_item *it, u32 n, char *out, u32 size
  * "diagnostics truncated" entry and "  ...". Returns the length written (NUL-terminated); 0 when size < 256 or not
  * even the name line fits: then the caller prints each thread's own text. */
 u32 tap_fold_render(const struct tap_fold_item *it, u32 n, u32 *scratch, char *out, u32 size);
+
+/* The kernel's folding, shared with tools/tap-fold so that both fold alike: at most TAP_FOLD_GROUPS kinds of
+ * verdict are folded per check (a thread that matches none of them once they are all taken is printed alone),
+ * and a folded line is at most TAP_FOLD_OUT_MAX bytes (twice the kernel's REPORT_RECORD_MAX). */
+#define TAP_FOLD_GROUPS 64
+#define TAP_FOLD_OUT_MAX 8192
+
+/* Print one group of agreeing threads (it[0..n), ascending CPUs, every pair tap_fold_same_shape): as many folded
+ * lines as its CPU list needs (tap_fold_fit), each rendered into out (TAP_FOLD_OUT_MAX bytes) and passed to emit;
+ * where not even the name line fits folded, each thread's own text. scratch: 3 * n entries. */
+typedef void (*tap_fold_emit_fn)(void *ctx, const char *text, u32 len);
+void tap_fold_emit_group(const struct tap_fold_item *it, u32 n, u32 *scratch, char *out, tap_fold_emit_fn emit,
+                         void *ctx);

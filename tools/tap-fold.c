@@ -61,6 +61,12 @@ static void emit(bool not_ok, const char *text)
     count(not_ok, text);
 }
 
+static void emit_folded(void *not_ok, const char *text, u32 len)
+{
+    (void)len;
+    emit(*(const bool *)not_ok, text);
+}
+
 /* Print the run of per-CPU points held: its comments, then check by check the groups of agreeing threads. */
 static void flush(void)
 {
@@ -70,9 +76,10 @@ static void flush(void)
     }
     ncomments = 0;
     bool *done = calloc(npts + 1, sizeof(bool));
+    u32 *group = calloc(npts + 1, sizeof(u32)); /* a point's group among its check's (TAP_FOLD_GROUPS: none) */
     struct tap_fold_item *items = calloc(npts + 1, sizeof(*items));
     u32 *scratch = calloc(3 * (npts + 1), sizeof(u32));
-    static char out[65536];
+    static char out[TAP_FOLD_OUT_MAX];
     for (u32 i = 0; i < npts; i++) {
         if (done[i])
             continue;
@@ -81,31 +88,44 @@ static void flush(void)
             done[i] = true;
             continue;
         }
-        /* Check pts[i].check: its groups, each in the order of its first thread. */
-        for (u32 j = i; j < npts; j++) {
-            if (done[j] || strcmp(pts[j].check, pts[i].check))
+        /* Check pts[i].check, as the kernel groups it (harness/cpu_report.c fold_assign): each thread joins the
+         * first group its verdict folds with, or starts one while fewer than TAP_FOLD_GROUPS exist. */
+        u32 first[TAP_FOLD_GROUPS], groups = 0;
+        for (u32 k = i; k < npts; k++) {
+            if (done[k] || strcmp(pts[k].check, pts[i].check))
                 continue;
-            u32 n = 0;
-            for (u32 k = j; k < npts; k++)
-                if (!done[k] && !strcmp(pts[k].check, pts[i].check) && pts[k].not_ok == pts[j].not_ok &&
-                    tap_fold_same_shape(pts[j].text, pts[j].len, pts[k].text, pts[k].len)) {
-                    items[n++] = (struct tap_fold_item){pts[k].cpu, pts[k].text, pts[k].len};
-                    done[k] = true;
-                }
-            for (u32 at = 0, k; at < n; at += k) {
-                k = tap_fold_fit(items + at, n - at);
-                if (tap_fold_render(items + at, k, scratch, out, sizeof(out)))
-                    emit(pts[j].not_ok, out);
-                else /* not even the name line fits folded: each thread's own */
-                    for (u32 m = at; m < at + k; m++)
-                        emit(pts[j].not_ok, items[m].text);
+            u32 g = 0;
+            while (g < groups && !(pts[first[g]].not_ok == pts[k].not_ok &&
+                                   tap_fold_same_shape(pts[first[g]].text, pts[first[g]].len, pts[k].text, pts[k].len)))
+                g++;
+            if (g == groups && groups < TAP_FOLD_GROUPS)
+                first[groups++] = k;
+            group[k] = g < groups ? g : TAP_FOLD_GROUPS;
+        }
+        /* Printed in thread order: a group where its first thread stands, a thread in no group alone. */
+        for (u32 k = i; k < npts; k++) {
+            if (done[k] || strcmp(pts[k].check, pts[i].check))
+                continue;
+            u32 g = group[k];
+            if (g == TAP_FOLD_GROUPS) {
+                emit(pts[k].not_ok, pts[k].text);
+                done[k] = true;
+                continue;
             }
+            u32 n = 0;
+            for (u32 m = k; m < npts; m++)
+                if (!done[m] && !strcmp(pts[m].check, pts[i].check) && group[m] == g) {
+                    items[n++] = (struct tap_fold_item){pts[m].cpu, pts[m].text, pts[m].len};
+                    done[m] = true;
+                }
+            tap_fold_emit_group(items, n, scratch, out, emit_folded, &pts[k].not_ok);
         }
     }
     for (u32 i = 0; i < npts; i++)
         free(pts[i].text);
     npts = 0;
     free(done);
+    free(group);
     free(items);
     free(scratch);
 }
@@ -196,16 +216,13 @@ int main(int argc, char **argv)
             memcpy(p.text, rest, p.len - 1);
             p.text[p.len - 1] = '\n';
             p.text[p.len] = '\0';
-            if (per_cpu) {
+            p.global = !per_cpu; /* a global check: printed as it is, its block below it */
+            if (per_cpu)
                 expand_repeat(&p);
-                pts[npts] = p;
-                cur = &pts[npts++];
-            } else { /* a global check: printed as it is, its block below it */
-                p.global = true;
-                pts[npts] = p;
-                cur = &pts[npts++];
+            else
                 cur_suite[0] = '\0';
-            }
+            pts[npts] = p;
+            cur = &pts[npts++];
             continue;
         }
         cur = NULL;

@@ -74,7 +74,7 @@ static bool is_intel(const struct pmu_model *m)
 
 static bool is_amd(const struct pmu_model *m)
 {
-    return pmu_kind_get(m->caps.kind)->amd_core;
+    return pmu_kind_is_amd(m->caps.kind);
 }
 
 static bool is_knc(const struct pmu_model *m)
