@@ -79,7 +79,7 @@ bool pmu_emul_mispredicted(const u8 *insn, u8 len, bool taken);
 /* The events the emulated PMU produces (emul/emul_events.c): a list per kind, ended by a NULL name, each named
  * as in pmu/events.c and counting the instruction classes in `classes`. */
 enum pmu_emul_class { PMU_EMUL_INSNS, PMU_EMUL_BRANCHES, PMU_EMUL_TAKEN, PMU_EMUL_MISPREDICTS, PMU_EMUL_LOADS,
-                      PMU_EMUL_STORES, PMU_EMUL_CYCLES, PMU_EMUL_SLOTS, PMU_EMUL_COND };
+                      PMU_EMUL_STORES, PMU_EMUL_CYCLES, PMU_EMUL_SLOTS };
 /* Topdown slots per cycle of the modelled core: the issue width 4 of Ice Lake, whose fixed counter 3 counts
  * TOPDOWN.SLOTS (Linux events/intel/core.c: "the number of available slots for an unhalted logical processor",
  * 4 per cycle on Ice Lake). */
@@ -87,11 +87,14 @@ enum pmu_emul_class { PMU_EMUL_INSNS, PMU_EMUL_BRANCHES, PMU_EMUL_TAKEN, PMU_EMU
 struct pmu_emul_event {
     const char *name;
     u32 classes; /* bits of enum pmu_emul_class; CYCLES and SLOTS: fed from the TSC, not per instruction */
+    u32 evc;     /* events of the vendor's catalog ("catalog:CLASS"): bits of enum evc (pmu/event_catalog.h) */
 };
 const struct pmu_emul_event *pmu_emul_events(const struct pmu_emul_kind *k);
-/* One retired instruction as the oracle classified it. */
+/* One retired instruction as the oracle classified it; evc: its event classes (evc_classes, pmu/event_catalog.h). */
 struct pmu_emul_step {
-    bool branch, cond, taken, mispredicted, load, store;
+    bool branch, taken, mispredicted, load, store;
+    u32 evc;
 };
-/* How many events of `classes` the instruction makes (a load-and-store counts 2 for LOADS|STORES). */
-u32 pmu_emul_event_count(u32 classes, const struct pmu_emul_step *s);
+/* How many events of `classes` and catalog classes `evc` the instruction makes (a load-and-store counts 2 for
+ * LOADS|STORES). */
+u32 pmu_emul_event_count(u32 classes, u32 evc, const struct pmu_emul_step *s);

@@ -5,6 +5,7 @@
 #include "emul/kernel/pmu_emul.h"
 #include "kernel/user.h"
 #include "kernel/x86.h"
+#include "pmu/event_catalog.h"
 
 /* Every retired instruction of the workload, as the classifier sees it (a mispredicted branch when the
  * emulated predictor guessed its direction wrong, emul/emul_predict.c), for the emulated PMU. An unclassified
@@ -15,10 +16,10 @@ static void retired(const struct step_record *r, void *arg)
     bool ok = r->classified;
     struct pmu_emul_step s = {
         .branch = ok && r->cls.branch,
-        .cond = ok && r->cls.branch && r->cls.cond,
         .taken = ok && r->cls.branch && (!r->cls.cond || r->taken),
         .load = ok && r->cls.load,
         .store = ok && r->cls.store,
+        .evc = ok ? evc_classes(&r->cls, r->taken) : 1u << EVC_INSTRUCTIONS,
     };
     s.mispredicted = s.branch && r->cls.cond && pmu_emul_mispredicted((const u8 *)r->rip, r->cls.len, r->taken);
     pmu_emul_retired(r->cpl, &s);

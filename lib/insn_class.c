@@ -358,6 +358,11 @@ static bool one_byte(struct dec *d, u8 op, struct insn_class *c)
             return false;
         rm_write(c);
         return true;
+    case 0x8C: /* MOV r/m, Sreg (Table A-2 "MOV Ev,Sw"): reg 0-5 name ES..GS, 6 and 7 are reserved (#UD) */
+        if (!modrm(d, c) || reg_field(d) > 5)
+            return false;
+        rm_write(c);
+        return true;
     case 0x8D: /* LEA: computes an address, accesses nothing; a register source is #UD */
         return modrm(d, c) && c->mem;
     case 0x8F: /* POP r/m */

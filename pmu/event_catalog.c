@@ -10,11 +10,46 @@ const char *evc_name(enum evc c)
 {
     static const char *const names[EVC_COUNT] = {
         "instructions",  "branches",      "conditional",   "conditional_taken", "conditional_not_taken",
-        "near_taken",    "near_call",     "near_return",   "far",               "indirect",
-        "indirect_call", "indirect_jump", "relative_call", "relative_jump",     "loads",
-        "stores",        "load_uops",     "store_uops",
+        "near_taken",    "taken",         "near_call",     "near_return",       "far",
+        "indirect",      "indirect_call", "indirect_jump", "relative_call",     "relative_jump",
+        "loads",         "stores",        "load_uops",     "store_uops",
     };
     return (unsigned)c < EVC_COUNT ? names[c] : "?";
+}
+
+u32 evc_classes(const struct insn_class *cls, bool taken)
+{
+    u32 m = BIT(EVC_INSTRUCTIONS);
+    if (cls->load)
+        m |= BIT(EVC_LOADS) | BIT(EVC_LOAD_UOPS);
+    if (cls->store)
+        m |= BIT(EVC_STORES) | BIT(EVC_STORE_UOPS);
+    if (!cls->branch)
+        return m;
+    m |= BIT(EVC_BRANCHES);
+    bool went = !cls->cond || taken;
+    if (cls->cond)
+        m |= BIT(EVC_COND) | (taken ? BIT(EVC_COND_TAKEN) : BIT(EVC_COND_NTAKEN));
+    if (went)
+        m |= BIT(EVC_TAKEN);
+    if (cls->far)
+        return m | BIT(EVC_FAR);
+    if (went)
+        m |= BIT(EVC_NEAR_TAKEN);
+    switch (cls->kind) {
+    case INSN_CALL:
+        return m | BIT(EVC_NEAR_CALL) | BIT(EVC_REL_CALL);
+    case INSN_CALL_IND:
+        return m | BIT(EVC_NEAR_CALL) | BIT(EVC_INDIRECT_CALL) | BIT(EVC_INDIRECT);
+    case INSN_JMP:
+        return m | BIT(EVC_REL_JMP);
+    case INSN_JMP_IND:
+        return m | BIT(EVC_INDIRECT_JMP) | BIT(EVC_INDIRECT);
+    case INSN_RET:
+        return m | BIT(EVC_NEAR_RETURN);
+    default:
+        return m;
+    }
 }
 
 const struct catalog_part *event_catalog_find_intel(u32 family, u32 model, u32 stepping, u8 core_type)

@@ -4,6 +4,7 @@
  * intel/perfmon, its mapfile.csv and core event files), never typed. Portable: the kernel and the host tests
  * compile it. */
 #pragma once
+#include "lib/insn_class.h"
 #include "lib/types.h"
 #include "pmu/events.h"
 
@@ -17,6 +18,7 @@ enum evc {
     EVC_COND_TAKEN,    /* ... that were taken */
     EVC_COND_NTAKEN,   /* ... that were not taken */
     EVC_NEAR_TAKEN,    /* taken near branches: conditional taken and every unconditional near one */
+    EVC_TAKEN,         /* taken branches, far ones included (AMD's PMCx0C4 counts every control transfer) */
     EVC_NEAR_CALL,     /* near calls, direct and indirect */
     EVC_NEAR_RETURN,   /* near returns */
     EVC_FAR,           /* far branches (far JMP/CALL/RET, INT, IRET, SYSCALL/SYSRET) */
@@ -32,6 +34,11 @@ enum evc {
     EVC_COUNT
 };
 const char *evc_name(enum evc c);
+/* The classes one retired instruction belongs to (bit n: class n), from its opcode class and whether it left the
+ * fall-through path (`taken`; a conditional branch that did not is not taken, every other transfer is). The one
+ * place the oracle's view of an instruction becomes event classes: the events suite's oracle pass and the emulated
+ * PMU both count by it, and tests/host/test_event_catalog.c holds it to the catalog's descriptions. */
+u32 evc_classes(const struct insn_class *cls, bool taken);
 
 #define CATALOG_NO_FIXED 255
 

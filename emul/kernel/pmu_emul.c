@@ -19,6 +19,7 @@
 #include "pmu/events.h"
 #include "pmu/kernel/pmu_cpu.h"
 #include "emul/model/pmu_model.h"
+#include "pmu/event_catalog.h"
 #include "kernel/percpu_array.h"
 
 bool g_pmu_emulated;
@@ -34,8 +35,8 @@ struct emul_cpu {
     struct {
         u16 event;
         u8 umask;
-        u32 classes;
-    } ev[8];
+        u32 classes, evc;
+    } ev[32];
     u32 nev;
     u64 last_tsc;
     u32 owed;       /* PMIs accepted by the model during the current operation */
@@ -96,8 +97,10 @@ static void resolve_events(struct emul_cpu *e, const struct pmu_caps *caps)
     for (const struct pmu_emul_event *x = pmu_emul_events(g_pmu_emul_kind); x->name && e->nev < ARRAY_SIZE(e->ev);
          x++) {
         const struct pmu_event *pe = pmu_event_find(caps, x->name);
+        /* pmu_fault=catalog-all-branches: a wrong row in the event table, every catalog event counting branches. */
+        u32 evc = x->evc && (g_options.pmu_faults & PMU_FAULT_CATALOG_ALL_BRANCHES) ? 1u << EVC_BRANCHES : x->evc;
         if (pe)
-            e->ev[e->nev++] = (typeof(e->ev[0])){pe->event, pe->umask, x->classes};
+            e->ev[e->nev++] = (typeof(e->ev[0])){pe->event, pe->umask, x->classes, evc};
     }
 }
 
@@ -312,7 +315,7 @@ void pmu_emul_retired(u8 cpl, const struct pmu_emul_step *step)
     e->m.cpl = cpl;
     feed_cycles(e);
     for (u32 i = 0; i < e->nev; i++) {
-        u32 n = pmu_emul_event_count(e->ev[i].classes, step);
+        u32 n = pmu_emul_event_count(e->ev[i].classes, e->ev[i].evc, step);
         if (n)
             pmu_model_count(&e->m, e->ev[i].event, e->ev[i].umask, n);
     }

@@ -77,8 +77,10 @@ enum pmu_model_fault {
     PMU_FAULT_FIRMWARE_LEFT_ENABLED = 1u << 12, /* firmware leaves counters enabled after the reset (real BIOSes;
                                                  * QEMU's system_reset kept AMD selects): the kernel applies it with
                                                  * pmu_model_firmware_left_enabled() */
+    PMU_FAULT_CATALOG_ALL_BRANCHES = 1u << 13, /* every event of the vendor's catalog counts all branches, whatever
+                                                * its class: a wrong row in a vPMU's or a tool's event table */
 };
-#define PMU_MODEL_FAULT_COUNT 13
+#define PMU_MODEL_FAULT_COUNT 14
 #define PMU_MODEL_OVERCOUNT_N 100
 /* "lvtpc-no-mask" etc.; NULL for a bit that names no fault. */
 const char *pmu_model_fault_name(u32 fault_bit);

@@ -1,10 +1,13 @@
 ; Event workloads whose counts are known by construction (suite `events`, docs/suites.md). Each is a SysV
-; function u64 ew_NAME(u64 n): no stack use besides its own return address, no red zone, callable at CPL 3
+; function u64 ew_NAME(u64 n): no stack use besides its own return address (ew_calls: its calls' return
+; addresses and the far RET's two qwords, all popped again), no red zone, callable at CPL 3
 ; (the identity map is user-accessible) and CPL 0. The counts of each, as a function of n, are derived in
 ; the comments here and implemented in tests/events/portable/events_expect.c: instructions retired from the first instruction
 ; to the final RET inclusive (the caller's CALL is not the workload's), branches (control transfers),
 ; conditional branches, taken branches, loads and stores (RET's pop of the return address is one load).
-; "taken": conditional branches that went to their target, plus every unconditional transfer (JMP, RET).
+; "taken": conditional branches that went to their target, plus every unconditional near transfer (JMP, CALL,
+; RET); far transfers are counted apart. What follows from these (returns, relative calls, conditional taken and
+; not taken) is derived once for all workloads in events_expect.c (branch_kinds).
 ; Keep every edit here and in tests/events/portable/events_expect.c together: the oracle check compares them.
 bits 64
 section .text
@@ -15,7 +18,7 @@ LINES_MAX    equ 64                 ; = EW_LINES_MAX
 LFSR_SEED    equ 0xACE1             ; = EW_LFSR_SEED
 LFSR_TAPS    equ 0xB400             ; = EW_LFSR_TAPS: x^16 + x^14 + x^13 + x^11 + 1, maximal period 65535
 
-global ew_straight, ew_loop, ew_branches, ew_mem, ew_clflush, ew_lfsr, ew_cycles, ew_rep_stos
+global ew_straight, ew_loop, ew_branches, ew_mem, ew_clflush, ew_lfsr, ew_cycles, ew_rep_stos, ew_calls
 
 ; Straight line: n (<= STRAIGHT_MAX) consecutive ADDs with no branch among them, entered by one indirect JMP
 ; into the unrolled block (each `add rax, 1` is 4 bytes: 48 83 C0 01).
@@ -207,6 +210,47 @@ ew_rep_stos:
     rep stosb                           ; 7  one instruction, n iterations (AL = 0)
     mov rax, rdx                        ; 8
     ret                                 ; 9
+
+; Every kind of near and far transfer the branch events tell apart. Per iteration: a relative CALL and an indirect
+; CALL (through a register) to a leaf of two instructions (INC, RET), an indirect JMP (through a register), a
+; relative JMP, a far RET to the same privilege level (SDM Vol.2A RET: "far return to the same privilege level";
+; the CS it pops is the one in use, read with MOV r, Sreg), and the loop's JNZ.
+;   n >= 1: instructions 6 + (11 + 2 * 2)n + 1 = 15n + 7; branches 1 + 8n + 1 = 8n + 2 (CALL, RET, CALL, RET,
+;           JMP, JMP, RETF, JNZ); conditional n + 1; taken near: 2n calls + (2n + 1) returns + 2n jumps +
+;           (n - 1) JNZ = 7n; far n; calls 2n (indirect n); relative jumps n; indirect jumps n;
+;           loads 3n + 1 (the leaves' RETs, the far RET, the final RET); stores 4n (the CALLs, the PUSHes).
+;   n = 0:  instructions 7 (JZ taken to RET); branches 2; conditional 1; taken 2; loads 1; stores 0.
+;   Returns 2n (the leaf's INC, twice per iteration).
+ew_calls:
+    lea r8, [rel .leaf]                 ; 1
+    lea r9, [rel .jumped]               ; 2
+    mov rcx, rdi                        ; 3
+    xor eax, eax                        ; 4
+    test rcx, rcx                       ; 5
+    jz .done                            ; 6
+.top:
+    call .leaf                          ; 1  relative near call (+ 2 in the leaf)
+    call r8                             ; 2  indirect near call (+ 2 in the leaf)
+    jmp r9                              ; 3  indirect near jump
+    ud2
+.jumped:
+    jmp .relative                       ; 4  relative near jump
+    ud2
+.relative:
+    mov edx, cs                         ; 5
+    push rdx                            ; 6
+    lea rdx, [rel .far_target]          ; 7
+    push rdx                            ; 8
+    o64 retf                            ; 9  far return: pops RIP, then CS
+    ud2
+.far_target:
+    dec rcx                             ; 10
+    jnz .top                            ; 11
+.done:
+    ret
+.leaf:
+    inc rax                             ; leaf 1
+    ret                                 ; leaf 2
 
 section .bss
 alignb 4096

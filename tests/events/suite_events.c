@@ -14,14 +14,19 @@
 const struct ew_lengths ew_lengths[EW_COUNT] = {
     [EW_STRAIGHT] = {16, 64}, [EW_LOOP] = {8, 40},   [EW_BRANCHES] = {8, 40}, [EW_MEM] = {8, 40},
     [EW_CLFLUSH] = {4, 16},   [EW_LFSR] = {16, 80},  [EW_CYCLES] = {8, 40},   [EW_REP_STOS] = {16, 256},
+    [EW_CALLS] = {4, 16},
 };
 
+/* Every field, short-named, then the return value. */
 static void format_counts(char *buf, size_t size, const struct ew_counts *c)
 {
-    k_snprintf(buf, size, "insns %llu br %llu cond %llu taken %llu ld %llu st %llu flush %llu ret %llu",
-               (unsigned long long)c->insns, (unsigned long long)c->branches, (unsigned long long)c->cond,
-               (unsigned long long)c->taken, (unsigned long long)c->loads, (unsigned long long)c->stores,
-               (unsigned long long)c->flushes, (unsigned long long)c->ret);
+    size_t at = 0;
+    buf[0] = '\0';
+    for (int f = 0; f < EWC_FIELDS && at < size; f++)
+        at += k_snprintf(buf + at, size - at, "%s %llu ", ew_field_name((enum ew_count_field)f),
+                         (unsigned long long)ew_field(c, (enum ew_count_field)f));
+    if (at < size)
+        k_snprintf(buf + at, size - at, "ret %llu", (unsigned long long)c->ret);
 }
 
 static bool counts_equal(const struct ew_counts *want, const struct ew_counts *got)
@@ -45,7 +50,7 @@ static u64 oracle_one(struct check *c, enum ew_id w, u8 cpl, u64 n)
     ew_oracle_run(cpl, ew_function(w), n, &o);
     if (!want.ret_checked)
         o.counts.ret = want.ret; /* the return value depends on memory others write: not compared */
-    char what[48], exp[160], obs[160];
+    char what[48], exp[360], obs[360];
     format_counts(exp, sizeof(exp), &want);
     format_counts(obs, sizeof(obs), &o.counts);
     k_snprintf(what, sizeof(what), "CPL %u n %llu", cpl, (unsigned long long)n);
@@ -87,6 +92,7 @@ ORACLE_CHECK(EW_CLFLUSH, clflush)
 ORACLE_CHECK(EW_LFSR, lfsr)
 ORACLE_CHECK(EW_CYCLES, cycles)
 ORACLE_CHECK(EW_REP_STOS, rep_stos)
+ORACLE_CHECK(EW_CALLS, calls)
 
 static const struct check_def events_checks[] = {
     {"oracle_straight", oracle_straight, SCOPE_PER_CPU, NO_FAULT},
@@ -97,6 +103,7 @@ static const struct check_def events_checks[] = {
     {"oracle_lfsr", oracle_lfsr, SCOPE_PER_CPU, NO_FAULT},
     {"oracle_cycles", oracle_cycles, SCOPE_PER_CPU, NO_FAULT},
     {"oracle_rep_stos", oracle_rep_stos, SCOPE_PER_CPU, NO_FAULT},
+    {"oracle_calls", oracle_calls, SCOPE_PER_CPU, NO_FAULT},
     {"exact_gp", events_exact_gp_check, SCOPE_PER_CPU, NO_FAULT},
     {"exact_fixed", events_exact_fixed_check, SCOPE_PER_CPU, NO_FAULT},
     {"cycles", events_cycles_check, SCOPE_PER_CPU, NO_FAULT},

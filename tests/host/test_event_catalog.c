@@ -105,6 +105,7 @@ static void classes_match_the_descriptions(void **state)
         case EVC_COND_TAKEN: ok = (has(d, "conditional") || has(d, "jcc")) && has(d, "taken") && !has(d, "not taken"); break;
         case EVC_COND_NTAKEN: ok = has(d, "not taken"); break;
         case EVC_NEAR_TAKEN: ok = has(d, "taken") && !has(d, "not taken") && !has(d, "conditional"); break;
+        case EVC_TAKEN: ok = has(d, "taken") && !has(d, "not taken") && !has(d, "conditional"); break;
         case EVC_NEAR_CALL: ok = has(d, "call") && !has(d, "indirect call") && !has(d, "relative"); break;
         case EVC_NEAR_RETURN: ok = has(d, "return") || has(d, "near ret "); break;
         case EVC_FAR: ok = has(d, "far"); break;
@@ -128,6 +129,43 @@ static void classes_match_the_descriptions(void **state)
     assert_int_equal(wrong, 0);
 }
 
+/* The classes of one instruction (evc_classes), from real encodings through the oracle's classifier: what the
+ * events suite's oracle and the emulated PMU count for each catalog class. */
+static u32 classes_of(const u8 *bytes, size_t n, bool taken)
+{
+    struct insn_class c;
+    assert_true(insn_classify(bytes, n, &c));
+    return evc_classes(&c, taken);
+}
+#define B(x) (1u << EVC_##x)
+static void instruction_classes(void **state)
+{
+    (void)state;
+    static const u8 add[] = {0x48, 0x83, 0xc0, 0x01}, load[] = {0x48, 0x8b, 0x07}, store[] = {0x48, 0x89, 0x07};
+    static const u8 jz[] = {0x74, 0x10}, jmp[] = {0xeb, 0x10}, jmp_r[] = {0xff, 0xe1}, call[] = {0xe8, 0, 0, 0, 0};
+    static const u8 call_r[] = {0x41, 0xff, 0xd0}, ret[] = {0xc3}, retf[] = {0x48, 0xcb};
+    assert_int_equal(classes_of(add, sizeof(add), false), B(INSTRUCTIONS));
+    assert_int_equal(classes_of(load, sizeof(load), false), B(INSTRUCTIONS) | B(LOADS) | B(LOAD_UOPS));
+    assert_int_equal(classes_of(store, sizeof(store), false), B(INSTRUCTIONS) | B(STORES) | B(STORE_UOPS));
+    u32 br = B(INSTRUCTIONS) | B(BRANCHES);
+    assert_int_equal(classes_of(jz, sizeof(jz), true), br | B(COND) | B(COND_TAKEN) | B(TAKEN) | B(NEAR_TAKEN));
+    assert_int_equal(classes_of(jz, sizeof(jz), false), br | B(COND) | B(COND_NTAKEN));
+    assert_int_equal(classes_of(jmp, sizeof(jmp), true), br | B(TAKEN) | B(NEAR_TAKEN) | B(REL_JMP));
+    assert_int_equal(classes_of(jmp_r, sizeof(jmp_r), true),
+                     br | B(TAKEN) | B(NEAR_TAKEN) | B(INDIRECT_JMP) | B(INDIRECT));
+    /* An unconditional transfer to the next instruction is still taken (ew_straight's JMP with n = 0 can be). */
+    assert_int_equal(classes_of(jmp_r, sizeof(jmp_r), false),
+                     br | B(TAKEN) | B(NEAR_TAKEN) | B(INDIRECT_JMP) | B(INDIRECT));
+    u32 st = B(STORES) | B(STORE_UOPS), ld = B(LOADS) | B(LOAD_UOPS);
+    assert_int_equal(classes_of(call, sizeof(call), true), br | st | B(TAKEN) | B(NEAR_TAKEN) | B(NEAR_CALL) | B(REL_CALL));
+    assert_int_equal(classes_of(call_r, sizeof(call_r), true),
+                     br | st | B(TAKEN) | B(NEAR_TAKEN) | B(NEAR_CALL) | B(INDIRECT_CALL) | B(INDIRECT));
+    assert_int_equal(classes_of(ret, sizeof(ret), true), br | ld | B(TAKEN) | B(NEAR_TAKEN) | B(NEAR_RETURN));
+    /* Far: a branch and taken (AMD's 0C4h counts it), never near. */
+    assert_int_equal(classes_of(retf, sizeof(retf), true), br | ld | B(TAKEN) | B(FAR));
+}
+#undef B
+
 /* Each part names its file and version and holds the classes every core since Sandy Bridge documents. */
 static void parts_are_complete(void **state)
 {
@@ -149,6 +187,7 @@ int main(void)
         cmocka_unit_test(parts_by_family_model_stepping),
         cmocka_unit_test(counters_from_the_catalog),
         cmocka_unit_test(classes_match_the_descriptions),
+        cmocka_unit_test(instruction_classes),
         cmocka_unit_test(parts_are_complete),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -21,7 +21,8 @@ static struct ew_counts get(enum ew_id w, u64 n)
 }
 
 /* Hand counts, n = 1 and n = 2, one row per workload: instructions, branches, conditional, taken, loads,
- * stores, flushes. */
+ * stores, flushes; conditional taken, not taken, near calls, indirect calls, relative calls, near returns,
+ * relative jumps, indirect jumps, far. */
 static void hand_counts(void **state)
 {
     (void)state;
@@ -31,28 +32,32 @@ static void hand_counts(void **state)
         u64 f[EWC_FIELDS];
     } rows[] = {
         /* straight n=1: mov cmp cmova lea shl sub xor jmp add ret */
-        {EW_STRAIGHT, 1, {10, 2, 0, 2, 1, 0, 0}},
+        {EW_STRAIGHT, 1, {10, 2, 0, 2, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0}},
         /* loop n=1: mov xor test jz | add xor dec jnz(not taken) | ret */
-        {EW_LOOP, 1, {9, 3, 2, 1, 1, 0, 0}},
-        {EW_LOOP, 2, {13, 4, 3, 2, 1, 0, 0}},
+        {EW_LOOP, 1, {9, 3, 2, 1, 1, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0}},
+        {EW_LOOP, 2, {13, 4, 3, 2, 1, 0, 0, 1, 2, 0, 0, 0, 1, 0, 0, 0}},
         /* branches n=1: 4 | cmp je jne jmp inc dec jnz | ret; taken: jne jmp ret */
-        {EW_BRANCHES, 1, {12, 6, 4, 3, 1, 0, 0}},
+        {EW_BRANCHES, 1, {12, 6, 4, 3, 1, 0, 0, 1, 3, 0, 0, 0, 1, 1, 0, 0}},
         /* mem n=1: 6 | 9 | ret; loads 2 + ret */
-        {EW_MEM, 1, {16, 3, 2, 1, 3, 1, 0}},
+        {EW_MEM, 1, {16, 3, 2, 1, 3, 1, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0}},
         /* clflush n=1: 9 | clflush add dec nop jnz | mfence mov | add add dec nop jnz | ret */
-        {EW_CLFLUSH, 1, {22, 4, 3, 1, 2, 0, 1}},
+        {EW_CLFLUSH, 1, {22, 4, 3, 1, 2, 0, 1, 0, 3, 0, 0, 0, 1, 0, 0, 0}},
         /* lfsr n=1: first bit of 0xACE1 is 1: 5 | shr jnc(not taken) xor inc dec jnz | mov ret */
-        {EW_LFSR, 1, {13, 4, 3, 1, 1, 0, 0}},
+        {EW_LFSR, 1, {13, 4, 3, 1, 1, 0, 0, 0, 3, 0, 0, 0, 1, 0, 0, 0}},
         /* lfsr n=2: second bit is 0: + shr jnc(taken) dec jnz(taken back to the loop top) */
-        {EW_LFSR, 2, {17, 6, 5, 3, 1, 0, 0}},
+        {EW_LFSR, 2, {17, 6, 5, 3, 1, 0, 0, 2, 3, 0, 0, 0, 1, 0, 0, 0}},
         /* cycles n=1: mov mov mov test jz | 8 imul dec jnz | ret */
-        {EW_CYCLES, 1, {16, 3, 2, 1, 1, 0, 0}},
-        {EW_REP_STOS, 300, {9, 1, 0, 1, 1, 1, 0}},
+        {EW_CYCLES, 1, {16, 3, 2, 1, 1, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0}},
+        {EW_REP_STOS, 300, {9, 1, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0}},
         /* n = 0: the JZ over the loop is taken */
-        {EW_LOOP, 0, {5, 2, 1, 2, 1, 0, 0}},
-        {EW_MEM, 0, {7, 2, 1, 2, 1, 0, 0}},
-        {EW_CLFLUSH, 0, {10, 2, 1, 2, 1, 0, 0}},
-        {EW_STRAIGHT, 0, {9, 2, 0, 2, 1, 0, 0}},
+        {EW_LOOP, 0, {5, 2, 1, 2, 1, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0}},
+        {EW_MEM, 0, {7, 2, 1, 2, 1, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0}},
+        {EW_CLFLUSH, 0, {10, 2, 1, 2, 1, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0}},
+        {EW_STRAIGHT, 0, {9, 2, 0, 2, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0}},
+        /* calls n=1: lea lea mov xor test jz | call inc ret call inc ret jmp jmp mov push lea push retf dec
+         * jnz(not taken) | ret; loads: the three RETs and the RETF; stores: the CALLs and PUSHes */
+        {EW_CALLS, 1, {22, 10, 2, 7, 4, 4, 0, 0, 2, 2, 1, 1, 3, 1, 1, 1}},
+        {EW_CALLS, 0, {7, 2, 1, 2, 1, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0}},
     };
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
         struct ew_counts c = get(rows[i].w, rows[i].n);
@@ -73,7 +78,7 @@ static void per_iteration(void **state)
         u64 body, loads, stores;
     } rows[] = {
         {EW_STRAIGHT, 1, 0, 0}, {EW_LOOP, 4, 0, 0}, {EW_BRANCHES, 7, 0, 0}, {EW_MEM, 9, 2, 1},
-        {EW_CLFLUSH, 10, 1, 0}, {EW_CYCLES, 10, 0, 0},
+        {EW_CLFLUSH, 10, 1, 0}, {EW_CYCLES, 10, 0, 0}, {EW_CALLS, 15, 3, 4},
     };
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
         for (u64 n = 1; n < 40; n++) {
@@ -84,7 +89,8 @@ static void per_iteration(void **state)
         }
 }
 
-/* Whatever n: conditional and taken never exceed branches, and every unconditional branch is taken. */
+/* Whatever n: conditional and taken never exceed branches, every unconditional branch is taken, and the branch
+ * kinds partition the branches. */
 static void consistency(void **state)
 {
     (void)state;
@@ -97,9 +103,14 @@ static void consistency(void **state)
             }
             assert_true(c.cond <= c.branches);
             assert_true(c.taken <= c.branches);
-            assert_true(c.taken >= c.branches - c.cond);
+            assert_true(c.taken + c.far >= c.branches - c.cond);
             assert_true(c.branches <= c.insns);
             assert_true(c.loads >= 1); /* the RET */
+            /* Every branch of the workloads is one of the kinds, and the kinds add up. */
+            assert_int_equal(c.cond_taken + c.cond_ntaken, c.cond);
+            assert_int_equal(c.ind_calls + c.rel_calls, c.calls);
+            assert_int_equal(c.cond + c.calls + c.rets + c.rel_jmps + c.ind_jmps + c.far, c.branches);
+            assert_int_equal(c.cond_taken + c.calls + c.rets + c.rel_jmps + c.ind_jmps, c.taken);
         }
 }
 
@@ -128,6 +139,7 @@ static void bounds(void **state)
     assert_false(ew_expect(EW_COUNT, 1, &c));
     assert_false(ew_expect((enum ew_id)-1, 1, &c));
     assert_false(ew_mem_exact(EW_REP_STOS));
+    assert_false(ew_mem_exact(EW_CALLS));
     assert_true(ew_mem_exact(EW_MEM));
     assert_int_equal(ew_min_cycles(EW_CYCLES, 40), 320);
     assert_int_equal(ew_min_cycles(EW_LOOP, 40), 0);
@@ -153,7 +165,7 @@ static void spec(void **state)
     size_t n = ew_events_for(&caps, e, 16);
     bool taken = false;
     for (size_t i = 0; i < n; i++)
-        taken |= e[i]->judge == EWJ_EXACT && e[i]->fields == BIT(EWC_TAKEN);
+        taken |= e[i]->judge == EWJ_EXACT && e[i]->fields == (BIT(EWC_TAKEN) | BIT(EWC_FAR));
     assert_true(taken);
     caps.kind = PMU_KIND_KNC;
     n = ew_events_for(&caps, e, 16);

@@ -71,9 +71,8 @@ static void test_every_kind_complete(void **state)
         assert_true(spec->len > 0);
         for (size_t i = 0; i < spec->len; i++) {
             const char *ev = spec->events[i].event;
-            /* "catalog:CLASS": the part's event from the vendor's catalog (pmu/event_catalog.h, Intel only). */
+            /* "catalog:CLASS": the part's event from the vendor's catalog (pmu/event_catalog.h). */
             if (!strncmp(ev, "catalog:", 8)) {
-                assert_true(d->arch_perfmon);
                 assert_int_not_equal(evc_from_name(ev + 8), EVC_COUNT);
                 continue;
             }

@@ -5,9 +5,11 @@
 #include "tests/events/portable/events_workloads.h"
 
 static const char *const names[EW_COUNT] = {"straight", "loop", "branches", "mem", "clflush", "lfsr", "cycles",
-                                            "rep_stos"};
-static const char *const field_names[EWC_FIELDS] = {"instructions", "branches", "conditional", "taken",
-                                                    "loads",        "stores",   "flushes"};
+                                            "rep_stos", "calls"};
+static const char *const field_names[EWC_FIELDS] = {
+    "instructions", "branches",  "conditional", "taken",         "loads",         "stores",
+    "flushes",      "cond_taken", "cond_not_taken", "near_calls", "indirect_calls", "relative_calls",
+    "near_returns", "relative_jumps", "indirect_jumps", "far"};
 
 const char *ew_name(enum ew_id w)
 {
@@ -36,6 +38,24 @@ u64 ew_field(const struct ew_counts *c, enum ew_count_field f)
         return c->stores;
     case EWC_FLUSHES:
         return c->flushes;
+    case EWC_COND_TAKEN:
+        return c->cond_taken;
+    case EWC_COND_NTAKEN:
+        return c->cond_ntaken;
+    case EWC_CALLS:
+        return c->calls;
+    case EWC_IND_CALLS:
+        return c->ind_calls;
+    case EWC_REL_CALLS:
+        return c->rel_calls;
+    case EWC_RETS:
+        return c->rets;
+    case EWC_REL_JMPS:
+        return c->rel_jmps;
+    case EWC_IND_JMPS:
+        return c->ind_jmps;
+    case EWC_FAR:
+        return c->far;
     default:
         return 0;
     }
@@ -75,14 +95,16 @@ static void empty_loop(struct ew_counts *c, u64 insns)
     *c = (struct ew_counts){.insns = insns, .branches = 2, .cond = 1, .taken = 2, .loads = 1, .ret_checked = true};
 }
 
-bool ew_expect(enum ew_id w, u64 n, struct ew_counts *c)
+/* The counts of each workload but the branch kinds that follow from them (branch_kinds). */
+static bool expect_main(enum ew_id w, u64 n, struct ew_counts *c)
 {
     *c = (struct ew_counts){0};
     if ((unsigned)w >= EW_COUNT || n > ew_max_n(w))
         return false;
     switch (w) {
-    case EW_STRAIGHT: /* 8 before the block, n ADDs, RET; JMP and RET */
-        *c = (struct ew_counts){.insns = n + 9, .branches = 2, .taken = 2, .loads = 1, .ret = n, .ret_checked = true};
+    case EW_STRAIGHT: /* 8 before the block, n ADDs, RET; JMP (indirect) and RET */
+        *c = (struct ew_counts){.insns = n + 9, .branches = 2, .taken = 2, .loads = 1, .ind_jmps = 1, .ret = n,
+                                .ret_checked = true};
         return true;
     case EW_LOOP: /* 4 + 4n + 1 */
         if (n == 0)
@@ -94,7 +116,7 @@ bool ew_expect(enum ew_id w, u64 n, struct ew_counts *c)
         if (n == 0)
             return empty_loop(c, 5), true;
         *c = (struct ew_counts){.insns = 7 * n + 5, .branches = 4 * n + 2, .cond = 3 * n + 1, .taken = 3 * n,
-                                .loads = 1, .ret = n, .ret_checked = true};
+                                .loads = 1, .rel_jmps = n, .ret = n, .ret_checked = true};
         return true;
     case EW_MEM: /* 6 + 9n + 1; two loads and one store per iteration */
         if (n == 0)
@@ -130,14 +152,40 @@ bool ew_expect(enum ew_id w, u64 n, struct ew_counts *c)
         *c = (struct ew_counts){.insns = 9, .branches = 1, .taken = 1, .loads = 1, .stores = 1, .ret = n,
                                 .ret_checked = true};
         return true;
+    case EW_CALLS: /* 6 + 15n + 1; per iteration a relative and an indirect CALL (each to a 2-instruction leaf
+                    * that returns), an indirect and a relative JMP, a far RET and the loop's JNZ */
+        if (n == 0)
+            return empty_loop(c, 7), true;
+        *c = (struct ew_counts){.insns = 15 * n + 7, .branches = 8 * n + 2, .cond = n + 1, .taken = 7 * n,
+                                .loads = 3 * n + 1, .stores = 4 * n, .calls = 2 * n, .ind_calls = n, .rel_jmps = n,
+                                .ind_jmps = n, .far = n, .ret = 2 * n, .ret_checked = true};
+        return true;
     default:
         return false;
     }
 }
 
+/* What follows from the counts above: every workload returns from each of its calls and once to its caller; the
+ * taken near branches that are not calls, returns or jumps are conditional ones. */
+static void branch_kinds(struct ew_counts *c)
+{
+    c->rets = c->calls + 1;
+    c->rel_calls = c->calls - c->ind_calls;
+    c->cond_taken = c->taken - c->calls - c->rets - c->rel_jmps - c->ind_jmps;
+    c->cond_ntaken = c->cond - c->cond_taken;
+}
+
+bool ew_expect(enum ew_id w, u64 n, struct ew_counts *c)
+{
+    if (!expect_main(w, n, c))
+        return false;
+    branch_kinds(c);
+    return true;
+}
+
 bool ew_mem_exact(enum ew_id w)
 {
-    return w != EW_REP_STOS && (unsigned)w < EW_COUNT;
+    return w != EW_REP_STOS && w != EW_CALLS && (unsigned)w < EW_COUNT;
 }
 
 u64 ew_min_cycles(enum ew_id w, u64 n)

@@ -6,6 +6,29 @@
 
 #define F(x) BIT(EWC_##x)
 
+/* Model-specific events from the part's file in the vendor's catalog (pmu/event_catalog.h), one per oracle class
+ * the workloads construct: on CPUs the catalog has no part for, or whose part has no event of the class, not
+ * available and not compared. Each class is the sum of the construction's fields that count what the catalog's
+ * description of its events says (tests/host/test_event_catalog.c holds the descriptions to the classes). Loads
+ * and stores are compared on the workloads whose lengths differ by explicit accesses only (ew_mem_exact). */
+#define CATALOG_EVENTS(catalog)                                                                                  \
+    {"catalog:conditional", EWJ_EXACT, F(COND), catalog ": conditional branches retired"},                      \
+    {"catalog:conditional_taken", EWJ_EXACT, F(COND_TAKEN), catalog ": taken conditional branches retired"},    \
+    {"catalog:conditional_not_taken", EWJ_EXACT, F(COND_NTAKEN),                                                 \
+     catalog ": not-taken conditional branches retired"},                                                         \
+    {"catalog:near_taken", EWJ_EXACT, F(TAKEN), catalog ": taken near branches retired"},                       \
+    {"catalog:near_call", EWJ_EXACT, F(CALLS), catalog ": near calls retired, direct and indirect"},             \
+    {"catalog:near_return", EWJ_EXACT, F(RETS), catalog ": near returns retired"},                              \
+    {"catalog:far", EWJ_EXACT, F(FAR), catalog ": far branches retired"},                                       \
+    {"catalog:indirect", EWJ_EXACT, F(IND_CALLS) | F(IND_JMPS),                                                  \
+     catalog ": indirect near branches retired, returns excluded"},                                              \
+    {"catalog:indirect_call", EWJ_EXACT, F(IND_CALLS), catalog ": indirect near calls retired"},                \
+    {"catalog:indirect_jump", EWJ_EXACT, F(IND_JMPS), catalog ": indirect near jumps retired"},                 \
+    {"catalog:relative_call", EWJ_EXACT, F(REL_CALLS), catalog ": relative near calls retired"},                \
+    {"catalog:relative_jump", EWJ_EXACT, F(REL_JMPS), catalog ": relative near jumps retired"},                 \
+    {"catalog:loads", EWJ_EXACT, F(LOADS), catalog ": load instructions retired"},                              \
+    {"catalog:stores", EWJ_EXACT, F(STORES), catalog ": store instructions retired"}
+
 /* Intel architectural events (SDM Vol.3B 21.2.1.2, Table 21-1). */
 static const struct ew_event intel_events[] = {
     {"instructions", EWJ_EXACT, F(INSNS), "Table 21-1 Instruction Retired: once per instruction, at its last uop"},
@@ -14,19 +37,18 @@ static const struct ew_event intel_events[] = {
     {"ref_cycles", EWJ_REF_CYCLES, 0, "Table 21-1 UnHalted Reference Cycles: a fixed rate software calibrates"},
     {"llc_misses", EWJ_LLC_MISSES, 0, "Table 21-1 LLC Misses: references to the last-level cache that miss"},
     {"branch_misses", EWJ_MISPREDICTS, 0, "Table 21-1 Branch Misses Retired: mispredicted branches at retirement"},
-    /* Model-specific, from the part's intel/perfmon file (pmu/event_catalog.h): on CPUs the catalog has no part
-     * for, not available and not compared. */
-    {"catalog:conditional", EWJ_EXACT, F(COND),
-     "intel/perfmon, this part's BR_INST_RETIRED.COND (CONDITIONAL, JCC): conditional branch instructions retired"},
+    CATALOG_EVENTS("intel/perfmon"),
 };
-/* AMD core events (BKDGs / PPRs PMCx0C0, 0C2, 0C4, 0C3, 076). 0xC2 also counts exceptions and interrupts as
- * branches (pmu/deviations): the difference of two lengths cancels the one #UD of every CPL-3 run. */
+/* AMD core events (BKDGs / PPRs PMCx0C0, 0C2, 0C4, 0C3, 076). 0xC2 and 0xC4 count every control transfer, far ones,
+ * exceptions and interrupts included (pmu/deviations): the difference of two lengths cancels the one #UD of every
+ * CPL-3 run. */
 static const struct ew_event amd_events[] = {
     {"retired_instructions", EWJ_EXACT, F(INSNS), "PMCx0C0 Retired Instructions"},
     {"retired_branch_instructions", EWJ_EXACT, F(BRANCHES), "PMCx0C2 Retired Branch Instructions"},
-    {"retired_taken_branch_instructions", EWJ_EXACT, F(TAKEN), "PMCx0C4 Retired Taken Branch Instructions"},
+    {"retired_taken_branch_instructions", EWJ_EXACT, F(TAKEN) | F(FAR), "PMCx0C4 Retired Taken Branch Instructions"},
     {"cpu_clocks_not_halted", EWJ_CYCLES, 0, "PMCx076 CPU Clocks not Halted"},
     {"retired_mispredicted_branch_instructions", EWJ_MISPREDICTS, 0, "PMCx0C3 Retired Mispredicted Branches"},
+    CATALOG_EVENTS("Linux pmu-events amdzen"),
 };
 
 /* Knights Corner (KNC PMU 327357-001 Table 1-6): an in-order core: "executed" instructions are the retired ones. */

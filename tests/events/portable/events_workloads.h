@@ -18,4 +18,5 @@ u64 ew_clflush(u64 n);
 u64 ew_lfsr(u64 n);
 u64 ew_cycles(u64 n);
 u64 ew_rep_stos(u64 n);
+u64 ew_calls(u64 n);
 #endif
