@@ -36,6 +36,18 @@ struct pmu_emul_kind {
 
 /* NULL when `name` is not a kind. */
 const struct pmu_emul_kind *pmu_emul_kind_find(const char *name);
+
+/* pmu_part=NAME: kind k presenting a part of the vendor's event catalog (pmu/event_catalog.h), so the events
+ * suite compares that part's events: *out is k with the part's signature (the lowest family-model-stepping its
+ * catalog row matches, CPUID.01H:EAX as SDM Vol.2A Figure 3-6 lays it out) and, on Intel kinds, the part's numbers
+ * of general-purpose and fixed counters (Linux's counter.json, else the counters its file lists). False, with *why, when the part does not fit the kind:
+ * another vendor, a hybrid kind (which presents its own parts), a part of one core type of a hybrid CPU. */
+struct catalog_part;
+bool pmu_emul_kind_as_part(const struct pmu_emul_kind *k, const struct catalog_part *p, struct pmu_emul_kind *out,
+                           const char **why);
+/* CPUID.01H:EAX for a family, model and stepping as displayed (SDM Vol.2A CPUID Figure 3-6: family above 0FH goes
+ * to the extended family field; the model's high nibble to the extended model field). */
+u32 pmu_emul_signature(u32 family, u32 model, u32 stepping);
 /* "intel-v1, intel-v2, ...": every kind, for error messages and docs. */
 const char *pmu_emul_kind_list(void);
 u32 pmu_emul_kind_count(void);

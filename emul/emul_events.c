@@ -11,6 +11,8 @@
 /* The part's event of each oracle class in the vendor's catalog (pmu/event_catalog.h): the same table the events
  * suite programs them from, so the emulated part counts what its catalog says each event counts. */
 #define CATALOG_EVENTS                                                                                               \
+    {"catalog:instructions", 0, 1u << EVC_INSTRUCTIONS}, {"catalog:branches", 0, 1u << EVC_BRANCHES},               \
+        {"catalog:taken", 0, 1u << EVC_TAKEN},                                                                       \
     {"catalog:conditional", 0, 1u << EVC_COND}, {"catalog:conditional_taken", 0, 1u << EVC_COND_TAKEN},             \
         {"catalog:conditional_not_taken", 0, 1u << EVC_COND_NTAKEN}, {"catalog:near_taken", 0, 1u << EVC_NEAR_TAKEN}, \
         {"catalog:near_call", 0, 1u << EVC_NEAR_CALL}, {"catalog:near_return", 0, 1u << EVC_NEAR_RETURN},            \

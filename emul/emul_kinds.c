@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "lib/cpu_ident.h"
+#include "pmu/event_catalog.h"
 
 /* CPUID.01H:EAX signatures (SDM Vol.2A CPUID Table 3-8 encoding; APM Vol.3 CPUID Fn0000_0001 EAX):
  * Intel family 6 model 55H (Skylake-SP), KNC family 0BH model 01H, AMD family 10h (K10), 15h, 19h. */
@@ -89,6 +90,47 @@ const char *pmu_emul_kind_list(void)
 {
     return "intel-v1, intel-v2, intel-v3, intel-v4, intel-v5, intel-v6, amd-legacy, amd-core-ext, amd-v2, knc, adl, "
            "mtl";
+}
+
+u32 pmu_emul_signature(u32 family, u32 model, u32 stepping)
+{
+    u32 base = family >= 0xF ? 0xF : family, ext = family >= 0xF ? family - 0xF : 0;
+    return (stepping & 0xF) | (model & 0xF) << 4 | base << 8 | (model >> 4 & 0xF) << 16 | (ext & 0xFF) << 20;
+}
+
+bool pmu_emul_kind_as_part(const struct pmu_emul_kind *k, const struct catalog_part *p, struct pmu_emul_kind *out,
+                           const char **why)
+{
+    u32 model = 0, stepping = 0;
+    *out = *k;
+    if (k->num_cores) {
+        *why = "a hybrid kind presents the parts of its own cores";
+        return false;
+    }
+    if ((p->vendor == VENDOR_INTEL) != (k->kind == PMU_KIND_INTEL_ARCH) ||
+        (p->vendor == VENDOR_AMD) != pmu_kind_is_amd(k->kind)) {
+        *why = "the part is another vendor's than the kind's";
+        return false;
+    }
+    if (p->core_type) {
+        *why = "the part is one core type of a hybrid CPU: use the hybrid kinds (adl, mtl)";
+        return false;
+    }
+    if (!event_catalog_part_example(p, &model, &stepping)) {
+        *why = "the part's catalog row matches no model";
+        return false;
+    }
+    out->signature = pmu_emul_signature(p->family, model, stepping);
+    /* The counters the part has: Linux's counter.json, else every counter the part's file lists; fixed counters only
+     * where the kind has them (architectural perfmon v2 and later). The register model holds at most 8 GP and the
+     * 4 fixed counters pmu_discover() accepts from CPUID.0AH. */
+    if (k->kind != PMU_KIND_INTEL_ARCH)
+        return true; /* AMD: the kind's counters (4 legacy, 6 with PerfCtrExtCore: every Zen part has the 6) */
+    u32 gp = p->num_gp ? p->num_gp : p->gp_all != 0xffffffffu ? popcount64(p->gp_all) : k->num_gp;
+    out->num_gp = gp > 8 ? 8 : gp ? gp : k->num_gp;
+    if (k->num_fixed && p->num_fixed)
+        out->num_fixed = p->num_fixed > 4 ? 4 : p->num_fixed;
+    return true;
 }
 
 u32 pmu_emul_kind_count(void)

@@ -6,6 +6,7 @@
 #include "emul/emul.h"
 #include "emul/model/pmu_model.h"
 #include "lib/format.h"
+#include "pmu/event_catalog.h"
 
 /* pmu=hardware (default) or pmu=emulated:KIND (docs/emulated-pmu.md). */
 static const char *set_pmu(struct options *o, const char *v)
@@ -42,9 +43,32 @@ static const char *set_pmu_fault(struct options *o, const char *v)
     return NULL;
 }
 
-/* Faults exist only in the emulated PMU. */
+/* pmu_part=NAME: a part of the event catalog (pmu/event_catalog.h, docs/event-catalog.md lists them). */
+static const char *set_pmu_part(struct options *o, const char *v)
+{
+    if (!event_catalog_part_named(v) || strlen(v) >= sizeof(o->pmu_part))
+        return "is not a part of the event catalog (docs/event-catalog.md lists them, e.g. sapphirerapids_core, "
+               "amdzen4)";
+    k_snprintf(o->pmu_part, sizeof(o->pmu_part), "%s", v);
+    return NULL;
+}
+
+/* Faults and parts exist only in the emulated PMU; a part must fit the kind. */
 static bool consistent(const struct options *o, char *err, size_t err_size)
 {
+    if (o->pmu_part[0]) {
+        struct pmu_emul_kind as_part;
+        const char *why = NULL;
+        const struct pmu_emul_kind *k = o->pmu_emulated[0] ? pmu_emul_kind_find(o->pmu_emulated) : NULL;
+        if (!k) {
+            k_snprintf(err, err_size, "pmu_part= needs pmu=emulated:KIND (the part is what the emulated PMU presents)");
+            return false;
+        }
+        if (!pmu_emul_kind_as_part(k, event_catalog_part_named(o->pmu_part), &as_part, &why)) {
+            k_snprintf(err, err_size, "pmu_part=%s does not fit pmu=emulated:%s: %s", o->pmu_part, k->name, why);
+            return false;
+        }
+    }
     if (o->pmu_faults && !o->pmu_emulated[0]) {
         k_snprintf(err, err_size, "pmu_fault= needs pmu=emulated:KIND (faults exist only in the emulated PMU; KIND one "
                                   "of %s)", pmu_emul_kind_list());
@@ -60,6 +84,10 @@ static const struct opt_desc rows[] = {
      set_pmu},
     {"pmu_fault", "pmu_fault=NAME[,NAME]", "make the emulated PMU misbehave on purpose (needs pmu=emulated:KIND)",
      set_pmu_fault},
+    {"pmu_part", "pmu_part=NAME",
+     "the emulated PMU presents this part of the event catalog: its signature, counters and events "
+     "(docs/event-catalog.md; needs pmu=emulated:KIND)",
+     set_pmu_part},
 };
 
 const struct opt_table emul_options = {rows, ARRAY_SIZE(rows), consistent};

@@ -44,6 +44,10 @@ void tap_report_header(const struct boot_info *bi, const struct options *o, cons
     if (g_pmu_emulated) {
         kprintf("# pmu: emulated (%s) \xe2\x80\x94 not hardware: every PMU verdict below is about a software reference "
                 "PMU and is marked [emulated PMU]\n", g_pmu_emul_kind->name);
+        if (o->pmu_part[0])
+            kprintf("# pmu: emulated as the part %s of the event catalog (pmu_part=): its signature 0x%08x, %u GP "
+                    "counters, %u fixed, and its catalog events\n", o->pmu_part, g_pmu_emul_kind->signature,
+                    g_pmu_emul_kind->num_gp, g_pmu_emul_kind->num_fixed);
         if (o->pmu_emulated_kvm)
             kprintf("# pmu: emulated as a KVM guest's vPMU (@kvm): CPUID.01H:ECX[31] set, signature KVMKVMKVM; "
                     "verdicts that depend on a hypervisor take that path\n");

@@ -36,6 +36,7 @@ struct options {
     u32 pmi_nmi;                /* pmi_delivery=fixed|nmi: 0, 1 */
     char pmu_emulated[24];      /* pmu=emulated:KIND: the kind's name (emul/emul.h); empty = the real PMU */
     u32 pmu_emulated_kvm;       /* pmu=emulated:KIND@kvm: presented as a KVM guest's vPMU (hypervisor bit) */
+    char pmu_part[32];          /* pmu_part=NAME: the emulated kind presents this part of the event catalog */
     u32 pmu_faults;             /* pmu_fault=NAME[,NAME]: enum pmu_model_fault bits (needs pmu=emulated) */
     u32 reset_types;            /* reset=cf9|kbc|triple|all: bit mask (enum reset_type); 0 = not given */
     u32 deviations_strict;      /* deviations=todo|strict: 0, 1 (known platform deviations FAIL) */

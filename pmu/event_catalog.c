@@ -52,12 +52,18 @@ u32 evc_classes(const struct insn_class *cls, bool taken)
     }
 }
 
-const struct catalog_part *event_catalog_find_intel(u32 family, u32 model, u32 stepping, u8 core_type)
+static bool model_in(const struct catalog_part *p, u32 model)
+{
+    return model < 256 && ((p->models[model >> 6] >> (model & 63)) & 1);
+}
+
+const struct catalog_part *event_catalog_find(u32 vendor, u32 family, u32 model, u32 stepping, u8 core_type)
 {
     const struct catalog_part *any_type = NULL;
     for (u32 i = 0; i < catalog_part_count; i++) {
         const struct catalog_part *p = &catalog_parts[i];
-        if (p->family != family || p->model != model || stepping > 15 || !((p->stepping_mask >> stepping) & 1))
+        if (p->vendor != vendor || p->family != family || !model_in(p, model) || stepping > 15 ||
+            !((p->stepping_mask >> stepping) & 1))
             continue;
         if (p->core_type == core_type)
             return p;
@@ -65,6 +71,26 @@ const struct catalog_part *event_catalog_find_intel(u32 family, u32 model, u32 s
             any_type = p;
     }
     return any_type;
+}
+
+const struct catalog_part *event_catalog_part_named(const char *name)
+{
+    for (u32 i = 0; name && i < catalog_part_count; i++)
+        if (!strcmp(catalog_parts[i].name, name))
+            return &catalog_parts[i];
+    return NULL;
+}
+
+bool event_catalog_part_example(const struct catalog_part *p, u32 *model, u32 *stepping)
+{
+    for (u32 m = 0; p && m < 256; m++)
+        for (u32 s = 0; model_in(p, m) && s < 16; s++)
+            if ((p->stepping_mask >> s) & 1) {
+                *model = m;
+                *stepping = s;
+                return true;
+            }
+    return false;
 }
 
 const struct catalog_event *event_catalog_event(const struct catalog_part *p, enum evc c, u32 counter)
@@ -81,9 +107,9 @@ const struct catalog_event *event_catalog_event(const struct catalog_part *p, en
 
 const struct catalog_part *event_catalog_for(const struct pmu_caps *caps)
 {
-    if (!caps || caps->kind != PMU_KIND_INTEL_ARCH || caps->vendor != VENDOR_INTEL)
+    if (!caps || !(caps->kind == PMU_KIND_INTEL_ARCH || pmu_kind_is_amd(caps->kind)))
         return NULL;
-    return event_catalog_find_intel(caps->family, caps->model, caps->stepping, caps->core_type);
+    return event_catalog_find(caps->vendor, caps->family, caps->model, caps->stepping, caps->core_type);
 }
 
 enum evc evc_from_name(const char *name)

@@ -4,6 +4,7 @@
  * intel/perfmon, its mapfile.csv and core event files), never typed. Portable: the kernel and the host tests
  * compile it. */
 #pragma once
+#include "lib/cpu_ident.h"
 #include "lib/insn_class.h"
 #include "lib/types.h"
 #include "pmu/events.h"
@@ -55,17 +56,24 @@ struct catalog_event {
 };
 
 struct catalog_part {
-    const char *name;    /* the event file's stem, e.g. sapphirerapids_core */
+    const char *name;    /* Intel: the event file's stem (sapphirerapids_core); AMD: Linux's directory (amdzen4) */
     const char *file;    /* its path in the catalog */
+    const char *catalog; /* "intel/perfmon" or "Linux tools/perf/pmu-events" */
+    const char *source;  /* the repository and commit the part's files were read at */
     const char *version; /* its Version */
-    u8 family, model;
+    u8 vendor;           /* enum cpu_vendor: VENDOR_INTEL, VENDOR_AMD */
+    u8 family;           /* as CPUID.01H displays it */
+    u64 models[4];       /* bit m: model m matches (the row's pattern, less the models an earlier row claims) */
     u16 stepping_mask;   /* bit n: stepping n matches (0xFFFF: any) */
     u8 core_type;        /* hybrid parts: CPUID.1AH:EAX[31:24] (0x20 Atom, 0x40 Core); 0 otherwise */
     const char *core_role;
     u32 first, count;    /* its events: catalog_events[first .. first + count) */
     u32 total;           /* events in the file, those the oracle cannot construct included */
     u32 gp_all;          /* every GP counter any event of the file lists: the part's counters as the file sees
-                          * them (an event listing fewer is constrained to those) */
+                          * them (an event listing fewer is constrained to those); 0xffffffff where the files list
+                          * no counters (AMD) */
+    u8 num_gp, num_fixed; /* Linux's counter.json for the part (its core unit, or the core type's): 0 if none */
+    const char *counters_source; /* that file and its commit ("" if none) */
 };
 
 extern const char event_catalog_source[];
@@ -74,14 +82,19 @@ extern const u32 catalog_event_count;
 extern const struct catalog_part catalog_parts[];
 extern const u32 catalog_part_count;
 
-/* The part for an Intel CPU (CPUID.01H family, model, stepping as displayed; core_type from CPUID.1AH, 0 where
+/* The part for a CPU (vendor; CPUID.01H family, model, stepping as displayed; core_type from CPUID.1AH, 0 where
  * the CPU has none): the row of the catalog's mapfile that matches, a hybrid part's row for that core type.
  * NULL when the catalog has none: the caller says so. */
-const struct catalog_part *event_catalog_find_intel(u32 family, u32 model, u32 stepping, u8 core_type);
+const struct catalog_part *event_catalog_find(u32 vendor, u32 family, u32 model, u32 stepping, u8 core_type);
+/* The part named `name` (catalog_part.name; the first row of that name), NULL if none. */
+const struct catalog_part *event_catalog_part_named(const char *name);
+/* The lowest model and stepping the part matches: a signature that selects it. False if it matches none. */
+bool event_catalog_part_example(const struct catalog_part *p, u32 *model, u32 *stepping);
 /* The part's event of class c that may count on GP counter `counter` (the first in catalog order), or NULL. */
 const struct catalog_event *event_catalog_event(const struct catalog_part *p, enum evc c, u32 counter);
 
-/* The part for the CPU these capabilities describe (Intel architectural kind; NULL otherwise or when none). */
+/* The part for the CPU these capabilities describe (Intel architectural and AMD kinds; NULL otherwise or when
+ * the catalog has none). */
 const struct catalog_part *event_catalog_for(const struct pmu_caps *caps);
 /* The class named `name` (evc_name), EVC_COUNT if none. */
 enum evc evc_from_name(const char *name);

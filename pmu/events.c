@@ -145,7 +145,7 @@ struct pmu_gp_constraint pmu_event_gp_constraint(const struct pmu_caps *caps, u1
     const struct catalog_part *part = event_catalog_for(caps);
     const struct catalog_event *ce = event_catalog_by_code(part, event, umask);
     if (ce && ce->gp_mask != part->gp_all && (caps->gp_mask & ce->gp_mask) != caps->gp_mask)
-        return (struct pmu_gp_constraint){caps->gp_mask & ce->gp_mask, "the counters intel/perfmon lists for it"};
+        return (struct pmu_gp_constraint){caps->gp_mask & ce->gp_mask, "the counters the vendor's catalog lists for it"};
     /* By family, whatever the kind (a hypervisor may offer a family-15h guest only the legacy range). Skipping a
      * counter a host would have backed with an allowed one loses coverage only, never a verdict. */
     const struct gp_constraint_row *r = pmu_kind_is_amd(caps->kind) ? constraint_row(caps->family, event, umask) : NULL;
@@ -183,7 +183,7 @@ static bool available(const struct pmu_caps *caps, const struct pmu_event *e, co
 
 const struct pmu_event *pmu_event_find(const struct pmu_caps *caps, const char *name)
 {
-    /* "catalog:CLASS": this part's event of that oracle class from the vendor's catalog (Intel). */
+    /* "catalog:CLASS": this part's event of that oracle class from the vendor's catalog (Intel and AMD). */
     if (name && !strncmp(name, CATALOG_PREFIX, sizeof(CATALOG_PREFIX) - 1))
         return event_catalog_pmu_event(event_catalog_for(caps), evc_from_name(name + sizeof(CATALOG_PREFIX) - 1));
     const struct pmu_kind_desc *d = pmu_kind_get(caps->kind);

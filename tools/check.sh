@@ -4,8 +4,9 @@
 #   1. every host test (tests/host/test_*.c, built in build/host/) with CMOCKA_MESSAGE_OUTPUT=TAP; its stdout is one TAP stream
 #   1b. tools/layers: no #include points up the layer order (lib < kernel,apic,boot < pmu < emul < harness < tests)
 #      beyond the ones tools/layers.allow lists (that list may only shrink)
-#   1c. tools/gen-event-catalog generate on the committed input (tools/catalog/) gives the committed
+#   1c. tools/gen-event-catalog generate on the committed inputs (tools/catalog/) gives the committed
 #      pmu/event_catalog_data.c, byte for byte
+#   1d. build/tools/event-catalog-doc gives the committed docs/event-catalog-parts.md, byte for byte
 #   2. build/tools/pmu-decode --all on each tests/host/data/*.txt: one check per dump (it must decode)
 #   2a. build/tools/pmu-decode --checks on each tests/host/data/*.txt holding more than one logical CPU: the
 #      verdicts pmuboot's CPUID-only checks would give on that (healthy) machine; one check per dump, which
@@ -93,11 +94,16 @@ else
 fi
 
 # --- 1c. the event catalog regenerates from its committed input ---------------------------------------------
-if regen_err=$(tools/gen-event-catalog generate tools/catalog/intel-perfmon.json 2>&1 >"$out/event_catalog_data.c") &&
+if regen_err=$(tools/gen-event-catalog generate tools/catalog/intel-perfmon.json tools/catalog/linux-pmu-events.json 2>&1 >"$out/event_catalog_data.c") &&
     cmp -s "$out/event_catalog_data.c" pmu/event_catalog_data.c; then
     run_check yes "event catalog: pmu/event_catalog_data.c regenerates from tools/catalog/intel-perfmon.json"
 else
     run_check no "event catalog: pmu/event_catalog_data.c differs from what tools/gen-event-catalog generates${regen_err:+ ($regen_err)} (diff $out/event_catalog_data.c pmu/event_catalog_data.c)"
+fi
+if build/tools/event-catalog-doc >"$out/event-catalog-parts.md" 2>&1 && cmp -s "$out/event-catalog-parts.md" docs/event-catalog-parts.md; then
+    run_check yes "event catalog: docs/event-catalog-parts.md is what build/tools/event-catalog-doc generates"
+else
+    run_check no "event catalog: docs/event-catalog-parts.md differs from build/tools/event-catalog-doc (diff $out/event-catalog-parts.md docs/event-catalog-parts.md)"
 fi
 
 # --- 2. pmu-decode on the CPUID dumps ----------------------------------------------------------------------

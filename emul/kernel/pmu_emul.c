@@ -72,6 +72,12 @@ static const struct cpuid_source *cpu_init_standin(void)
 void pmu_emul_boot(void)
 {
     g_pmu_emul_kind = g_options.pmu_emulated[0] ? pmu_emul_kind_find(g_options.pmu_emulated) : NULL;
+    /* pmu_part=: the kind as that part presents it (the options checked that it fits). */
+    static struct pmu_emul_kind as_part;
+    const char *why = NULL;
+    if (g_pmu_emul_kind && g_options.pmu_part[0] &&
+        pmu_emul_kind_as_part(g_pmu_emul_kind, event_catalog_part_named(g_options.pmu_part), &as_part, &why))
+        g_pmu_emul_kind = &as_part;
     g_pmu_emulated = g_pmu_emul_kind != NULL;
     if (g_pmu_emulated) {
         static const struct msr_hook msrs = {pmu_emul_msr_routed, pmu_emul_rdmsr, pmu_emul_wrmsr};
@@ -99,7 +105,10 @@ static void resolve_events(struct emul_cpu *e, const struct pmu_caps *caps)
         const struct pmu_event *pe = pmu_event_find(caps, x->name);
         /* pmu_fault=catalog-all-branches: a wrong row in the event table, every catalog event counting branches. */
         u32 evc = x->evc && (g_options.pmu_faults & PMU_FAULT_CATALOG_ALL_BRANCHES) ? 1u << EVC_BRANCHES : x->evc;
-        if (pe)
+        bool dup = false; /* a catalog event with an earlier event's encoding counts once */
+        for (u32 i = 0; pe && i < e->nev; i++)
+            dup |= e->ev[i].event == pe->event && e->ev[i].umask == pe->umask;
+        if (pe && !dup)
             e->ev[e->nev++] = (typeof(e->ev[0])){pe->event, pe->umask, x->classes, evc};
     }
 }

@@ -353,8 +353,20 @@ static void note_catalog_errata(struct check *c, const struct pmu_caps *caps, co
         return;
     char key[80];
     k_snprintf(key, sizeof(key), "errata %s", ce->ev.name);
-    check_note(c, key, "intel/perfmon %s lists %s for this event; the misses may be one of them", part->file,
+    check_note(c, key, "%s %s lists %s for this event; the misses may be one of them", part->catalog, part->file,
                ce->errata);
+}
+
+/* Whether an earlier exact event of evs[0..i) has ev's encoding (a catalog event that is the architectural one). */
+static bool encoding_compared(const struct ew_event *const *evs, size_t i, const struct pmu_caps *caps,
+                              const struct pmu_event *ev)
+{
+    for (size_t j = 0; j < i; j++) {
+        const struct pmu_event *o = evs[j]->judge == EWJ_EXACT ? pmu_event_find(caps, evs[j]->event) : NULL;
+        if (o && o->event == ev->event && o->umask == ev->umask && o->cmask == ev->cmask)
+            return true;
+    }
+    return false;
 }
 
 void events_exact_gp_check(struct check *c)
@@ -373,6 +385,8 @@ void events_exact_gp_check(struct check *c)
             continue;
         const struct pmu_event *ev = find_event(c, p, evs[i]->event);
         if (!ev)
+            continue;
+        if (encoding_compared(evs, i, p->caps, ev))
             continue;
         u64 gps = event_gp_counters(c, p, ev);
         if (!gps)
@@ -408,7 +422,8 @@ void events_exact_gp_check(struct check *c)
     pmu_reset(p);
     const struct catalog_part *part = event_catalog_for(p->caps);
     if (part)
-        check_note(c, "catalog", "the catalog events as %s lists them (name, event/umask)", part->file);
+        check_note(c, "catalog", "the catalog events as %s %s lists them (name, event/umask)", part->catalog,
+                   part->file);
     check_note(c, "overhead", "per event, counted minus construction at n1 in every run: what the differences cancel");
     check_note(c, "compared", "%u exact events x their GP counters (%u here) x USR/OS/USR+OS x CPL 3/0 x "
                "workloads: %llu differences n2-n1", events_done, popcount64(gp_counters(p)),

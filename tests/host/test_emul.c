@@ -474,6 +474,34 @@ static void emulated_events(void **state)
     assert_int_equal(pmu_emul_event_count(0, 1u << EVC_NEAR_RETURN, &call), 0);
 }
 
+/* pmu_part=: a kind presenting a catalog part takes the part's signature and, on Intel kinds, its counters. */
+static void kind_as_part(void **state)
+{
+    (void)state;
+    /* SDM Vol.2A Figure 3-6: Skylake-SP 06_55H stepping 4 is 0x50654; AMD family 19h model 11h is 0xA10F11. */
+    assert_int_equal(pmu_emul_signature(6, 0x55, 4), 0x50654);
+    assert_int_equal(pmu_emul_signature(0x19, 0x11, 1), 0xA10F11);
+    assert_int_equal(pmu_emul_signature(0x1A, 0x02, 0), 0xB00F20);
+    struct pmu_emul_kind out;
+    const char *why = NULL;
+    const struct catalog_part *spr = event_catalog_part_named("sapphirerapids_core");
+    assert_non_null(spr);
+    assert_true(pmu_emul_kind_as_part(pmu_emul_kind_find("intel-v5"), spr, &out, &why));
+    assert_int_equal(out.signature, pmu_emul_signature(6, 0x8F, 0));
+    assert_int_equal(out.num_gp, 8); /* Linux sapphirerapids/counter.json: 8 generic, 4 fixed */
+    assert_int_equal(out.num_fixed, 4);
+    struct pmu_caps caps;
+    pmu_emul_caps(&out, 0, &caps);
+    assert_ptr_equal(event_catalog_for(&caps), spr);
+    /* Another vendor's part, a hybrid kind, one core type of a hybrid CPU: refused with the reason. */
+    assert_false(pmu_emul_kind_as_part(pmu_emul_kind_find("amd-v2"), spr, &out, &why));
+    assert_non_null(strstr(why, "vendor"));
+    assert_false(pmu_emul_kind_as_part(pmu_emul_kind_find("adl"), spr, &out, &why));
+    assert_false(pmu_emul_kind_as_part(pmu_emul_kind_find("intel-v5"),
+                                       event_catalog_part_named("alderlake_gracemont_core"), &out, &why));
+    assert_non_null(strstr(why, "hybrid"));
+}
+
 /* firmware-left-enabled, on every kind: after the power-up reset the firmware's writes leave GP counter 0 (and
  * fixed 1 and 2 where they exist) enabled, which is exactly what pmu_enum/firmware_state judges from the state read
  * at entry (pmu/entry_state.c); the reset alone leaves nothing. */
@@ -519,6 +547,7 @@ int main(void)
         cmocka_unit_test(fault_names_parse),
         cmocka_unit_test(faults_change_their_rule),
         cmocka_unit_test(firmware_left_enabled_is_seen),
+        cmocka_unit_test(kind_as_part),
         cmocka_unit_test(external_delivery),
         cmocka_unit_test(btfn_predictor),
         cmocka_unit_test(emulated_events),

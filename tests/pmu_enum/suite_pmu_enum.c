@@ -12,19 +12,20 @@
 #include "harness/framework.h"
 #include "tests/pmu_enum/portable/pmu_enum_judge.h"
 
-/* Which part of the vendor's event catalog (pmu/event_catalog.h, from intel/perfmon) this thread's family, model,
- * stepping and core type select; the catalog's own words where it has none. */
+/* Which part of the vendor's event catalog (pmu/event_catalog.h: intel/perfmon, Linux's pmu-events for AMD) this
+ * thread's family, model, stepping and core type select; the catalog's own words where it has none. */
 static void note_event_catalog(struct check *c, const struct pmu_caps *k)
 {
-    if (k->vendor != VENDOR_INTEL)
+    if (k->vendor != VENDOR_INTEL && k->vendor != VENDOR_AMD)
         return;
-    const struct catalog_part *p = event_catalog_find_intel(k->family, k->model, k->stepping, k->core_type);
+    const struct catalog_part *p = event_catalog_find(k->vendor, k->family, k->model, k->stepping, k->core_type);
     if (p)
-        check_note(c, "event catalog", "%s version %s (intel/perfmon %s; %u of its %u events the oracle can construct)",
-                   p->name, p->version, p->file, p->count, p->total);
+        check_note(c, "event catalog", "%s version %s (%s %s; %u of its %u events the oracle can construct)",
+                   p->name, p->version, p->catalog, p->file, p->count, p->total);
     else
-        check_note(c, "event catalog", "intel/perfmon's mapfile.csv has no core row for family 0x%x model 0x%x "
-                   "stepping %u%s", k->family, k->model, k->stepping, k->core_type ? " and this core type" : "");
+        check_note(c, "event catalog", "%s's mapfile.csv has no core row for family 0x%x model 0x%x stepping %u%s",
+                   k->vendor == VENDOR_INTEL ? "intel/perfmon" : "Linux tools/perf/pmu-events", k->family, k->model,
+                   k->stepping, k->core_type ? " and this core type" : "");
 }
 
 /* The capabilities, as lines of YAML evidence, and the SDM/APM ranges they must fall in. */

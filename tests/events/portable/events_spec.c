@@ -8,10 +8,14 @@
 
 /* Model-specific events from the part's file in the vendor's catalog (pmu/event_catalog.h), one per oracle class
  * the workloads construct: on CPUs the catalog has no part for, or whose part has no event of the class, not
- * available and not compared. Each class is the sum of the construction's fields that count what the catalog's
+ * available and not compared; one whose encoding an earlier entry already compares (most parts' instructions and
+ * branches are the architectural events) is not compared twice (events/exact_gp). Each class is the sum of the construction's fields that count what the catalog's
  * description of its events says (tests/host/test_event_catalog.c holds the descriptions to the classes). Loads
  * and stores are compared on the workloads whose lengths differ by explicit accesses only (ew_mem_exact). */
 #define CATALOG_EVENTS(catalog)                                                                                  \
+    {"catalog:instructions", EWJ_EXACT, F(INSNS), catalog ": instructions retired"},                           \
+    {"catalog:branches", EWJ_EXACT, F(BRANCHES), catalog ": branch instructions retired"},                     \
+    {"catalog:taken", EWJ_EXACT, F(TAKEN) | F(FAR), catalog ": taken branches retired, far ones included"},    \
     {"catalog:conditional", EWJ_EXACT, F(COND), catalog ": conditional branches retired"},                      \
     {"catalog:conditional_taken", EWJ_EXACT, F(COND_TAKEN), catalog ": taken conditional branches retired"},    \
     {"catalog:conditional_not_taken", EWJ_EXACT, F(COND_NTAKEN),                                                 \
