@@ -20,6 +20,11 @@ kinds=${EMUL_KINDS:-intel-v1 intel-v2 intel-v3 intel-v4 intel-v5 intel-v6 amd-le
 # Hybrid kinds: each CPU's kind of core by its index (emul/emul.h pmu_emul_core_of): at -smp 2 CPU 0 is a P-core and
 # CPU 1 an E-core on both (mtl's low-power E-cores come third, from 3 CPUs on).
 hybrid_kinds="adl mtl"
+# KIND:PART: the kind presenting a part of the event catalog (pmu_part=, docs/event-catalog.md), running pmu_enum and
+# events: every catalog event the part has is compared exactly on every counter its catalog allows. With the kinds'
+# own parts (intel-v* Skylake-SP, adl, mtl, amd-v2 Zen 3) these cover Intel client, server and hybrid cores and
+# AMD Zen 2 to 5.
+parts=${EMUL_PARTS-intel-v3:NehalemEP_core intel-v4:skylake_core intel-v5:icelake_core intel-v5:sapphirerapids_core intel-v6:graniterapids_core amd-core-ext:amdzen2 amd-v2:amdzen4 amd-v2:amdzen5}
 is_hybrid() { [[ " $hybrid_kinds " == *" ${1%@kvm} "* ]]; }
 n=0 bad=0
 tap() {  # tap yes|no|skip TEXT [REASON]
@@ -37,7 +42,7 @@ launch() {  # launch NAME ARGS [SUITES]: start one run in the background; its st
     [[ ,${3:-$suites}, == *,reset,* ]] && extra=" reset=cf9" # one machine reset: two boots, the last one judged
     ( s=$(date +%s.%N)
       ./run-qemu.sh --no-build ${EMUL_KERNEL:+--kernel "$EMUL_KERNEL"} --smp $smp --timeout 120 \
-          --append "$2 suite=${3:-$suites}$extra verbose=0" --log "$out/$1.log" >/dev/null 2>"$out/$1.err" </dev/null
+          --append "$2 suite=${3:-$suites}$extra verbose=${4:-0}" --log "$out/$1.log" >/dev/null 2>"$out/$1.err" </dev/null
       echo $? >"$out/$1.status"; echo "$(date +%s.%N) - $s" | bc >"$out/$1.secs" ) &
 }
 status_of() { cat "$out/$1.status" 2>/dev/null || echo 99; }
@@ -47,6 +52,9 @@ rows() { grep -v '^\s*\(#\|$\)' tools/fault-expect.txt; }
 for k in $kinds; do
     if is_hybrid "$k"; then launch "kind-$k" "pmu=emulated:$k" "$suites,smp"; else launch "kind-$k" "pmu=emulated:$k"; fi
     launch "kind-$k-reset" "pmu=emulated:$k" reset
+done
+for kp in $parts; do
+    launch "part-${kp#*:}" "pmu=emulated:${kp%%:*} pmu_part=${kp#*:}" pmu_enum,events 1 # verbose: the evidence is judged
 done
 if [[ ${EMUL_FAULTS:-1} != 0 ]]; then
     while read -r fault kind fsuites expected; do
@@ -89,6 +97,21 @@ for run in $(for k in $kinds; do echo "$k" "$k-reset"; done); do
         tap no "emulated/$run: $(IFS=';'; echo "${problems[*]}") (see $log)"
     fi
     echo "$run $secs" >>"$out/times.txt"
+done
+for kp in $parts; do
+    part=${kp#*:} log=$out/part-${kp#*:}.log
+    status=$(status_of "part-$part")
+    problems=()
+    [[ $status -eq 0 ]] || problems+=("run-qemu status $status: $(tail -n 1 "$out/part-$part.err")")
+    grep -q "^# pmu: emulated as the part $part " "$log" || problems+=("no '# pmu: emulated as the part $part' header")
+    grep -q "\"event catalog\": \"$part version" "$log" || problems+=("pmu_enum/discover does not name the part")
+    compared=$(grep -m1 -o '"compared": "[0-9]* exact events' "$log" | grep -o '[0-9]*')
+    [[ ${compared:-0} -ge 4 ]] || problems+=("events/exact_gp compared ${compared:-no} exact events")
+    if [[ ${#problems[@]} -eq 0 ]]; then
+        tap yes "emulated/$kp: $(tail -n 1 "$log"), $compared exact events on the part's counters"
+    else
+        tap no "emulated/$kp: $(IFS=';'; echo "${problems[*]}") (see $log)"
+    fi
 done
 if [[ ${EMUL_FAULTS:-1} != 0 ]]; then
     while read -r fault kind fsuites expected; do

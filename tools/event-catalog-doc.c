@@ -67,7 +67,7 @@ static void part_row(const struct catalog_part *p)
            p->family, model, stepping);
     if (p->core_type)
         printf(", core type 0x%02x", p->core_type);
-    printf(". %u of its %u events are in the oracle's terms", p->count, p->total);
+    printf(". %u of the %u core events in its files read are in the oracle's terms", p->count, p->total);
     if (p->num_gp)
         printf("; Linux's counter.json: %u general-purpose, %u fixed counters", p->num_gp, p->num_fixed);
     printf(".\n\n| event | encoding | class | counters | checked |\n| --- | --- | --- | --- | --- |\n");
