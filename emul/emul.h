@@ -89,7 +89,8 @@ bool pmu_emul_msr_is_pmu(const struct pmu_emul_kind *k, u32 msr);
 bool pmu_emul_mispredicted(const u8 *insn, u8 len, bool taken);
 
 /* The events the emulated PMU produces (emul/emul_events.c): a list per kind, ended by a NULL name, each named
- * as in pmu/events.c and counting the instruction classes in `classes`. */
+ * as in pmu/events.c and counting the instruction classes in `classes`; and on Intel and AMD kinds every event of
+ * the part's catalog file (pmu/event_catalog.h), counting its own class. */
 enum pmu_emul_class { PMU_EMUL_INSNS, PMU_EMUL_BRANCHES, PMU_EMUL_TAKEN, PMU_EMUL_MISPREDICTS, PMU_EMUL_LOADS,
                       PMU_EMUL_STORES, PMU_EMUL_CYCLES, PMU_EMUL_SLOTS };
 /* Topdown slots per cycle of the modelled core: the issue width 4 of Ice Lake, whose fixed counter 3 counts
@@ -99,14 +100,14 @@ enum pmu_emul_class { PMU_EMUL_INSNS, PMU_EMUL_BRANCHES, PMU_EMUL_TAKEN, PMU_EMU
 struct pmu_emul_event {
     const char *name;
     u32 classes; /* bits of enum pmu_emul_class; CYCLES and SLOTS: fed from the TSC, not per instruction */
-    u32 evc;     /* events of the vendor's catalog ("catalog:CLASS"): bits of enum evc (pmu/event_catalog.h) */
 };
 const struct pmu_emul_event *pmu_emul_events(const struct pmu_emul_kind *k);
-/* One retired instruction as the oracle classified it; evc: its event classes (evc_classes, pmu/event_catalog.h). */
+/* One retired instruction as the oracle classified it: its event classes (evc_classes, pmu/event_catalog.h; an
+ * unclassified instruction is an instruction and nothing else) and whether the emulated predictor missed it. */
 struct pmu_emul_step {
-    bool branch, taken, mispredicted, load, store;
     u32 evc;
+    bool mispredicted;
 };
-/* How many events of `classes` and catalog classes `evc` the instruction makes (a load-and-store counts 2 for
- * LOADS|STORES). */
+/* How many events of `classes` and of the catalog classes `evc` (bits of enum evc) the instruction makes (a
+ * load-and-store counts 2 for LOADS|STORES). */
 u32 pmu_emul_event_count(u32 classes, u32 evc, const struct pmu_emul_step *s);

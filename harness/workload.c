@@ -15,13 +15,10 @@ static void retired(const struct step_record *r, void *arg)
     (void)arg;
     bool ok = r->classified;
     struct pmu_emul_step s = {
-        .branch = ok && r->cls.branch,
-        .taken = ok && r->cls.branch && (!r->cls.cond || r->taken),
-        .load = ok && r->cls.load,
-        .store = ok && r->cls.store,
         .evc = ok ? evc_classes(&r->cls, r->taken) : 1u << EVC_INSTRUCTIONS,
+        .mispredicted = ok && r->cls.branch && r->cls.cond &&
+                        pmu_emul_mispredicted((const u8 *)r->rip, r->cls.len, r->taken),
     };
-    s.mispredicted = s.branch && r->cls.cond && pmu_emul_mispredicted((const u8 *)r->rip, r->cls.len, r->taken);
     pmu_emul_retired(r->cpl, &s);
 }
 

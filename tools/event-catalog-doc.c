@@ -12,28 +12,18 @@
 #include "pmu/events.h"
 #include "tests/events/portable/events_spec.h"
 
-/* The suite entry that compares class c on a part of this kind: "catalog:CLASS", or the kind's own architectural
- * event where the class is one (instructions, branches; AMD's taken branches) and the encoding is the same. */
+/* How the suite compares catalog event e on a part of this kind: by the entry whose event has e's encoding
+ * ("catalog:CLASS", or the kind's own architectural event), or NULL when no entry does. */
 static const char *compared_by(const struct pmu_caps *caps, const struct catalog_event *e, char *buf, size_t size)
 {
-    const struct ew_kind_spec *k = ew_kind_spec(caps->kind);
-    char name[48];
-    snprintf(name, sizeof(name), "catalog:%s", evc_name((enum evc)e->cls));
-    for (size_t i = 0; k && i < k->len; i++) {
-        const struct ew_event *w = &k->events[i];
-        if (w->judge != EWJ_EXACT)
-            continue;
-        if (!strcmp(w->event, name)) {
-            snprintf(buf, size, "exact (`%s`)", name);
-            return buf;
-        }
-        const struct pmu_event *pe = strncmp(w->event, "catalog:", 8) ? pmu_event_find(caps, w->event) : NULL;
-        if (pe && pe->event == e->ev.event && pe->umask == e->ev.umask && !e->ev.cmask) {
-            snprintf(buf, size, "exact (as `%s`, the same encoding)", w->event);
-            return buf;
-        }
-    }
-    return NULL;
+    const struct ew_event *w = ew_exact_entry_for(caps, &e->ev);
+    if (!w)
+        return NULL;
+    if (strncmp(w->event, "catalog:", 8) || strcmp(w->event + 8, evc_name((enum evc)e->cls)))
+        snprintf(buf, size, "exact (as `%s`, the same encoding)", w->event);
+    else
+        snprintf(buf, size, "exact (`%s`)", w->event);
+    return buf;
 }
 
 static const char *not_compared_why(const struct catalog_event *e)

@@ -97,20 +97,32 @@ static void model_deliver(void *ctx)
     ((struct emul_cpu *)ctx)->owed++;
 }
 
-/* Resolve the kind's emulated events to (event, umask) once per CPU. */
+/* One emulated event: an encoding counted once, however many entries name it (a catalog event that is the
+ * architectural one, two catalog aliases). */
+static void add_event(struct emul_cpu *e, const struct pmu_event *pe, u32 classes, u32 evc)
+{
+    for (u32 i = 0; i < e->nev; i++)
+        if (e->ev[i].event == pe->event && e->ev[i].umask == pe->umask)
+            return;
+    if (e->nev < ARRAY_SIZE(e->ev))
+        e->ev[e->nev++] = (typeof(e->ev[0])){pe->event, pe->umask, classes, evc};
+}
+
+/* Resolve the kind's emulated events to (event, umask) once per CPU: its own table, then every event of its part's
+ * catalog file, each counting its class. */
 static void resolve_events(struct emul_cpu *e, const struct pmu_caps *caps)
 {
-    for (const struct pmu_emul_event *x = pmu_emul_events(g_pmu_emul_kind); x->name && e->nev < ARRAY_SIZE(e->ev);
-         x++) {
+    for (const struct pmu_emul_event *x = pmu_emul_events(g_pmu_emul_kind); x->name; x++) {
         const struct pmu_event *pe = pmu_event_find(caps, x->name);
-        /* pmu_fault=catalog-all-branches: a wrong row in the event table, every catalog event counting branches. */
-        u32 evc = x->evc && (g_options.pmu_faults & PMU_FAULT_CATALOG_ALL_BRANCHES) ? 1u << EVC_BRANCHES : x->evc;
-        bool dup = false; /* a catalog event with an earlier event's encoding counts once */
-        for (u32 i = 0; pe && i < e->nev; i++)
-            dup |= e->ev[i].event == pe->event && e->ev[i].umask == pe->umask;
-        if (pe && !dup)
-            e->ev[e->nev++] = (typeof(e->ev[0])){pe->event, pe->umask, x->classes, evc};
+        if (pe)
+            add_event(e, pe, x->classes, 0);
     }
+    const struct catalog_part *part = event_catalog_for(caps);
+    /* pmu_fault=catalog-all-branches: a wrong row in the event table, every catalog event counting branches. */
+    bool wrong = g_options.pmu_faults & PMU_FAULT_CATALOG_ALL_BRANCHES;
+    for (u32 i = part ? part->first : 0; part && i < part->first + part->count; i++)
+        if (catalog_events[i].gp_mask)
+            add_event(e, &catalog_events[i].ev, 0, BIT(wrong ? EVC_BRANCHES : catalog_events[i].cls));
 }
 
 void pmu_emul_cpu_init(void)

@@ -357,18 +357,6 @@ static void note_catalog_errata(struct check *c, const struct pmu_caps *caps, co
                ce->errata);
 }
 
-/* Whether an earlier exact event of evs[0..i) has ev's encoding (a catalog event that is the architectural one). */
-static bool encoding_compared(const struct ew_event *const *evs, size_t i, const struct pmu_caps *caps,
-                              const struct pmu_event *ev)
-{
-    for (size_t j = 0; j < i; j++) {
-        const struct pmu_event *o = evs[j]->judge == EWJ_EXACT ? pmu_event_find(caps, evs[j]->event) : NULL;
-        if (o && o->event == ev->event && o->umask == ev->umask && o->cmask == ev->cmask)
-            return true;
-    }
-    return false;
-}
-
 void events_exact_gp_check(struct check *c)
 {
     struct pmu_cpu *pmc = this_pmu_cpu();
@@ -386,8 +374,8 @@ void events_exact_gp_check(struct check *c)
         const struct pmu_event *ev = find_event(c, p, evs[i]->event);
         if (!ev)
             continue;
-        if (encoding_compared(evs, i, p->caps, ev))
-            continue;
+        if (ew_exact_entry_for(p->caps, ev) != evs[i])
+            continue; /* an earlier entry compares this encoding */
         u64 gps = event_gp_counters(c, p, ev);
         if (!gps)
             continue;

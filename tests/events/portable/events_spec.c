@@ -105,6 +105,18 @@ size_t ew_events_for(const struct pmu_caps *caps, const struct ew_event **out, s
     return n;
 }
 
+const struct ew_event *ew_exact_entry_for(const struct pmu_caps *caps, const struct pmu_event *ev)
+{
+    const struct ew_kind_spec *k = ew_kind_spec(caps->kind);
+    for (size_t i = 0; k && i < k->len; i++) {
+        const struct pmu_event *o = k->events[i].judge == EWJ_EXACT
+                                        ? pmu_event_available(caps, k->events[i].event, NULL) : NULL;
+        if (o && o->event == ev->event && o->umask == ev->umask && o->cmask == ev->cmask)
+            return &k->events[i];
+    }
+    return NULL;
+}
+
 u64 ew_fields_sum(const struct ew_counts *c, u32 fields)
 {
     u64 s = 0;

@@ -31,6 +31,10 @@ const struct ew_kind_spec *ew_kind_spec(enum pmu_kind k);
 /* The events to compare on this PMU (Intel: architectural events CPUID marks available). Fills out[0..max) and
  * returns how many apply. */
 size_t ew_events_for(const struct pmu_caps *caps, const struct ew_event **out, size_t max);
+/* The entry that compares event ev exactly on this PMU: the first exact entry there on the CPU whose event has ev's
+ * encoding (a catalog event whose encoding is the architectural one's is compared once, as that), or NULL. */
+struct pmu_event;
+const struct ew_event *ew_exact_entry_for(const struct pmu_caps *caps, const struct pmu_event *ev);
 
 /* The sum of the fields `fields` of c (EWJ_EXACT). */
 u64 ew_fields_sum(const struct ew_counts *c, u32 fields);
