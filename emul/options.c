@@ -43,11 +43,11 @@ static const char *set_pmu_fault(struct options *o, const char *v)
     return NULL;
 }
 
-/* pmu_part=NAME: a part of the event catalog (pmu/event_catalog.h, docs/event-catalog.md lists them). */
+/* pmu_part=NAME: a part of the event catalog (pmu/event_catalog.h; docs/event-catalog-parts.md lists them). */
 static const char *set_pmu_part(struct options *o, const char *v)
 {
     if (!event_catalog_part_named(v) || strlen(v) >= sizeof(o->pmu_part))
-        return "is not a part of the event catalog (docs/event-catalog.md lists them, e.g. sapphirerapids_core, "
+        return "is not a part of the event catalog (docs/event-catalog-parts.md lists them, e.g. sapphirerapids_core, "
                "amdzen4)";
     k_snprintf(o->pmu_part, sizeof(o->pmu_part), "%s", v);
     return NULL;
