@@ -97,6 +97,8 @@ enum pmu_emul_class { PMU_EMUL_INSNS, PMU_EMUL_BRANCHES, PMU_EMUL_TAKEN, PMU_EMU
  * TOPDOWN.SLOTS (Linux events/intel/core.c: "the number of available slots for an unhalted logical processor",
  * 4 per cycle on Ice Lake). */
 #define PMU_EMUL_SLOTS_PER_CYCLE 4
+/* pmu_fault=skid-beyond-bound: instructions added to the declared skid (pmu_skid=). */
+#define PMU_EMUL_SKID_EXCESS 4
 struct pmu_emul_event {
     const char *name;
     u32 classes; /* bits of enum pmu_emul_class; CYCLES and SLOTS: fed from the TSC, not per instruction */

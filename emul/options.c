@@ -53,7 +53,13 @@ static const char *set_pmu_part(struct options *o, const char *v)
     return NULL;
 }
 
-/* Faults and parts exist only in the emulated PMU; a part must fit the kind. */
+/* pmu_skid=N: instructions the emulated PMU's PMI comes after the overflowing one (docs/skid.md). */
+static const char *set_pmu_skid(struct options *o, const char *v)
+{
+    return opt_u32(v, &o->pmu_skid, 0, 64) ? NULL : "expects a number of instructions, 0..64";
+}
+
+/* Faults, parts and skid exist only in the emulated PMU; a part must fit the kind. */
 static bool consistent(const struct options *o, char *err, size_t err_size)
 {
     if (o->pmu_part[0]) {
@@ -68,6 +74,10 @@ static bool consistent(const struct options *o, char *err, size_t err_size)
             k_snprintf(err, err_size, "pmu_part=%s does not fit pmu=emulated:%s: %s", o->pmu_part, k->name, why);
             return false;
         }
+    }
+    if (o->pmu_skid && !o->pmu_emulated[0]) {
+        k_snprintf(err, err_size, "pmu_skid= needs pmu=emulated:KIND (silicon's skid is measured, not set)");
+        return false;
     }
     if (o->pmu_faults && !o->pmu_emulated[0]) {
         k_snprintf(err, err_size, "pmu_fault= needs pmu=emulated:KIND (faults exist only in the emulated PMU; KIND one "
@@ -88,6 +98,10 @@ static const struct opt_desc rows[] = {
      "the emulated PMU presents this part of the event catalog: its signature, counters and events "
      "(docs/event-catalog.md; needs pmu=emulated:KIND)",
      set_pmu_part},
+    {"pmu_skid", "pmu_skid=N",
+     "the emulated PMU's PMI interrupts the (N+1)-th instruction after the overflowing one; 0 (default) the next "
+     "(docs/skid.md; needs pmu=emulated:KIND)",
+     set_pmu_skid},
 };
 
 const struct opt_table emul_options = {rows, ARRAY_SIZE(rows), consistent};

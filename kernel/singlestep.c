@@ -21,6 +21,7 @@ struct step_state {
     u64 entry;   /* fn */
     u64 stop;    /* the instruction after the CALL of fn: the trap there ends stepping */
     u64 prev_rip;
+    const struct trap_frame *frame; /* the #DB being handled, while the observer runs */
     step_observer_fn obs;
     void *obs_arg;
     struct step_stats *st;
@@ -85,7 +86,9 @@ bool singlestep_trap(struct trap_frame *f)
         s->prev_rip = rip;
         return true;
     }
+    s->frame = f;
     retire(s, s->prev_rip, rip, (u8)(f->cs & 3));
+    s->frame = NULL;
     s->prev_rip = rip;
     if (rip == s->stop) {
         s->st->ended = true;
@@ -138,6 +141,16 @@ u64 step_run(u8 cpl, u64 (*fn)(u64), u64 arg, step_observer_fn obs, void *obs_ar
 u64 step_run_irq(u8 cpl, u64 (*fn)(u64), u64 arg, step_observer_fn obs, void *obs_arg, struct step_stats *st)
 {
     return run_stepped(cpl, true, fn, arg, obs, obs_arg, st);
+}
+
+bool singlestep_resume_rip(u64 *rip)
+{
+    const struct step_state *s = &states[this_cpu()->index];
+    const struct trap_frame *f = s->frame;
+    if (!s->active || !f)
+        return false;
+    *rip = f->rip;
+    return true;
 }
 
 /* An instruction emulated by a trap handler (pmu=emulated's RDPMC from its #UD) completes without the

@@ -44,6 +44,11 @@ u64 step_run(u8 cpl, u64 (*fn)(u64), u64 arg, step_observer_fn obs, void *obs_ar
  * handlers run unstepped (their gate clears TF, their IRET restores it) and are not reported. */
 u64 step_run_irq(u8 cpl, u64 (*fn)(u64), u64 arg, step_observer_fn obs, void *obs_arg, struct step_stats *st);
 
+/* An NMI taken while the observer runs (the emulated PMU sends its PMIs from there) interrupted the stepped code
+ * between two of its instructions: *rip is where that code resumes, the instruction the NMI is charged to. False
+ * outside an observer call. */
+bool singlestep_resume_rip(u64 *rip);
+
 /* A trap handler emulated the faulting instruction at f and moved RIP past it: with TF set, report the
  * single-step trap the CPU would have raised after it. */
 struct trap_frame;

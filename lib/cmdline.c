@@ -9,24 +9,6 @@
 #define WORD_MAX 256
 
 
-static bool parse_u32(const char *s, u32 *out, u32 min, u32 max)
-{
-    u64 v = 0;
-    if (!*s)
-        return false;
-    for (; *s; s++) {
-        if (*s < '0' || *s > '9')
-            return false;
-        v = v * 10 + (u64)(*s - '0');
-        if (v > max)
-            return false;
-    }
-    if (v < min)
-        return false;
-    *out = (u32)v;
-    return true;
-}
-
 /* Suite names: lower-case letters, digits, '_' and '-', comma-separated, no empty items. */
 static const char *check_list(const char *v)
 {
@@ -68,7 +50,7 @@ static const char *set_exclude(struct options *o, const char *v)
 
 static const char *set_verbose(struct options *o, const char *v)
 {
-    return parse_u32(v, &o->verbose, 0, 2) ? NULL : "expects 0, 1 or 2";
+    return opt_u32(v, &o->verbose, 0, 2) ? NULL : "expects 0, 1 or 2";
 }
 
 static const char *set_exit(struct options *o, const char *v)
@@ -97,7 +79,7 @@ static const char *set_console(struct options *o, const char *v)
             return "expects ttyS0..ttyS3, optionally followed by ,BAUD";
         u32 baud = 115200;
         if (v[5] == ',') {
-            if (!parse_u32(v + 6, &baud, 50, 115200) || 115200 % baud)
+            if (!opt_u32(v + 6, &baud, 50, 115200) || 115200 % baud)
                 return "baud rate must divide 115200 (e.g. 115200, 57600, 38400, 19200, 9600)";
         }
         o->console_kind = CONSOLE_TTYS;
@@ -145,18 +127,18 @@ static const char *set_run_cpus(struct options *o, const char *v)
         o->run_cpus = 0;
         return NULL;
     }
-    return parse_u32(v, &o->run_cpus, 1, OPT_RUN_CPUS_MAX) ? NULL : "expects auto or a number of CPUs, 1..8192";
+    return opt_u32(v, &o->run_cpus, 1, OPT_RUN_CPUS_MAX) ? NULL : "expects auto or a number of CPUs, 1..8192";
 }
 
 static const char *set_check_timeout(struct options *o, const char *v)
 {
-    return parse_u32(v, &o->check_timeout_ms, 100, 600000) ? NULL : "expects milliseconds, 100..600000";
+    return opt_u32(v, &o->check_timeout_ms, 100, 600000) ? NULL : "expects milliseconds, 100..600000";
 }
 
 static const char *set_init_delay(struct options *o, const char *v)
 {
     u32 us;
-    if (!parse_u32(v, &us, 0, 1000000))
+    if (!opt_u32(v, &us, 0, 1000000))
         return "expects microseconds, 0..1000000";
     o->init_delay_us = us;
     return NULL;
@@ -164,7 +146,7 @@ static const char *set_init_delay(struct options *o, const char *v)
 
 static const char *set_ap_timeout(struct options *o, const char *v)
 {
-    return parse_u32(v, &o->ap_timeout_ms, 1, 60000) ? NULL : "expects milliseconds, 1..60000";
+    return opt_u32(v, &o->ap_timeout_ms, 1, 60000) ? NULL : "expects milliseconds, 1..60000";
 }
 
 /* An APIC ID in decimal or 0x-hex. */
@@ -183,7 +165,7 @@ static bool parse_id(const char *s, u32 *out)
         *out = (u32)v;
         return true;
     }
-    return parse_u32(s, out, 0, 0xFFFFFFFFu);
+    return opt_u32(s, out, 0, 0xFFFFFFFFu);
 }
 
 static const char *set_cpus(struct options *o, const char *v)

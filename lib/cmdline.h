@@ -38,6 +38,7 @@ struct options {
     u32 pmu_emulated_kvm;       /* pmu=emulated:KIND@kvm: presented as a KVM guest's vPMU (hypervisor bit) */
     char pmu_part[32];          /* pmu_part=NAME: the emulated kind presents this part of the event catalog */
     u32 pmu_faults;             /* pmu_fault=NAME[,NAME]: enum pmu_model_fault bits (needs pmu=emulated) */
+    u32 pmu_skid;               /* pmu_skid=N: the emulated PMU's PMI comes N instructions after the overflow */
     u32 reset_types;            /* reset=cf9|kbc|triple|all: bit mask (enum reset_type); 0 = not given */
     u32 deviations_strict;      /* deviations=todo|strict: 0, 1 (known platform deviations FAIL) */
     u32 cpu_count;              /* cpus=ID,ID,...: explicit APIC IDs instead of the MADT; 0 = not given */
@@ -49,6 +50,8 @@ void options_default(struct options *o);
 /* For an option with a fixed set of values: *out = the index of v in names (a NULL-terminated list) and NULL, or
  * `why` ("expects a, b or c") when v is none of them. */
 const char *opt_choice(const char *v, const char *const *names, u32 *out, const char *why);
+/* A decimal number in [min, max] (no sign, no trailing text). */
+bool opt_u32(const char *s, u32 *out, u32 min, u32 max);
 
 struct opt_desc {
     const char *name;

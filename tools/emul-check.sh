@@ -12,7 +12,7 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 out=${1:?usage: tools/emul-check.sh OUTDIR}
 mkdir -p "$out"
-suites=pmu_enum,pmu_regs,pmi,events,init
+suites=pmu_enum,pmu_regs,pmi,events,init,skid
 smp=2
 # KIND@kvm: the same kind presented as a KVM guest's vPMU (hypervisor bit and signature), so the verdicts that
 # depend on running under a hypervisor take that path.
@@ -25,6 +25,10 @@ hybrid_kinds="adl mtl"
 # own parts (intel-v* Skylake-SP, adl, mtl, amd-v2 Zen 3) these cover Intel client, server and hybrid cores and
 # AMD Zen 2 to 5.
 parts=${EMUL_PARTS-intel-v3:NehalemEP_core intel-v4:skylake_core intel-v5:icelake_core intel-v5:sapphirerapids_core intel-v6:graniterapids_core amd-core-ext:amdzen2 amd-v2:amdzen4 amd-v2:amdzen5}
+# KIND:OPTION: the kind with one more emulated-PMU option (pmu_skid=: its PMIs come that many instructions late), running
+# the suites that drive PMIs; 0 failed checks, as the kinds.
+variants=${EMUL_VARIANTS-intel-v4:pmu_skid=3 amd-v2:pmu_skid=7 adl:pmu_skid=1}
+variant_suites=pmu_regs,pmi,skid
 is_hybrid() { [[ " $hybrid_kinds " == *" ${1%@kvm} "* ]]; }
 n=0 bad=0
 tap() {  # tap yes|no|skip TEXT [REASON]
@@ -52,6 +56,9 @@ rows() { grep -v '^\s*\(#\|$\)' tools/fault-expect.txt; }
 for k in $kinds; do
     if is_hybrid "$k"; then launch "kind-$k" "pmu=emulated:$k" "$suites,smp"; else launch "kind-$k" "pmu=emulated:$k"; fi
     launch "kind-$k-reset" "pmu=emulated:$k" reset
+done
+for kv in $variants; do
+    launch "variant-${kv%%:*}-${kv#*:}" "pmu=emulated:${kv%%:*} ${kv#*:}" "$variant_suites"
 done
 for kp in $parts; do
     launch "part-${kp#*:}" "pmu=emulated:${kp%%:*} pmu_part=${kp#*:}" pmu_enum,events 1 # verbose: the evidence is judged
@@ -82,8 +89,8 @@ for run in $(for k in $kinds; do echo "$k" "$k-reset"; done); do
     grep -q "^# pmu: emulated (${k%@kvm})" "$log" || problems+=("no '# pmu: emulated (${k%@kvm})' header")
     [[ $k != *@kvm ]] || grep -q "^# pmu: emulated as a KVM guest's vPMU" "$log" || problems+=("no '@kvm' header")
     grep -q "^# emulated-PMU verdicts" "$log" || problems+=("no emulated-PMU count line")
-    unmarked=$(grep -cE "^(not )?ok [0-9]+ - cpu([0-9]+|\[[0-9,-]+\])/(pmu_enum/|pmu_regs/|pmi/|[a-z_]+/pmu_)" "$log" | tr -d ' ')
-    marked=$(grep -cE "^(not )?ok [0-9]+ - cpu([0-9]+|\[[0-9,-]+\])/(pmu_enum/|pmu_regs/|pmi/|[a-z_]+/pmu_)[^ ]+ \[emulated PMU\]" "$log" | tr -d ' ')
+    unmarked=$(grep -cE "^(not )?ok [0-9]+ - cpu([0-9]+|\[[0-9,-]+\])/(pmu_enum/|pmu_regs/|pmi/|skid/|[a-z_]+/pmu_)" "$log" | tr -d ' ')
+    marked=$(grep -cE "^(not )?ok [0-9]+ - cpu([0-9]+|\[[0-9,-]+\])/(pmu_enum/|pmu_regs/|pmi/|skid/|[a-z_]+/pmu_)[^ ]+ \[emulated PMU\]" "$log" | tr -d ' ')
     [[ $unmarked -gt 0 && $unmarked -eq $marked ]] || problems+=("$marked of $unmarked PMU verdicts marked [emulated PMU]")
     nopmu=$(grep -c "# SKIP no PMU" "$log" | tr -d ' ')
     [[ $nopmu -eq 0 ]] || problems+=("$nopmu SKIPs for want of a PMU")
@@ -97,6 +104,15 @@ for run in $(for k in $kinds; do echo "$k" "$k-reset"; done); do
         tap no "emulated/$run: $(IFS=';'; echo "${problems[*]}") (see $log)"
     fi
     echo "$run $secs" >>"$out/times.txt"
+done
+for kv in $variants; do
+    name=variant-${kv%%:*}-${kv#*:} log=$out/variant-${kv%%:*}-${kv#*:}.log
+    status=$(status_of "$name")
+    if [[ $status -eq 0 ]] && grep -q "^# pmu: emulated (${kv%%:*})" "$log"; then
+        tap yes "emulated/$kv ($variant_suites): $(tail -n 1 "$log")"
+    else
+        tap no "emulated/$kv ($variant_suites): run-qemu status $status: $(tail -n 1 "$out/$name.err") (see $log)"
+    fi
 done
 for kp in $parts; do
     part=${kp#*:} log=$out/part-${kp#*:}.log

@@ -40,6 +40,8 @@ struct emul_cpu {
     u32 nev;
     u64 last_tsc;
     u32 owed;       /* PMIs accepted by the model during the current operation */
+    u32 hold;       /* retirements left before owed PMIs are sent (pmu_skid=) */
+    bool retiring;  /* inside pmu_emul_retired: a PMI accepted now waits out the skid */
     bool dup_owed;  /* PMU_FAULT_DUPLICATE_PMI: the second copy of the last PMI */
     u32 dup_lvt;
     u64 uses;
@@ -94,7 +96,20 @@ void pmu_emul_boot(void)
 /* The model accepted a PMI (a 0->1 edge of its line): sent at the end of the operation. */
 static void model_deliver(void *ctx)
 {
-    ((struct emul_cpu *)ctx)->owed++;
+    struct emul_cpu *e = ctx;
+    e->owed++;
+    if (e->retiring && !e->hold)
+        e->hold = pmu_emul_skid();
+}
+
+u32 pmu_emul_skid(void)
+{
+    return g_options.pmu_skid + (g_options.pmu_faults & PMU_FAULT_SKID_BEYOND_BOUND ? PMU_EMUL_SKID_EXCESS : 0);
+}
+
+u32 pmu_emul_skid_bound(void)
+{
+    return g_pmu_emulated ? g_options.pmu_skid + 1 : 0;
 }
 
 /* One emulated event: an encoding counted once, however many entries name it (a catalog event that is the
@@ -248,8 +263,13 @@ static void send(struct emul_cpu *e, u32 lvt, bool duplicate)
     }
 }
 
-static void flush(struct emul_cpu *e)
+/* PMIs owed go now, unless they wait out the skid (force: the workload ended, nothing more retires). */
+static void flush(struct emul_cpu *e, bool force)
 {
+    if (force)
+        e->hold = 0;
+    if (e->hold)
+        return;
     /* The duplicate goes once the first copy has left IRR and ISR, so the two are not merged. */
     if (e->dup_owed && ((e->dup_lvt & 0x700) == LVT_DM_NMI || !vector_pending((u8)(e->dup_lvt & 0xff)))) {
         e->dup_owed = false;
@@ -266,7 +286,7 @@ void pmu_emul_flush(void)
     if (!g_pmu_emulated)
         return;
     u64 f = irq_save();
-    flush(me());
+    flush(me(), true);
     irq_restore(f);
 }
 
@@ -287,7 +307,7 @@ static int msr_access(u32 msr, u64 *val, bool write)
     int r = write ? hw_wrmsr(&e->hw, msr, *val) : hw_rdmsr(&e->hw, msr, val);
     if (write && (e->m.faults & PMU_FAULT_COUNTERS_SURVIVE_RESET))
         pmu_emul_persist_save(this_cpu()->index, &e->m, g_pmu_emul_kind->name);
-    flush(e);
+    flush(e, false);
     irq_restore(f);
     return r;
 }
@@ -315,7 +335,7 @@ bool pmu_emul_ud(struct trap_frame *f)
     feed_cycles(e);
     u64 v = 0;
     int r = hw_rdpmc(&e->hw, (u32)f->rcx, &v);
-    flush(e);
+    flush(e, false);
     if (r) {
         f->vector = 13; /* the model's #GP(0), taken at the RDPMC */
         f->error = 0;
@@ -334,13 +354,17 @@ void pmu_emul_retired(u8 cpl, const struct pmu_emul_step *step)
     e->uses++;
     e->st.retired++;
     e->m.cpl = cpl;
+    if (e->hold)
+        e->hold--; /* one more instruction retired while a PMI waits out the skid */
+    e->retiring = true;
     feed_cycles(e);
     for (u32 i = 0; i < e->nev; i++) {
         u32 n = pmu_emul_event_count(e->ev[i].classes, e->ev[i].evc, step);
         if (n)
             pmu_model_count(&e->m, e->ev[i].event, e->ev[i].umask, n);
     }
-    flush(e);
+    e->retiring = false;
+    flush(e, false);
     irq_restore(f);
 }
 

@@ -31,7 +31,13 @@ bool pmu_emul_ud(struct trap_frame *f);
 /* One instruction retired at `cpl`, as the oracle classified it: every emulated event it makes (emul/emul_events.c)
  * and the cycles since the last event are fed to this CPU's model; PMIs it raises are sent. */
 void pmu_emul_retired(u8 cpl, const struct pmu_emul_step *step);
-/* Send PMIs still owed (a duplicate held back while the first was pending). */
+/* The skid of the emulated PMU's PMIs: a PMI raised by an instruction's events is sent after pmu_emul_skid() more
+ * instructions retire (pmu_skid=N; more under pmu_fault=skid-beyond-bound), so it interrupts the (skid + 1)-th
+ * instruction after the overflowing one. pmu_emul_skid_bound(): the distance it declares (pmu_skid + 1), 0 when
+ * pmu=emulated is off (silicon declares none). */
+u32 pmu_emul_skid(void);
+u32 pmu_emul_skid_bound(void);
+/* Send PMIs still owed (a duplicate held back while the first was pending, a PMI waiting out the skid). */
 void pmu_emul_flush(void);
 /* Model accesses and events on CPU `index` so far: a check that changed it used the emulated PMU. */
 u64 pmu_emul_uses(u32 index);

@@ -275,6 +275,7 @@ static bool selects(const struct pmu_model *m, u32 bit, const struct event_match
 static u64 advance(struct pmu_model *m, const struct event_match *e, u64 only, u64 n)
 {
     u64 done = 0;
+    bool early = m->faults & PMU_FAULT_EARLY_PMI;
     while (done < n) {
         u64 active = 0, step = n - done;
         for (u32 bit = 0; bit < 64; bit++) {
@@ -284,6 +285,8 @@ static u64 advance(struct pmu_model *m, const struct event_match *e, u64 only, u
                 continue;
             active |= BIT(bit);
             u64 to_wrap = value_mask(m, bit) - *counter_slot(m, bit) + 1;
+            if (early && to_wrap > 1)
+                to_wrap--; /* stop at the all-ones value too */
             if (to_wrap < step)
                 step = to_wrap;
         }
@@ -296,9 +299,9 @@ static u64 advance(struct pmu_model *m, const struct event_match *e, u64 only, u
             u64 *c = counter_slot(m, bit);
             u64 to_wrap = value_mask(m, bit) - *c + 1;
             /* A counter that passes its all-ones value wraps to 0: that is the overflow (SDM 21.2.1.1, KNC 1.4:
-             * "when the count no longer fits in 40 bits"). */
+             * "when the count no longer fits in 40 bits"). PMU_FAULT_EARLY_PMI signals it on reaching all-ones. */
             *c = (*c + step) & value_mask(m, bit);
-            if (step == to_wrap)
+            if (early ? *c == value_mask(m, bit) : step == to_wrap)
                 wrapped |= BIT(bit);
             m->st.events_counted += step;
         }

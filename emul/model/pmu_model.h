@@ -79,8 +79,12 @@ enum pmu_model_fault {
                                                  * pmu_model_firmware_left_enabled() */
     PMU_FAULT_CATALOG_ALL_BRANCHES = 1u << 13, /* every event of the vendor's catalog counts all branches, whatever
                                                 * its class: a wrong row in a vPMU's or a tool's event table */
+    PMU_FAULT_EARLY_PMI = 1u << 14,         /* an overflow is signalled (status, PMI) one event before the counter
+                                             * wraps: the PMI interrupts the overflowing instruction itself */
+    PMU_FAULT_SKID_BEYOND_BOUND = 1u << 15, /* the kernel's emulated PMU sends each PMI PMU_EMUL_SKID_EXCESS
+                                             * instructions later than the skid it declares (pmu_skid=) */
 };
-#define PMU_MODEL_FAULT_COUNT 14
+#define PMU_MODEL_FAULT_COUNT 16
 #define PMU_MODEL_OVERCOUNT_N 100
 /* "lvtpc-no-mask" etc.; NULL for a bit that names no fault. */
 const char *pmu_model_fault_name(u32 fault_bit);

@@ -7,6 +7,7 @@ static const char *const fault_names[PMU_MODEL_FAULT_COUNT] = {
     "lvtpc-no-mask",          "duplicate-pmi",          "lost-pmi", "status-sticky", "width",
     "global-ctrl-reset-zero", "counters-survive-reset", "reset-on-init", "no-freeze", "overcount",
     "rdpmc-gp0-only",         "held-by-host",           "firmware-left-enabled", "catalog-all-branches",
+    "early-pmi",              "skid-beyond-bound",
 };
 
 const char *pmu_model_fault_name(u32 fault_bit)
@@ -21,7 +22,7 @@ const char *pmu_model_fault_list(void)
 {
     return "lvtpc-no-mask, duplicate-pmi, lost-pmi, status-sticky, width, global-ctrl-reset-zero, "
            "counters-survive-reset, reset-on-init, no-freeze, overcount, rdpmc-gp0-only, held-by-host, "
-           "firmware-left-enabled, catalog-all-branches";
+           "firmware-left-enabled, catalog-all-branches, early-pmi, skid-beyond-bound";
 }
 
 bool pmu_model_faults_parse(const char *list, u32 *mask, char *bad, size_t bad_size)

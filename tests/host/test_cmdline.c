@@ -482,6 +482,12 @@ static void test_pmu_emulated(void **state)
     expect_error("pmu=emulated:knc pmu_fault=lost-pmi,nope", "nope", "lvtpc-no-mask");
     expect_error("pmu=emulated:knc pmu_fault=", "pmu_fault", NULL);
     expect_error("pmu_fault=lost-pmi", "pmu_fault", "pmu=emulated:KIND");
+    /* pmu_skid=: 0..64 instructions, emulated PMU only. */
+    expect_ok("pmu=emulated:intel-v4 pmu_skid=3", &o);
+    assert_int_equal(o.pmu_skid, 3);
+    expect_error("pmu=emulated:intel-v4 pmu_skid=65", "pmu_skid", "0..64");
+    expect_error("pmu=emulated:intel-v4 pmu_skid=-1", "pmu_skid", "0..64");
+    expect_error("pmu_skid=2", "pmu_skid", "pmu=emulated:KIND");
 }
 
 /* reset=: one reset type or all, as a bit mask in enum reset_type order; only with suite reset selected. */

@@ -640,6 +640,27 @@ static void test_simultaneous_overflows_one_edge(void **state)
     assert_int_equal(m.st.pmi_requests, 2);
 }
 
+/* pmu_fault=early-pmi: the overflow (status bit, PMI) is signalled at the all-ones value, one event before the
+ * wrap, and not again at the wrap; without the fault, at the wrap only. */
+static void test_early_pmi_fault(void **state)
+{
+    (void)state;
+    for (int fault = 0; fault < 2; fault++) {
+        intel(4, true, MODEL_APIC_STRICT_EDGE);
+        pmu_model_set_faults(&m, fault ? PMU_FAULT_EARLY_PMI : 0);
+        unmask_lvt(DM_FIXED);
+        arm_intel(0, 10);
+        pmu_model_count(&m, INST, 9);
+        assert_int_equal(rd(MSR_IA32_PERF_GLOBAL_STATUS) & BIT(0), fault ? BIT(0) : 0);
+        assert_int_equal(m.apic.st.delivered, fault ? 1 : 0);
+        pmu_model_count(&m, INST, 1);
+        assert_int_equal(rd(MSR_IA32_PERF_GLOBAL_STATUS) & BIT(0), BIT(0));
+        assert_int_equal(m.apic.st.delivered, 1);
+        assert_int_equal(m.st.overflows_total, 1);
+        assert_int_equal(pmc(0), 0);
+    }
+}
+
 /* PMUs without a status register signal each overflow with INT as a pulse. */
 static void test_no_status_pmu_pulses(void **state)
 {
@@ -1075,6 +1096,7 @@ int main(void)
         cmocka_unit_test(test_strict_vs_level_at_unmask),
         cmocka_unit_test(test_isr_irr_and_nmi_latch),
         cmocka_unit_test(test_simultaneous_overflows_one_edge),
+        cmocka_unit_test(test_early_pmi_fault),
         cmocka_unit_test(test_no_status_pmu_pulses),
         cmocka_unit_test(test_knc_registers),
         cmocka_unit_test(test_reset_values),

@@ -20,6 +20,7 @@
 #include "tests/pmi/portable/pmi_checks.h"
 #include "harness/framework.h"
 #include "tests/events/pmu_silent.h"
+#include "tests/pmi/pmi_counters.h"
 
 #define WAIT_US 100000 /* how long a check waits for an expected PMI */
 
@@ -95,36 +96,6 @@ static u64 user_loop(u64 n)
     return 0;
 }
 
-/* Program counter `bit` to count retired instructions at CPL 3 only, with PMI on overflow. */
-static int program_instructions(struct check *c, struct pmu *p, u32 bit)
-{
-    const char *why = NULL;
-    int r = pmi_program_instructions(p, bit, false, &why);
-    if (r && why)
-        check_note(c, "instructions event", "%s", why);
-    return r;
-}
-
-/* Counters that can count retired instructions: every GP counter its family's constraint allows
- * (pmu_event_gp_constraint; none restricts it today: AMD family 15h counts PMCx0C0 on PERF_CTL[5:0]), named in
- * the YAML when one does, and Intel's fixed counter 0. */
-static u64 instruction_counters(struct check *c, struct pmu *p)
-{
-    const struct pmu_event *ev = pmu_event_generic(p->caps, PMU_EV_INSTRUCTIONS, NULL);
-    struct pmu_gp_constraint k = ev ? pmu_event_gp_constraint(p->caps, ev->event, ev->umask)
-                                    : (struct pmu_gp_constraint){p->caps->gp_mask, NULL};
-    u64 m = 0;
-    for (u32 bit = 0; bit < 64; bit++)
-        if (pmu_counter_exists(p, bit) &&
-            (PMU_IS_FIXED(bit) ? pmu_intel_fixed_event(bit - PMU_FIXED_BIT) == PMU_AE_INSTRUCTIONS
-                               : (k.counters >> bit & 1)))
-            m |= 1ull << bit;
-    if (k.source)
-        check_note(c, "skipped GP counters", "0x%x cannot count instructions: %s",
-                   p->caps->gp_mask & ~k.counters, k.source);
-    return m;
-}
-
 struct run {
     u64 counters; /* bits */
     u64 period;   /* 0: count without PMIs */
@@ -172,7 +143,7 @@ static void do_run(struct check *c, struct pmu *p, struct run *r)
         if (!(r->counters >> bit & 1))
             continue;
         period[bit] = r->period;
-        r->rc = program_instructions(c, p, bit);
+        r->rc = instructions_program(c, p, bit);
         if (!r->rc)
             r->rc = r->period ? pmu_preload(p, bit, r->period) : p->be->counter_write(p, bit, 0);
     }
@@ -218,7 +189,7 @@ static void overflow_each_check(struct check *c)
     struct pmu_cpu *pmc = this_pmu_cpu();
     SKIP_WITHOUT_PMU(c, pmc);
     struct pmu *p = &pmc->pmu;
-    u64 ctrs = instruction_counters(c, p), should = 0, counted = 0, missed = 0;
+    u64 ctrs = instructions_counters(c, p), should = 0, counted = 0, missed = 0;
     for (u32 bit = 0; bit < 64; bit++) {
         if (!(ctrs >> bit & 1))
             continue;
@@ -258,7 +229,7 @@ static void simultaneous_check(struct check *c)
     struct pmu_cpu *pmc = this_pmu_cpu();
     SKIP_WITHOUT_PMU(c, pmc);
     struct pmu *p = &pmc->pmu;
-    struct run r = {.counters = instruction_counters(c, p), .period = PMI_SIMUL_PERIOD,
+    struct run r = {.counters = instructions_counters(c, p), .period = PMI_SIMUL_PERIOD,
                     .iterations = pmi_simultaneous_iterations()};
     do_run(c, p, &r);
     if (!expect_eq(c, "setup", 0, (u64)r.rc))
@@ -292,7 +263,7 @@ static void sampling_check(struct check *c)
     struct pmu_cpu *pmc = this_pmu_cpu();
     SKIP_WITHOUT_PMU(c, pmc);
     struct pmu *p = &pmc->pmu;
-    u64 ctrs = instruction_counters(c, p);
+    u64 ctrs = instructions_counters(c, p);
     /* Under pmu=emulated every instruction is a #DB (harness/workload.c): a tenth of the work and of the period
      * keeps the number of PMIs (about 40) and the run under a second per CPU. */
     u64 iterations = g_pmu_emulated ? 20000 : 200000, period = g_pmu_emulated ? 1009 : 10007;
@@ -336,7 +307,7 @@ static void during_handler_check(struct check *c)
     struct pmu_cpu *pmc = this_pmu_cpu();
     SKIP_WITHOUT_PMU(c, pmc);
     struct pmu *p = &pmc->pmu;
-    u64 ctrs = instruction_counters(c, p);
+    u64 ctrs = instructions_counters(c, p);
     if (popcount64(ctrs) < 2)
         return check_skip(c, "needs two counters that count instructions; this PMU has %d",
                           popcount64(ctrs));
@@ -385,11 +356,11 @@ static void lvt_mask_check(struct check *c)
     struct pmu_cpu *pmc = this_pmu_cpu();
     SKIP_WITHOUT_PMU(c, pmc);
     struct pmu *p = &pmc->pmu;
-    u64 ic = instruction_counters(c, p), gp0 = ic & -ic;
+    u64 ic = instructions_counters(c, p), gp0 = ic & -ic;
     u64 period[64] = {0};
     period[__builtin_ctzll(gp0)] = 1000;
     pmu_reset(p);
-    program_instructions(c, p, (u32)__builtin_ctzll(gp0));
+    instructions_program(c, p, (u32)__builtin_ctzll(gp0));
     pmu_preload(p, (u32)__builtin_ctzll(gp0), 1000);
     struct pmi_cpu *pc = armed_run(p, gp0, gp0, period, false, 600, true);
     if (!expect_true(c, "a PMI arrived", pc->entries >= 1, ">= 1", "%llu", (unsigned long long)pc->entries))
@@ -411,10 +382,10 @@ static void pending_at_unmask_check(struct check *c)
     struct pmu_cpu *pmc = this_pmu_cpu();
     SKIP_WITHOUT_PMU(c, pmc);
     struct pmu *p = &pmc->pmu;
-    u64 ic = instruction_counters(c, p), gp0 = ic & -ic;
+    u64 ic = instructions_counters(c, p), gp0 = ic & -ic;
     u32 bit = (u32)__builtin_ctzll(gp0);
     pmu_reset(p);
-    program_instructions(c, p, bit);
+    instructions_program(c, p, bit);
     pmu_preload(p, bit, 100);
     struct pmi_cpu *pc = pmi_arm(p, variant(), g_options.pmi_nmi);
     pc->st.running = 0; /* the handler must not restart counting */
@@ -453,13 +424,13 @@ static void freeze_on_pmi_check(struct check *c)
     if (pmc->caps.kind != PMU_KIND_INTEL_ARCH || pmc->caps.version < 2)
         return check_skip(c, "freeze-on-PMI is Intel perfmon v2+; this PMU: %s v%u", pmu_kind_name(pmc->caps.kind),
                           pmc->caps.version);
-    u64 ic = instruction_counters(c, p), gp0 = ic & -ic;
+    u64 ic = instructions_counters(c, p), gp0 = ic & -ic;
     u32 bit = (u32)__builtin_ctzll(gp0);
     pmu_reset(p); /* clears DEBUGCTL's freeze bits: set bit 12 after it */
     u64 dbg = 0;
     if (rdmsr_safe(MSR_DEBUGCTL, &dbg) || wrmsr_safe(MSR_DEBUGCTL, dbg | DEBUGCTL_FREEZE_PERFMON_ON_PMI))
         return check_skip(c, "IA32_DEBUGCTL not writable with bit 12 (fault)");
-    program_instructions(c, p, bit);
+    instructions_program(c, p, bit);
     pmu_preload(p, bit, 100);
     struct pmi_cpu *pc = pmi_arm(p, variant(), g_options.pmi_nmi);
     apic_write(APIC_LVT_PMC, pmi_lvt_value(pc->st.nmi_mode) | LVT_MASKED); /* observe, do not handle */
