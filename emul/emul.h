@@ -32,7 +32,21 @@ struct pmu_emul_kind {
     const struct pmu_emul_core *cores;
     u32 num_cores;
     bool ext_leaf;
+    /* The LBR it presents (docs/emulated-pmu.md, pmu/lbr.h): none, model-specific (its format in
+     * IA32_PERF_CAPABILITIES[5:0]; depth and MSRs by the signature's model, as pmu/lbr.c finds them), architectural
+     * (CPUID.(7,0):EDX[19], leaf 1CH) or AMD LbrExtV2 (Fn8000_0022 EAX[1]). pmu_lbr= overrides it. */
+    enum pmu_emul_lbr { EMUL_LBR_NONE, EMUL_LBR_LEGACY, EMUL_LBR_ARCH, EMUL_LBR_AMD } lbr;
+    u32 lbr_format;
 };
+
+/* pmu_lbr=none|arch|legacy:N|amd: kind k with that LBR instead of its own; false with *why when it does not fit the
+ * kind (legacy needs IA32_PERF_CAPABILITIES: Intel v2+; arch an Intel kind; amd a PerfMonV2 kind). */
+bool pmu_emul_kind_with_lbr(const struct pmu_emul_kind *k, const char *lbr, struct pmu_emul_kind *out, const char **why);
+/* The LBR the model of this kind implements (lbr_discover on the kind's CPUID and PERF_CAPABILITIES). */
+struct lbr_caps;
+void pmu_emul_lbr(const struct pmu_emul_kind *k, u32 core, struct lbr_caps *out);
+/* The IA32_PERF_CAPABILITIES the kind presents: FW_WRITE (bit 13) and a model-specific LBR's format (bits 5:0). */
+u64 pmu_emul_perf_capabilities(const struct pmu_emul_kind *k);
 
 /* NULL when `name` is not a kind. */
 const struct pmu_emul_kind *pmu_emul_kind_find(const char *name);
@@ -109,6 +123,7 @@ const struct pmu_emul_event *pmu_emul_events(const struct pmu_emul_kind *k);
 struct pmu_emul_step {
     u32 evc;
     bool mispredicted;
+    u64 rip, next_rip; /* where it was, where execution went on (a taken branch's source and target, for the LBR) */
 };
 /* How many events of `classes` and of the catalog classes `evc` (bits of enum evc) the instruction makes (a
  * load-and-store counts 2 for LOADS|STORES). */

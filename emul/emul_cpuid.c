@@ -73,7 +73,7 @@ bool pmu_emul_cpuid_query(void *ctx, u32 leaf, u32 subleaf, struct cpuid_regs *r
     case 0: {
         /* Max basic leaf: 0AH for Intel, 1AH for a hybrid kind, 23H with leaf 23H, at least 01H for every kind (as
          * on every CPU since the signature leaf); the vendor of the kind. */
-        u32 max = has_ext_leaf(k) ? 0x23u : core ? 0x1au : is_intel_arch(k) ? 0x0au : 1u;
+        u32 max = has_ext_leaf(k) ? 0x23u : k->lbr == EMUL_LBR_ARCH ? 0x1cu : core ? 0x1au : is_intel_arch(k) ? 0x0au : 1u;
         if (r->eax < max)
             r->eax = max;
         put_vendor(r, amd ? "AuthenticAMD" : "GenuineIntel");
@@ -91,7 +91,9 @@ bool pmu_emul_cpuid_query(void *ctx, u32 leaf, u32 subleaf, struct cpuid_regs *r
     case 7:
         if (subleaf == 0) {
             r->ebx &= ~(1u << 4 | 1u << 11);  /* no HLE/RTM: IN_TX/IN_TXCP stay reserved */
-            r->edx &= ~(1u << 15);            /* hybrid: the hybrid kinds only */
+            r->edx &= ~(1u << 15 | 1u << 19); /* hybrid: the hybrid kinds only; Arch LBR: the kinds that have it */
+            if (k->lbr == EMUL_LBR_ARCH)
+                r->edx |= 1u << 19;
             if (core)
                 r->edx |= 1u << 15;
             if (has_ext_leaf(k) && r->eax < 1)
@@ -111,6 +113,15 @@ bool pmu_emul_cpuid_query(void *ctx, u32 leaf, u32 subleaf, struct cpuid_regs *r
     case 0x1a:
         /* SDM Vol.2A leaf 1AH "Native Model ID Enumeration": core type and native model of a hybrid kind's core. */
         *r = (struct cpuid_regs){core ? core->leaf_1a : 0, 0, 0, 0};
+        return true;
+    case 0x1c:
+        /* SDM Vol.2A leaf 1CH (Architectural LBR), as an Alder Lake P-core answers it (tests/host/data/
+         * intel_alderlake_p_hybrid_000906A4.txt: 4000000B-00000007-00000007): EAX[7:0] depths 8, 16 and 32, [30] LBRs
+         * may be cleared in deep C-states; EBX CPL filtering [0], branch filtering [1], call-stack mode [2]; ECX
+         * mispredict bit [0], timed LBRs [1], branch type [2]. */
+        *r = (struct cpuid_regs){0, 0, 0, 0};
+        if (k->lbr == EMUL_LBR_ARCH)
+            *r = (struct cpuid_regs){0x4000000b, 0x7, 0x7, 0};
         return true;
     case 0x23:
         if (core) {
@@ -143,10 +154,15 @@ bool pmu_emul_cpuid_query(void *ctx, u32 leaf, u32 subleaf, struct cpuid_regs *r
             r->ecx |= 1u << 23;
         return true;
     case 0x80000022:
-        /* APM Fn8000_0022: EAX[0] PerfMonV2, EBX[3:0] core counters. */
+        /* APM Fn8000_0022: EAX[0] PerfMonV2, [1] LbrExtV2, [2] LBR and PMC freeze; EBX[3:0] core counters, [9:4]
+         * the LBR stack size (16 on Zen 4, Linux amd/lbr.c reads it as lbr_v2_stack_sz). */
         *r = (struct cpuid_regs){0, 0, 0, 0};
         if (k->kind == PMU_KIND_AMD_PERFMON_V2)
             *r = (struct cpuid_regs){1, k->num_gp, 0, 0};
+        if (k->kind == PMU_KIND_AMD_PERFMON_V2 && k->lbr == EMUL_LBR_AMD) {
+            r->eax |= 1u << 1 | 1u << 2;
+            r->ebx |= 16u << 4;
+        }
         return true;
     default:
         return ok;

@@ -7,6 +7,7 @@
 
 #include "lib/cpu_ident.h"
 #include "pmu/event_catalog.h"
+#include "pmu/lbr.h"
 
 /* CPUID.01H:EAX signatures (SDM Vol.2A CPUID Table 3-8 encoding; APM Vol.3 CPUID Fn0000_0001 EAX):
  * Intel family 6 model 55H (Skylake-SP), KNC family 0BH model 01H, AMD family 10h (K10), 15h, 19h. */
@@ -53,29 +54,29 @@ static const struct pmu_emul_core mtl_cores[] = {
 
 static const struct pmu_emul_kind kinds[] = {
     /* v1: 2 GP counters of 40 bits, no fixed counters (SDM 21.2.1; Core Solo/Duo) */
-    {"intel-v1", PMU_KIND_INTEL_ARCH, 1, 2, 40, 0, 0, false, SIG_INTEL_SKX, NULL, 0, false},
+    {"intel-v1", PMU_KIND_INTEL_ARCH, 1, 2, 40, 0, 0, false, SIG_INTEL_SKX, NULL, 0, false, EMUL_LBR_NONE, 0},
     /* v2: 2 GP + 3 fixed, 40 bits (SDM 21.2.2; Core 2) */
-    {"intel-v2", PMU_KIND_INTEL_ARCH, 2, 2, 40, 3, 40, false, SIG_INTEL_SKX, NULL, 0, false},
+    {"intel-v2", PMU_KIND_INTEL_ARCH, 2, 2, 40, 3, 40, false, SIG_INTEL_SKX, NULL, 0, false, EMUL_LBR_LEGACY, LBR_FMT_EIP_FLAGS},
     /* v3: 4 GP + 3 fixed, 48 bits (SDM 21.2.3; Nehalem) */
-    {"intel-v3", PMU_KIND_INTEL_ARCH, 3, 4, 48, 3, 48, false, SIG_INTEL_SKX, NULL, 0, false},
+    {"intel-v3", PMU_KIND_INTEL_ARCH, 3, 4, 48, 3, 48, false, SIG_INTEL_SKX, NULL, 0, false, EMUL_LBR_LEGACY, LBR_FMT_EIP_FLAGS},
     /* v4: 4 GP + 3 fixed, 48 bits, full-width writes (SDM 21.2.4; Skylake) */
-    {"intel-v4", PMU_KIND_INTEL_ARCH, 4, 4, 48, 3, 48, true, SIG_INTEL_SKX, NULL, 0, false},
+    {"intel-v4", PMU_KIND_INTEL_ARCH, 4, 4, 48, 3, 48, true, SIG_INTEL_SKX, NULL, 0, false, EMUL_LBR_LEGACY, LBR_FMT_INFO},
     /* v5: 4 GP + 4 fixed (topdown slots), 48 bits (SDM 21.2.5; Ice Lake) */
-    {"intel-v5", PMU_KIND_INTEL_ARCH, 5, 4, 48, 4, 48, true, SIG_INTEL_SKX, NULL, 0, false},
+    {"intel-v5", PMU_KIND_INTEL_ARCH, 5, 4, 48, 4, 48, true, SIG_INTEL_SKX, NULL, 0, false, EMUL_LBR_LEGACY, LBR_FMT_INFO},
     /* v6: counters enumerated through leaf 23H, v6 MSR aliases (SDM 21.2.6 / leaf 23H) */
-    {"intel-v6", PMU_KIND_INTEL_ARCH, 6, 4, 48, 4, 48, true, SIG_INTEL_SKX, NULL, 0, false},
+    {"intel-v6", PMU_KIND_INTEL_ARCH, 6, 4, 48, 4, 48, true, SIG_INTEL_SKX, NULL, 0, false, EMUL_LBR_ARCH, 0},
     /* K7-style PerfEvtSel0-3 / PerfCtr0-3, 48 bits (APM 13.2.1) */
-    {"amd-legacy", PMU_KIND_AMD_LEGACY, 0, 4, 48, 0, 0, false, SIG_AMD_10H, NULL, 0, false},
+    {"amd-legacy", PMU_KIND_AMD_LEGACY, 0, 4, 48, 0, 0, false, SIG_AMD_10H, NULL, 0, false, EMUL_LBR_NONE, 0},
     /* PerfCtrExtCore: 6 counters at C001_0200 (APM 13.2.1, CPUID 8000_0001 ECX[23]) */
-    {"amd-core-ext", PMU_KIND_AMD_CORE_EXT, 0, 6, 48, 0, 0, false, SIG_AMD_15H, NULL, 0, false},
+    {"amd-core-ext", PMU_KIND_AMD_CORE_EXT, 0, 6, 48, 0, 0, false, SIG_AMD_15H, NULL, 0, false, EMUL_LBR_NONE, 0},
     /* PerfMonV2: global control/status (APM 13.2.2, CPUID 8000_0022) */
-    {"amd-v2", PMU_KIND_AMD_PERFMON_V2, 0, 6, 48, 0, 0, false, SIG_AMD_19H, NULL, 0, false},
+    {"amd-v2", PMU_KIND_AMD_PERFMON_V2, 0, 6, 48, 0, 0, false, SIG_AMD_19H, NULL, 0, false, EMUL_LBR_AMD, 0},
     /* Knights Corner: 2 counters of 40 bits (KNC PMU 1.4) */
-    {"knc", PMU_KIND_KNC, 0, 2, 40, 0, 0, false, SIG_KNC, NULL, 0, false},
+    {"knc", PMU_KIND_KNC, 0, 2, 40, 0, 0, false, SIG_KNC, NULL, 0, false, EMUL_LBR_NONE, 0},
     /* Hybrid: Alder Lake (P-cores, then E-cores) and Meteor Lake (P-cores, E-cores, low-power E-cores), v5, 48-bit
      * counters, full-width writes (PERF_CAPABILITIES.FW_WRITE, as on every part since Skylake). */
-    {"adl", PMU_KIND_INTEL_ARCH, 5, 0, 48, 0, 48, true, SIG_ADL_P, adl_cores, ARRAY_SIZE(adl_cores), false},
-    {"mtl", PMU_KIND_INTEL_ARCH, 5, 0, 48, 0, 48, true, SIG_MTL, mtl_cores, ARRAY_SIZE(mtl_cores), true},
+    {"adl", PMU_KIND_INTEL_ARCH, 5, 0, 48, 0, 48, true, SIG_ADL_P, adl_cores, ARRAY_SIZE(adl_cores), false, EMUL_LBR_ARCH, 0},
+    {"mtl", PMU_KIND_INTEL_ARCH, 5, 0, 48, 0, 48, true, SIG_MTL, mtl_cores, ARRAY_SIZE(mtl_cores), true, EMUL_LBR_ARCH, 0},
 };
 
 const struct pmu_emul_kind *pmu_emul_kind_find(const char *name)
@@ -172,7 +173,59 @@ void pmu_emul_caps(const struct pmu_emul_kind *k, u32 core, struct pmu_caps *out
     struct cpu_ident id;
     cpu_ident_decode(&id, &src);
     pmu_discover(out, &id, &src);
-    /* The kernel reads PERF_CAPABILITIES and hands it over; FW_WRITE is bit 13 (SDM Vol.4 IA32_PERF_CAPABILITIES). */
+    /* The kernel reads PERF_CAPABILITIES and hands it over. */
     if (out->pdcm)
-        pmu_caps_apply_perf_capabilities(out, k->fw_write ? BIT(13) : 0);
+        pmu_caps_apply_perf_capabilities(out, pmu_emul_perf_capabilities(k));
+}
+
+u64 pmu_emul_perf_capabilities(const struct pmu_emul_kind *k)
+{
+    /* SDM Vol.4 IA32_PERF_CAPABILITIES: LBR format [5:0], FW_WRITE [13]. */
+    return (k->fw_write ? BIT(13) : 0) | (k->lbr == EMUL_LBR_LEGACY ? (k->lbr_format & 0x3f) : 0);
+}
+
+void pmu_emul_lbr(const struct pmu_emul_kind *k, u32 core, struct lbr_caps *out)
+{
+    static const struct cpuid_source blank = {no_leaves, NULL};
+    struct pmu_emul_cpuid ctx = {k, &blank, false, core};
+    struct cpuid_source src = {pmu_emul_cpuid_query, &ctx};
+    struct pmu_caps caps;
+    pmu_emul_caps(k, core, &caps);
+    lbr_discover(&caps, &src, out);
+    /* No LBR: none at all, whatever the model number would have (its MSRs #GP). */
+    if (k->lbr == EMUL_LBR_NONE)
+        *out = (struct lbr_caps){.kind = LBR_NONE, .why_none = "", .source = "", .stride = 1};
+}
+
+bool pmu_emul_kind_with_lbr(const struct pmu_emul_kind *k, const char *lbr, struct pmu_emul_kind *out, const char **why)
+{
+    *out = *k;
+    bool intel = k->kind == PMU_KIND_INTEL_ARCH;
+    if (!strcmp(lbr, "none")) {
+        out->lbr = EMUL_LBR_NONE;
+    } else if (!strcmp(lbr, "arch")) {
+        if (!intel) {
+            *why = "Architectural LBR is Intel's";
+            return false;
+        }
+        out->lbr = EMUL_LBR_ARCH;
+    } else if (!strcmp(lbr, "amd")) {
+        if (k->kind != PMU_KIND_AMD_PERFMON_V2) {
+            *why = "LbrExtV2 needs PerfMonV2 (Linux amd_pmu_lbr_init: version >= 2): kind amd-v2";
+            return false;
+        }
+        out->lbr = EMUL_LBR_AMD;
+    } else if (!strncmp(lbr, "legacy:", 7) && lbr[7] >= '0' && lbr[7] <= '7' && !lbr[8]) {
+        if (!intel || k->version < 2) {
+            *why = "a model-specific LBR's format is in IA32_PERF_CAPABILITIES, which the emulated PMU presents "
+                   "from Intel v2 on (CPUID.01H:ECX[15] PDCM)";
+            return false;
+        }
+        out->lbr = EMUL_LBR_LEGACY;
+        out->lbr_format = (u32)(lbr[7] - '0');
+    } else {
+        *why = "expects none, arch, amd or legacy:N with N a format 0..7";
+        return false;
+    }
+    return true;
 }

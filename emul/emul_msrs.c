@@ -26,10 +26,22 @@ static const struct block pmu_blocks[] = {
     {MSR_KNC_SPFLT_CONTROL, 4},
 };
 
+/* The LBR MSRs of every kind of LBR (pmu/lbr.c): LBR_SELECT and TOS 1C8H-1C9H, FROM/TO 40H-5FH and 60H-7FH (Core 2,
+ * Atom), 680H-6BFH, 6C0H-6FFH, LBR_INFO DC0H-DDFH, Arch LBR 14CEH-14CFH, 1200H-, 1500H-, 1600H- (64 entries), AMD
+ * LBR_SELECT and DBG_EXTN_CFG C000_010EH-FH, FROM/TO C001_0300H- (32 pairs). */
+static const struct block lbr_blocks[] = {
+    {0x1c8, 2},     {0x40, 0x40},    {0x680, 0x80},    {0xdc0, 0x20},      {0x14ce, 2},
+    {0x1200, 0x40}, {0x1500, 0x40},  {0x1600, 0x40},   {0xc000010e, 2},    {0xc0010300, 0x40},
+};
+
 bool pmu_emul_msr_is_pmu(const struct pmu_emul_kind *k, u32 msr)
 {
     if (msr == MSR_IA32_DEBUGCTL)
-        return k->kind == PMU_KIND_INTEL_ARCH;
+        return k->kind == PMU_KIND_INTEL_ARCH || k->lbr == EMUL_LBR_AMD;
+    /* Every Intel and AMD kind answers them: one without an LBR #GPs, as a hypervisor that does not virtualize it. */
+    for (u32 i = 0; i < ARRAY_SIZE(lbr_blocks) && k->kind != PMU_KIND_KNC; i++)
+        if (msr >= lbr_blocks[i].first && msr - lbr_blocks[i].first < lbr_blocks[i].count)
+            return true;
     for (u32 i = 0; i < ARRAY_SIZE(pmu_blocks); i++)
         if (msr >= pmu_blocks[i].first && msr - pmu_blocks[i].first < pmu_blocks[i].count)
             return true;

@@ -59,6 +59,15 @@ static const char *set_pmu_skid(struct options *o, const char *v)
     return opt_u32(v, &o->pmu_skid, 0, 64) ? NULL : "expects a number of instructions, 0..64";
 }
 
+/* pmu_lbr=: the emulated PMU's LBR (docs/lbr.md); whether it fits the kind is checked with the kind. */
+static const char *set_pmu_lbr(struct options *o, const char *v)
+{
+    if (strlen(v) >= sizeof(o->pmu_lbr))
+        return "expects none, arch, amd or legacy:N with N a format 0..7";
+    k_snprintf(o->pmu_lbr, sizeof(o->pmu_lbr), "%s", v);
+    return NULL;
+}
+
 /* Faults, parts and skid exist only in the emulated PMU; a part must fit the kind. */
 static bool consistent(const struct options *o, char *err, size_t err_size)
 {
@@ -72,6 +81,19 @@ static bool consistent(const struct options *o, char *err, size_t err_size)
         }
         if (!pmu_emul_kind_as_part(k, event_catalog_part_named(o->pmu_part), &as_part, &why)) {
             k_snprintf(err, err_size, "pmu_part=%s does not fit pmu=emulated:%s: %s", o->pmu_part, k->name, why);
+            return false;
+        }
+    }
+    if (o->pmu_lbr[0]) {
+        struct pmu_emul_kind with;
+        const char *why = NULL;
+        const struct pmu_emul_kind *k = o->pmu_emulated[0] ? pmu_emul_kind_find(o->pmu_emulated) : NULL;
+        if (!k) {
+            k_snprintf(err, err_size, "pmu_lbr= needs pmu=emulated:KIND (the LBR is the emulated PMU's)");
+            return false;
+        }
+        if (!pmu_emul_kind_with_lbr(k, o->pmu_lbr, &with, &why)) {
+            k_snprintf(err, err_size, "pmu_lbr=%s does not fit pmu=emulated:%s: %s", o->pmu_lbr, k->name, why);
             return false;
         }
     }
@@ -102,6 +124,10 @@ static const struct opt_desc rows[] = {
      "the emulated PMU's PMI interrupts the (N+1)-th instruction after the overflowing one; 0 (default) the next "
      "(docs/skid.md; needs pmu=emulated:KIND)",
      set_pmu_skid},
+    {"pmu_lbr", "pmu_lbr=none|arch|amd|legacy:N",
+     "the emulated PMU's Last Branch Records instead of the kind's own: none, architectural, AMD LbrExtV2, or "
+     "model-specific in format N (0..7) (docs/lbr.md; needs pmu=emulated:KIND)",
+     set_pmu_lbr},
 };
 
 const struct opt_table emul_options = {rows, ARRAY_SIZE(rows), consistent};

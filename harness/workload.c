@@ -18,6 +18,8 @@ static void retired(const struct step_record *r, void *arg)
         .evc = ok ? evc_classes(&r->cls, r->taken) : 1u << EVC_INSTRUCTIONS,
         .mispredicted = ok && r->cls.branch && r->cls.cond &&
                         pmu_emul_mispredicted((const u8 *)r->rip, r->cls.len, r->taken),
+        .rip = r->rip,
+        .next_rip = r->next_rip,
     };
     pmu_emul_retired(r->cpl, &s);
 }

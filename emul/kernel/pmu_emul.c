@@ -20,6 +20,7 @@
 #include "pmu/kernel/pmu_cpu.h"
 #include "emul/model/pmu_model.h"
 #include "pmu/event_catalog.h"
+#include "pmu/lbr.h"
 #include "kernel/percpu_array.h"
 
 bool g_pmu_emulated;
@@ -75,11 +76,15 @@ void pmu_emul_boot(void)
 {
     g_pmu_emul_kind = g_options.pmu_emulated[0] ? pmu_emul_kind_find(g_options.pmu_emulated) : NULL;
     /* pmu_part=: the kind as that part presents it (the options checked that it fits). */
-    static struct pmu_emul_kind as_part;
+    static struct pmu_emul_kind as_part, with_lbr;
     const char *why = NULL;
     if (g_pmu_emul_kind && g_options.pmu_part[0] &&
         pmu_emul_kind_as_part(g_pmu_emul_kind, event_catalog_part_named(g_options.pmu_part), &as_part, &why))
         g_pmu_emul_kind = &as_part;
+    /* pmu_lbr=: the kind (as that part) with another LBR (the options checked that it fits). */
+    if (g_pmu_emul_kind && g_options.pmu_lbr[0] &&
+        pmu_emul_kind_with_lbr(g_pmu_emul_kind, g_options.pmu_lbr, &with_lbr, &why))
+        g_pmu_emul_kind = &with_lbr;
     g_pmu_emulated = g_pmu_emul_kind != NULL;
     if (g_pmu_emulated) {
         static const struct msr_hook msrs = {pmu_emul_msr_routed, pmu_emul_rdmsr, pmu_emul_wrmsr};
@@ -153,6 +158,9 @@ void pmu_emul_cpu_init(void)
      * the real LVT decides (model_deliver, send()). */
     pmu_model_init(&e->m, &caps, MODEL_APIC_STRICT_EDGE);
     pmu_model_set_faults(&e->m, g_options.pmu_faults);
+    struct lbr_caps lbr;
+    pmu_emul_lbr(g_pmu_emul_kind, e->core, &lbr);
+    pmu_model_set_lbr(&e->m, &lbr);
     pmu_model_reset(&e->m); /* power-up, with the faults already in place (global-ctrl-reset-zero) */
     if (g_options.pmu_faults & PMU_FAULT_COUNTERS_SURVIVE_RESET)
         e->restored = pmu_emul_persist_restore(this_cpu()->index, &e->m, g_pmu_emul_kind->name);
@@ -357,6 +365,9 @@ void pmu_emul_retired(u8 cpl, const struct pmu_emul_step *step)
     if (e->hold)
         e->hold--; /* one more instruction retired while a PMI waits out the skid */
     e->retiring = true;
+    /* The LBR records the branch at its retirement, before its events can overflow a counter and freeze it. */
+    struct lbr_model_branch b = {step->rip, step->next_rip, lbr_branch_of_evc(step->evc), cpl, step->mispredicted};
+    pmu_model_retire_branch(&e->m, &b);
     feed_cycles(e);
     for (u32 i = 0; i < e->nev; i++) {
         u32 n = pmu_emul_event_count(e->ev[i].classes, e->ev[i].evc, step);

@@ -181,9 +181,21 @@ static void overflow(struct pmu_model *m, u64 bits)
             else
                 m->global_ctrl = 0;
         }
-        if ((m->debugctl & DBG_FREEZE_LBRS_ON_PMI) && m->caps.version >= 4)
-            m->global_status |= ST_LBR_FRZ;
+        /* FREEZE_LBRS_ON_PMI: v4+ report it in LBR_Frz, cleared through STATUS_RESET; before v4 the PMI clears
+         * DEBUGCTL.LBR, which software sets again (SDM Vol.3B 18.4.7; Linux __intel_pmu_lbr_enable sets it again
+         * below v4 and "v4 can do that as part of the GLOBAL_STATUS ack"). */
+        if ((m->debugctl & DBG_FREEZE_LBRS_ON_PMI) && !(m->faults & PMU_FAULT_LBR_NO_FREEZE)) {
+            if (m->caps.version >= 4)
+                m->global_status |= ST_LBR_FRZ;
+            else
+                m->debugctl &= ~BIT(0);
+        }
     }
+    /* AMD LbrExtV2 with Fn8000_0022 EAX[2]: DEBUGCTL bit 11 freezes the LBR on a PMI, reported in
+     * PerfCntrGlobalStatus bit 58 (Linux amd/lbr.c amd_pmu_lbr_enable_all, amd/core.c amd_pmu_v2_handle_irq). */
+    if (any_pmi && is_amd(m) && m->lbr.c.freeze && (m->debugctl & DBG_FREEZE_LBRS_ON_PMI) &&
+        !(m->faults & (PMU_FAULT_NO_FREEZE | PMU_FAULT_LBR_NO_FREEZE)))
+        m->global_status |= ST_LBR_FRZ;
     /* Simultaneous overflows share one line transition (KNC 1.4.3.9: "the first one is signalled to the
      * APIC; the rest are tracked in the overflow status register"). */
     if (has_status(m)) {
@@ -395,7 +407,7 @@ static struct reg decode(const struct pmu_model *m, u32 msr)
         return (struct reg){REG_PERF_CAPS, 0};
     if (msr == r->spflt_ctrl)
         return (struct reg){REG_SPFLT, 0};
-    if (msr == MODEL_MSR_DEBUGCTL && is_intel(m))
+    if (msr == MODEL_MSR_DEBUGCTL && (is_intel(m) || m->lbr.c.kind == LBR_AMD_V2))
         return (struct reg){REG_DEBUGCTL, 0};
 
     u32 ngp = m->caps.num_gp;
@@ -514,6 +526,8 @@ static u64 intel_inuse(const struct pmu_model *m)
 
 static int msr_read(struct pmu_model *m, u32 msr, u64 *val)
 {
+    if (lbr_model_owns(&m->lbr, msr))
+        return lbr_model_rdmsr(&m->lbr, msr, val);
     struct reg r = decode(m, msr);
     switch (r.kind) {
     case REG_SEL:
@@ -593,6 +607,8 @@ static int write_counter(struct pmu_model *m, u32 bit, u64 val, bool full_width)
 
 static int msr_write(struct pmu_model *m, u32 msr, u64 val)
 {
+    if (lbr_model_owns(&m->lbr, msr))
+        return lbr_model_wrmsr(&m->lbr, msr, val);
     struct reg r = decode(m, msr);
     u64 valid;
     switch (r.kind) {
@@ -635,7 +651,7 @@ static int msr_write(struct pmu_model *m, u32 msr, u64 val)
     case REG_STATUS_RESET:
         /* Write 1 to clear (SDM 21.2.2 GLOBAL_OVF_CTRL; KNC 0x2E "writing 1 to bit n clears overflow status bit
          * n"; APM PerfCntrGlobalStatusClr, Linux amd_pmu_ack_global_status). */
-        valid = is_intel(m) ? intel_status_reset_valid(m) : counters(m);
+        valid = is_intel(m) ? intel_status_reset_valid(m) : counters(m) | (m->lbr.c.freeze ? ST_LBR_FRZ : 0);
         if (is_amd(m))
             val &= valid; /* reserved bits ignored; Linux writes ~status here */
         else if (val & ~valid)
@@ -868,7 +884,23 @@ void pmu_model_reset(struct pmu_model *m)
     if (is_intel(m) && has_status(m) && m->reset_condchgd)
         m->global_status |= ST_COND_CHGD;
     apic_model_reset(&m->apic);
+    lbr_model_reset(&m->lbr);
     update_line(m);
+}
+
+void pmu_model_set_lbr(struct pmu_model *m, const struct lbr_caps *c)
+{
+    lbr_model_init(&m->lbr, c);
+}
+
+void pmu_model_retire_branch(struct pmu_model *m, const struct lbr_model_branch *b)
+{
+    if (m->lbr.c.kind == LBR_NONE)
+        return;
+    /* Recording needs the enable, and no freeze pending (LBR_Frz, v4+ and AMD). */
+    bool on = lbr_model_enabled(&m->lbr, m->debugctl) && !(m->global_status & ST_LBR_FRZ);
+    if (on)
+        lbr_model_branch(&m->lbr, b, m->faults);
 }
 
 /* Select values Linux printed in "[Firmware Bug]: the BIOS has corrupted hw-PMU resources (MSR %x is %Lx)"

@@ -19,6 +19,7 @@
 #include "pmu/access.h"
 #include "pmu/pmu_caps.h"
 #include "emul/model/apic_model.h"
+#include "emul/model/lbr_model.h"
 
 #define PMU_MODEL_MAX_GP 32     /* unified bits 0..31 */
 #define PMU_MODEL_MAX_FIXED 16  /* unified bits 32..47 */
@@ -83,8 +84,12 @@ enum pmu_model_fault {
                                              * wraps: the PMI interrupts the overflowing instruction itself */
     PMU_FAULT_SKID_BEYOND_BOUND = 1u << 15, /* the kernel's emulated PMU sends each PMI PMU_EMUL_SKID_EXCESS
                                              * instructions later than the skid it declares (pmu_skid=) */
+    PMU_FAULT_LBR_OUT_OF_ORDER = 1u << 16,  /* the two youngest LBR records trade places */
+    PMU_FAULT_LBR_MISSING_RECORD = 1u << 17,/* every 16th branch the LBR should record is lost */
+    PMU_FAULT_LBR_FILTER_LEAK = 1u << 18,   /* the LBR's CPL filter lets branches that end at CPL 0 through */
+    PMU_FAULT_LBR_NO_FREEZE = 1u << 19,     /* IA32_DEBUGCTL.FREEZE_LBRS_ON_PMI ignored */
 };
-#define PMU_MODEL_FAULT_COUNT 16
+#define PMU_MODEL_FAULT_COUNT 20
 #define PMU_MODEL_OVERCOUNT_N 100
 /* "lvtpc-no-mask" etc.; NULL for a bit that names no fault. */
 const char *pmu_model_fault_name(u32 fault_bit);
@@ -143,6 +148,7 @@ struct pmu_model {
     u32 a_pmc0;                    /* IA32_A_PMC0 when full-width writes exist, else 0 */
 
     struct apic_model apic;
+    struct lbr_model lbr;          /* kind LBR_NONE until pmu_model_set_lbr() */
     struct pmu_model_stats st;
 
     pmu_model_access_hook access_hook;
@@ -164,6 +170,13 @@ void pmu_model_init(struct pmu_model *m, const struct pmu_caps *caps, enum model
  * executed at OS+USR) and, with three fixed counters or more, IA32_FIXED_CTR_CTRL 0x330 (a Core i3-3240). Written
  * through the model's own MSR path at CPL 0. */
 void pmu_model_firmware_left_enabled(struct pmu_model *m);
+
+/* Give the model the LBR `c` describes (pmu/lbr.c lbr_discover on the kind's CPUID), after pmu_model_init. */
+void pmu_model_set_lbr(struct pmu_model *m, const struct lbr_caps *c);
+/* One retired instruction, for the LBR: a taken branch is recorded when the LBR is enabled, not frozen, and its filter
+ * keeps it (emul/model/lbr_model.c); call it before feeding the instruction's events, so the branch whose event
+ * overflows a counter is recorded before a freeze on that PMI. */
+void pmu_model_retire_branch(struct pmu_model *m, const struct lbr_model_branch *b);
 
 /* Switch deliberate misbehaviours on (enum pmu_model_fault bits; 0: none), after pmu_model_init. */
 void pmu_model_set_faults(struct pmu_model *m, u32 faults);

@@ -49,6 +49,8 @@ void pmu_cpu_discover(void *unused)
         if (!pc->perf_caps_rc)
             pmu_caps_apply_perf_capabilities(&pc->caps, v);
     }
+    pc->cpuid = src;
+    lbr_discover(&pc->caps, src, &pc->lbr);
     pc->init_rc = pmu_init(&pc->pmu, &pc->caps, &pc->hw);
     if (!pc->init_rc)
         record_entry(pc);

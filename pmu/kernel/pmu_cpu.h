@@ -6,6 +6,7 @@
 #pragma once
 #include "lib/cpu_ident.h"
 #include "kernel/percpu.h"
+#include "pmu/lbr.h"
 #include "pmu/pmu.h"
 #include "pmu/pmu_state.h"
 
@@ -13,6 +14,8 @@ struct pmu_cpu {
     bool discovered;
     struct cpu_ident id;
     struct pmu_caps caps;
+    const struct cpuid_source *cpuid; /* the CPUID discovery read: the CPU's, or the emulated kind's */
+    struct lbr_caps lbr;     /* its Last Branch Records (pmu/lbr.h), after IA32_PERF_CAPABILITIES */
     int perf_caps_rc;        /* rdmsr_safe result for IA32_PERF_CAPABILITIES (when PDCM) */
     struct hw_access hw;
     struct pmu pmu;

@@ -488,6 +488,14 @@ static void test_pmu_emulated(void **state)
     expect_error("pmu=emulated:intel-v4 pmu_skid=65", "pmu_skid", "0..64");
     expect_error("pmu=emulated:intel-v4 pmu_skid=-1", "pmu_skid", "0..64");
     expect_error("pmu_skid=2", "pmu_skid", "pmu=emulated:KIND");
+    /* pmu_lbr=: a kind of LBR that fits the kind. */
+    expect_ok("pmu=emulated:intel-v4 pmu_lbr=legacy:6", &o);
+    expect_ok("pmu=emulated:amd-v2 pmu_lbr=amd", &o);
+    expect_ok("pmu=emulated:knc pmu_lbr=none", &o);
+    expect_error("pmu=emulated:intel-v4 pmu_lbr=legacy:9", "pmu_lbr", "legacy:N");
+    expect_error("pmu=emulated:amd-legacy pmu_lbr=amd", "pmu_lbr", "PerfMonV2");
+    expect_error("pmu=emulated:intel-v1 pmu_lbr=legacy:3", "pmu_lbr", "PERF_CAPABILITIES");
+    expect_error("pmu_lbr=arch", "pmu_lbr", "pmu=emulated:KIND");
 }
 
 /* reset=: one reset type or all, as a bit mask in enum reset_type order; only with suite reset selected. */

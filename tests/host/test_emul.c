@@ -11,6 +11,7 @@
 
 #include "lib/cpu_ident.h"
 #include "emul/emul.h"
+#include "pmu/lbr.h"
 #include "pmu/event_catalog.h"
 #include "pmu/entry_state.h"
 #include "pmu/events.h"
@@ -133,7 +134,20 @@ static void discovers_model(const struct pmu_emul_kind *k, u32 core)
     assert_false(pmu_emul_msr_is_pmu(k, 0x10));
     assert_false(pmu_emul_msr_is_pmu(k, 0x1b));
     assert_false(pmu_emul_msr_is_pmu(k, 0x830));
-    assert_int_equal(pmu_emul_msr_is_pmu(k, MSR_IA32_DEBUGCTL), k->kind == PMU_KIND_INTEL_ARCH);
+    /* DEBUGCTL: Intel's freeze bits and LBR enable, AMD's LBR freeze (LbrExtV2). */
+    assert_int_equal(pmu_emul_msr_is_pmu(k, MSR_IA32_DEBUGCTL), k->kind == PMU_KIND_INTEL_ARCH || k->lbr == EMUL_LBR_AMD);
+    /* Every register of its LBR too (pmu/lbr.c finds them on the kind's CPUID). */
+    struct lbr_caps l;
+    pmu_emul_lbr(k, core, &l);
+    for (u32 i = 0; l.kind != LBR_NONE && i < l.depth; i++) {
+        assert_true(pmu_emul_msr_is_pmu(k, l.from + i * l.stride));
+        if (l.to)
+            assert_true(pmu_emul_msr_is_pmu(k, l.to + i * l.stride));
+        if (l.info)
+            assert_true(pmu_emul_msr_is_pmu(k, l.info + i));
+    }
+    if (l.select)
+        assert_true(pmu_emul_msr_is_pmu(k, l.select));
 }
 
 static void every_kind_discovers_its_model(void **state)

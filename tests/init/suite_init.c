@@ -92,6 +92,11 @@ static struct init_obs {
     const char *pmu_why;
     u64 status_set_bits;
     struct pmu_state pmu_before, pmu_after;
+    u32 lbr_n;           /* LBR registers given a distinctive value (pmu/lbr.h lbr_distinct_state) */
+    int lbr_rc;
+    u32 lbr_msr[16];
+    u64 lbr_before[16], lbr_after[16];
+    int lbr_after_rc[16];
 } obs;
 
 static void fpu_read(struct fpu_seen *f)
@@ -143,6 +148,8 @@ static void capture(void *arg)
     }
     if (o->pmu)
         pmu_state_read(&this_pmu_cpu()->pmu, &o->pmu_after);
+    for (u32 i = 0; i < o->lbr_n; i++)
+        o->lbr_after_rc[i] = rdmsr_safe(o->lbr_msr[i], &o->lbr_after[i]);
     for (u32 i = 0; i < ARRAY_SIZE(kept_msrs); i++)
         rdmsr_safe(kept_msrs[i].msr, &o->msr_after[i]);
     if (o->mtrr)
@@ -235,6 +242,14 @@ static void roundtrip_check(struct check *c)
     if (o->pmu) {
         o->pmu_rc = pmu_state_program_distinct(&pc->pmu, &o->status_set_bits, &o->pmu_why);
         pmu_state_read(&pc->pmu, &o->pmu_before);
+    }
+    /* The LBR: its first entries and its filter, recording off. */
+    u64 lbr_value[ARRAY_SIZE(o->lbr_msr)];
+    o->lbr_n = o->pmu ? lbr_distinct_state(&pc->lbr, o->lbr_msr, lbr_value, ARRAY_SIZE(o->lbr_msr)) : 0;
+    o->lbr_rc = 0;
+    for (u32 i = 0; i < o->lbr_n && !o->lbr_rc; i++) {
+        o->lbr_rc = wrmsr_safe(o->lbr_msr[i], lbr_value[i]);
+        o->lbr_rc = o->lbr_rc ? o->lbr_rc : rdmsr_safe(o->lbr_msr[i], &o->lbr_before[i]);
     }
     set_apic_distinct();
     o->tsc_before = rdtsc();
@@ -388,6 +403,28 @@ static void pmu_kept_check(struct check *c)
     expect_eq_dec(c, "registers compared", obs.pmu_before.count, obs.pmu_after.count);
 }
 
+/* The Last Branch Records across INIT: every register keeps its value, as every MSR (SDM Vol.3A 9.1; Arch LBR:
+ * only a warm reset clears IA32_LBR_CTL.LBREn, and keeps the rest, SDM Vol.3B "Architectural LBR" reset behaviour). */
+static void lbr_kept_check(struct check *c)
+{
+    struct pmu_cpu *pc = this_pmu_cpu();
+    SKIP_WITHOUT_PMU(c, pc);
+    if (pc->lbr.kind == LBR_NONE)
+        return check_skip(c, "no LBR: %s", pc->lbr.why_none);
+    if (!have_obs(c))
+        return;
+    if (obs.lbr_rc)
+        return check_skip(c, "the %s LBR's MSRs fault (%s): not usable here", lbr_kind_name(pc->lbr.kind),
+                          pmu_strerror(obs.lbr_rc));
+    check_note(c, "lbr", "%s, %u entries: the first entries and the filter", lbr_kind_name(pc->lbr.kind),
+               pc->lbr.depth);
+    for (u32 i = 0; i < obs.lbr_n; i++) {
+        char name[24];
+        k_snprintf(name, sizeof(name), "MSR 0x%x", obs.lbr_msr[i]);
+        expect_eq(c, name, obs.lbr_before[i], obs.lbr_after_rc[i] ? (u64)obs.lbr_after_rc[i] << 48 : obs.lbr_after[i]);
+    }
+}
+
 /* CPUS_OTHERS: the round trip needs the boot CPU to send INIT and SIPI (smp_init_roundtrip), and one record (obs)
  * serves the checks after it, so each CPU runs them alone, in this order. */
 static const struct check_def init_checks[] = {
@@ -397,6 +434,7 @@ static const struct check_def init_checks[] = {
     {"kept", kept_check, SCOPE_PER_CPU, NO_FAULT, CPUS_OTHERS},
     {"mtrr_kept", mtrr_check, SCOPE_PER_CPU, NO_FAULT, CPUS_OTHERS},
     {"pmu_kept", pmu_kept_check, SCOPE_PER_CPU, NO_FAULT, CPUS_OTHERS},
+    {"lbr_kept", lbr_kept_check, SCOPE_PER_CPU, NO_FAULT, CPUS_OTHERS},
 };
 
 const struct suite suite_init = {"init", "state across INIT (SDM Table 10-1, KNC PMU 1.4.4) on every thread", true,

@@ -52,6 +52,12 @@ static void discover_check(struct check *c)
         check_note(c, key, "%s", pc->caps.quirks[i]);
     }
     note_event_catalog(c, &pc->caps);
+    /* The Last Branch Records this thread's CPUID (and model, and IA32_PERF_CAPABILITIES) describe (docs/lbr.md). */
+    if (pc->lbr.kind == LBR_NONE)
+        check_note(c, "lbr", "none: %s", pc->lbr.why_none);
+    else
+        check_note(c, "lbr", "%s, %u entries, FROM at MSR 0x%x%s (%s)", lbr_kind_name(pc->lbr.kind), pc->lbr.depth,
+                   pc->lbr.from, pc->lbr.kind == LBR_LEGACY ? (pc->lbr.info ? ", LBR_INFO" : "") : "", pc->lbr.source);
     SKIP_WITHOUT_PMU(c, pc);
     const struct pmu_caps *k = &pc->caps;
     /* GP counters 1..64, widths 32..64 bits (tests/pmu_enum/portable/pmu_enum_judge.c, shared with pmu-decode --checks). */

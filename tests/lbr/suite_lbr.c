@@ -1,0 +1,399 @@
+/* Suite "lbr": Last Branch Records held exactly against the single-step oracle (docs/lbr.md). The oracle steps the
+ * workload ew_calls(70) once and keeps every branch instruction: source, target, kind, CPL at the target. The same
+ * workload then runs unstepped with the LBR recording, and the records read back must be the oracle's last taken
+ * branches that the filter keeps, youngest first, each source and target exact (and the branch type where Arch LBR
+ * carries it). kvm-unit-tests x86/pmu_lbr.c checks only that FROM and TO are non-zero after a loop. The kinds of LBR,
+ * their MSRs and formats: pmu/lbr.c; the comparison: tests/lbr/portable/lbr_judge.c. */
+#include <string.h>
+
+#include "apic/apic.h"
+#include "emul/kernel/pmu_emul.h"
+#include "harness/framework.h"
+#include "harness/workload.h"
+#include "kernel/percpu.h"
+#include "kernel/percpu_array.h"
+#include "kernel/safe.h"
+#include "kernel/singlestep.h"
+#include "kernel/x86.h"
+#include "pmu/event_catalog.h"
+#include "pmu/events.h"
+#include "pmu/kernel/pmu_cpu.h"
+#include "pmu/lbr.h"
+#include "pmu/pmu_msr.h"
+#include "tests/events/portable/events_workloads.h"
+#include "tests/lbr/portable/lbr_judge.h"
+
+#define ITERATIONS 70  /* ew_calls: each kind of branch at least 69 times, more than the deepest LBR (64) */
+#define STREAM_MAX 640 /* its branch instructions: 8 per iteration, the entry JZ and the final RET */
+#define ATTEMPTS 2     /* a mismatch is a FAIL when both attempts show it (an SMI's return may add a record) */
+
+extern const u8 user_return_point[];
+
+struct lbr_cpu {
+    struct lbr_ref stream[STREAM_MAX];
+    u32 n;
+    bool overflow;
+    struct lbr_ref exp[LBR_MAX_DEPTH];
+    struct lbr_record obs[LBR_MAX_DEPTH];
+};
+PER_CPU_ARRAY(struct lbr_cpu, lbr_cpus);
+
+static void note_branch(const struct step_record *r, void *arg)
+{
+    struct lbr_cpu *lc = arg;
+    if (!r->classified || !r->cls.branch)
+        return;
+    if (lc->n >= STREAM_MAX) {
+        lc->overflow = true;
+        return;
+    }
+    lc->stream[lc->n++] = (struct lbr_ref){r->rip, r->next_rip, lbr_branch_of_evc(evc_classes(&r->cls, r->taken)),
+                                           r->cpl};
+}
+
+/* The oracle's stream of ew_calls(ITERATIONS) at `cpl`. */
+static bool oracle(struct check *c, struct lbr_cpu *lc, u8 cpl)
+{
+    lc->n = 0;
+    lc->overflow = false;
+    struct step_stats st = {0};
+    step_run(cpl, ew_calls, ITERATIONS, note_branch, lc, &st);
+    return expect_true(c, cpl ? "oracle (CPL 3)" : "oracle (CPL 0)", st.ended && !lc->overflow && lc->n == 8 * ITERATIONS + 2,
+                       "562 branch instructions", "%u%s", lc->n, st.ended ? "" : ", did not end");
+}
+
+static u32 msr_of(const struct lbr_caps *l, u32 base, u32 slot)
+{
+    return base + slot * l->stride;
+}
+
+/* Every entry zeroed, so that a record can only come from this run. */
+static int lbr_clear(const struct lbr_caps *l)
+{
+    int rc = 0;
+    if (l->kind == LBR_ARCH)
+        rc |= wrmsr_safe(l->depth_msr, l->depth); /* also clears every entry */
+    for (u32 i = 0; i < l->depth; i++) {
+        rc |= wrmsr_safe(msr_of(l, l->from, i), 0);
+        if (l->to)
+            rc |= wrmsr_safe(msr_of(l, l->to, i), 0);
+        if (l->info)
+            rc |= wrmsr_safe(l->info + i, 0);
+    }
+    return rc;
+}
+
+/* A freeze left by an earlier PMI (GLOBAL_STATUS.LBR_Frz, Intel v4+ and AMD) is cleared through the status reset
+ * register (SDM Vol.3B 21.2.4.2; AMD PerfCntrGlobalStatusClr): a frozen LBR records nothing. */
+static int lbr_unfreeze(const struct lbr_caps *l)
+{
+    const struct pmu_caps *caps = &this_pmu_cpu()->caps;
+    bool frz = l->kind == LBR_AMD_V2 ? l->freeze : caps->kind == PMU_KIND_INTEL_ARCH && caps->version >= 4;
+    if (!frz || !caps->msrs.global_status_reset)
+        return 0;
+    return wrmsr_safe(caps->msrs.global_status_reset, BIT(PMU_STATUS_LBR_FRZ));
+}
+
+/* Filter, then the enable (with FREEZE_LBRS_ON_PMI when freeze). */
+static int lbr_arm(const struct lbr_caps *l, const struct lbr_filter *f, bool freeze)
+{
+    int rc = lbr_unfreeze(l);
+    u64 dbg = 0;
+    if (l->kind != LBR_ARCH && l->select)
+        rc |= wrmsr_safe(l->select, lbr_filter_value(l, f));
+    if (freeze || l->kind == LBR_LEGACY) {
+        rc |= rdmsr_safe(MSR_IA32_DEBUGCTL, &dbg);
+        dbg = (dbg & ~DEBUGCTL_FREEZE_LBRS_ON_PMI) | (freeze ? DEBUGCTL_FREEZE_LBRS_ON_PMI : 0);
+        rc |= wrmsr_safe(MSR_IA32_DEBUGCTL, dbg);
+    }
+    if (l->kind == LBR_ARCH) {
+        rc |= wrmsr_safe(l->select, lbr_filter_value(l, f)); /* IA32_LBR_CTL, LBREn included */
+    } else {
+        u64 v = 0;
+        rc |= rdmsr_safe(l->enable_msr, &v);
+        rc |= wrmsr_safe(l->enable_msr, v | l->enable_bit);
+    }
+    return rc;
+}
+
+static void lbr_disarm(const struct lbr_caps *l)
+{
+    u64 v = 0;
+    if (!rdmsr_safe(l->enable_msr, &v))
+        wrmsr_safe(l->enable_msr, v & ~l->enable_bit);
+    if (!rdmsr_safe(MSR_IA32_DEBUGCTL, &v) && (v & DEBUGCTL_FREEZE_LBRS_ON_PMI))
+        wrmsr_safe(MSR_IA32_DEBUGCTL, v & ~DEBUGCTL_FREEZE_LBRS_ON_PMI);
+}
+
+/* Every entry, youngest first. */
+static int lbr_read(const struct lbr_caps *l, struct lbr_record *out)
+{
+    u64 tos = 0;
+    int rc = l->kind == LBR_LEGACY ? rdmsr_safe(l->tos, &tos) : 0;
+    for (u32 i = 0; i < l->depth && !rc; i++) {
+        u32 s = lbr_slot(l, tos, i);
+        u64 from = 0, to = 0, info = 0;
+        rc |= rdmsr_safe(msr_of(l, l->from, s), &from);
+        if (l->to)
+            rc |= rdmsr_safe(msr_of(l, l->to, s), &to);
+        if (l->info)
+            rc |= rdmsr_safe(l->info + s, &info);
+        lbr_decode(l, from, to, info, &out[i]);
+    }
+    return rc;
+}
+
+/* One run of the workload with the LBR recording under `f`, its records read into lc->obs. */
+static int recorded_run(const struct lbr_caps *l, const struct lbr_filter *f, u8 cpl, struct lbr_cpu *lc)
+{
+    u64 flags = irq_save();
+    int rc = lbr_clear(l);
+    rc = rc ? rc : lbr_arm(l, f, false);
+    if (!rc)
+        workload_run(cpl, false, ew_calls, ITERATIONS);
+    lbr_disarm(l);
+    rc = rc ? rc : lbr_read(l, lc->obs);
+    irq_restore(flags);
+    return rc;
+}
+
+/* The evidence every check starts with: which LBR, or the SKIP that says why there is none. */
+static const struct lbr_caps *lbr_or_skip(struct check *c)
+{
+    struct pmu_cpu *pmc = this_pmu_cpu();
+    const char *why;
+    if (!pmu_cpu_usable(pmc, &why)) {
+        check_skip(c, "no PMU: %s", why);
+        return NULL;
+    }
+    const struct lbr_caps *l = &pmc->lbr;
+    if (l->kind == LBR_NONE) {
+        check_skip(c, "no LBR: %s", l->why_none);
+        return NULL;
+    }
+    /* As Linux does (arch/x86/events/intel/core.c check_msr on the LBR MSRs): an LBR whose first FROM faults or does not
+     * keep a value is not there (a hypervisor that does not virtualize it). */
+    u64 saved = 0, back = 0, probe = (u64)ew_calls;
+    int rc = rdmsr_safe(l->from, &saved);
+    rc = rc ? rc : wrmsr_safe(l->from, probe);
+    rc = rc ? rc : rdmsr_safe(l->from, &back);
+    wrmsr_safe(l->from, saved);
+    if (rc || back != probe) {
+        check_skip(c, "the %s LBR its CPUID%s names is not usable: MSR 0x%x %s", lbr_kind_name(l->kind),
+                   l->kind == LBR_LEGACY ? " and model" : "", l->from,
+                   rc ? "faults" : "does not keep a written value");
+        return NULL;
+    }
+    check_note(c, "lbr", "%s, %u entries%s (%s)", lbr_kind_name(l->kind), l->depth,
+               l->kind == LBR_LEGACY ? ", format from IA32_PERF_CAPABILITIES[5:0]" : "", l->source);
+    if (l->kind == LBR_LEGACY)
+        check_note(c, "format", "%u", l->format);
+    return l;
+}
+
+/* Compare one filter's records with the oracle over ATTEMPTS runs; the verdict from all of them. */
+static void compare_runs(struct check *c, const char *what, const struct lbr_caps *l, const struct lbr_filter *f,
+                         u8 cpl, struct lbr_cpu *lc)
+{
+    u32 nexp = lbr_expect(lc->stream, lc->n, f, l->depth, lc->exp);
+    u32 fails = 0, runs = 0;
+    struct lbr_match m = {0}, bad = {0};
+    for (u32 a = 0; a < ATTEMPTS; a++) {
+        if (recorded_run(l, f, cpl, lc)) {
+            check_fail(c, "%s: an LBR MSR faulted", what);
+            return;
+        }
+        runs++;
+        if (!lbr_match(lc->obs, l->depth, lc->exp, nexp, cpl ? (u64)user_return_point : 0, &m)) {
+            fails++;
+            bad = m;
+        }
+    }
+    if (!fails) {
+        expect_true(c, what, true, "the oracle's last taken branches, in order", "%u of %u records%s%s", m.matched,
+                    m.expected, m.type_checked ? ", types right" : "", m.exit_on_top ? "; the exit to ring 0 on top" : "");
+        return;
+    }
+    char obs[200];
+    if (bad.mismatch >= 0)
+        k_snprintf(obs, sizeof(obs), "record %d: 0x%llx -> 0x%llx, expected 0x%llx -> 0x%llx (%u before it right)",
+                   bad.mismatch, (unsigned long long)bad.got_from, (unsigned long long)bad.got_to,
+                   (unsigned long long)bad.exp_from, (unsigned long long)bad.exp_to, bad.matched);
+    else
+        k_snprintf(obs, sizeof(obs), "%u records right, %u more records, %u of %u types wrong", bad.matched, bad.extra,
+                   bad.type_wrong, bad.type_checked);
+    if (fails < runs)
+        check_inconclusive(c, what, "%s in %u of %u attempts: not repeated", obs, fails, runs);
+    else
+        expect_true(c, what, false, "the oracle's last taken branches, in order", "%s (every attempt)", obs);
+}
+
+static const struct lbr_filter all_user = {false, true, LBR_BR_ALL};
+
+/* lbr/records: the workload at CPL 3, the LBR keeping every kind of branch that ends at CPL > 0. */
+static void records_check(struct check *c)
+{
+    const struct lbr_caps *l = lbr_or_skip(c);
+    if (!l)
+        return;
+    struct lbr_cpu *lc = &lbr_cpus[this_cpu()->index];
+    if (!l->cpl_filter)
+        return check_skip(c, "this LBR has no filter (no LBR_SELECT: Core 2, the first Atoms): the kernel's own "
+                             "branches after the workload cannot be kept out");
+    if (!oracle(c, lc, 3))
+        return;
+    compare_runs(c, "records", l, &all_user, 3, lc);
+}
+
+/* lbr/filter_cpl: a CPL-0 run filtered to CPL > 0 and a CPL-3 run filtered to CPL 0 leave no record of the workload. */
+static void filter_cpl_check(struct check *c)
+{
+    const struct lbr_caps *l = lbr_or_skip(c);
+    if (!l)
+        return;
+    struct lbr_cpu *lc = &lbr_cpus[this_cpu()->index];
+    if (!l->cpl_filter)
+        return check_skip(c, "this LBR cannot filter by CPL (%s)", l->source);
+    if (!oracle(c, lc, 3))
+        return;
+    static const struct { u8 cpl; struct lbr_filter f; const char *what; } runs[] = {
+        {0, {false, true, LBR_BR_ALL}, "CPL-0 run, user-only filter"},
+        {3, {true, false, LBR_BR_ALL}, "CPL-3 run, kernel-only filter"},
+    };
+    for (u32 r = 0; r < ARRAY_SIZE(runs); r++) {
+        u32 seen = 0, first = 0;
+        u32 repeat = 0;
+        for (u32 a = 0; a < ATTEMPTS; a++) {
+            if (recorded_run(l, &runs[r].f, runs[r].cpl, lc))
+                return check_fail(c, "%s: an LBR MSR faulted", runs[r].what);
+            u32 here = 0;
+            for (u32 i = 0; i < l->depth; i++)
+                for (u32 j = 0; j < lc->n && lc->obs[i].valid; j++)
+                    if (lc->obs[i].from == lc->stream[j].from && lc->obs[i].to == lc->stream[j].to) {
+                        if (!here++)
+                            first = i;
+                        break;
+                    }
+            repeat += here != 0;
+            seen = here > seen ? here : seen;
+        }
+        if (seen && repeat < ATTEMPTS)
+            check_inconclusive(c, runs[r].what, "%u records of the workload in one attempt of %u", seen, ATTEMPTS);
+        else
+            expect_true(c, runs[r].what, !seen, "no record of the workload", seen ? "%u records of it (first at %u)" : "none",
+                        seen, first);
+    }
+}
+
+/* lbr/filter_type: each kind of branch alone (CPL > 0): exactly the oracle's last branches of that kind. */
+static void filter_type_check(struct check *c)
+{
+    const struct lbr_caps *l = lbr_or_skip(c);
+    if (!l)
+        return;
+    struct lbr_cpu *lc = &lbr_cpus[this_cpu()->index];
+    struct pmu_cpu *pmc = this_pmu_cpu();
+    if (!l->type_filter)
+        return check_skip(c, "this LBR cannot filter by kind of branch (%s)", l->source);
+    /* Nehalem and Westmere: LBR_SELECT must keep near relative and indirect jumps for calls to be captured (Linux
+     * arch/x86/events/intel/lbr.c nhm_lbr_sel_map, the errata it names). */
+    static const u8 nhm[] = {0x1a, 0x1e, 0x1f, 0x2e, 0x25, 0x2c, 0x2f};
+    for (u32 i = 0; l->kind == LBR_LEGACY && pmc->caps.family == 6 && i < ARRAY_SIZE(nhm); i++)
+        if (pmc->caps.model == nhm[i])
+            return check_skip(c, "Nehalem/Westmere (model 0x%x): one kind of branch alone is not captured as "
+                                 "LBR_SELECT says (Linux nhm_lbr_sel_map, errata)", pmc->caps.model);
+    if (!oracle(c, lc, 3))
+        return;
+    for (u32 b = 0; b < LBR_BR_COUNT; b++) {
+        struct lbr_filter f = {false, true, 1u << b};
+        char what[40];
+        k_snprintf(what, sizeof(what), "%s only", lbr_branch_name((enum lbr_branch)b));
+        compare_runs(c, what, l, &f, 3, lc);
+    }
+}
+
+/* lbr/freeze_on_pmi: with IA32_DEBUGCTL.FREEZE_LBRS_ON_PMI, a counter of branch instructions (USR) overflowing on the
+ * k-th branch of the workload freezes the LBR: its youngest record is the last taken branch at or before it. LVT
+ * masked: the freeze is on the PMI request (SDM Vol.3B 18.4.7), no handler runs. */
+static void freeze_check(struct check *c)
+{
+    const struct lbr_caps *l = lbr_or_skip(c);
+    if (!l)
+        return;
+    struct pmu_cpu *pmc = this_pmu_cpu();
+    struct pmu *p = &pmc->pmu;
+    struct lbr_cpu *lc = &lbr_cpus[this_cpu()->index];
+    if (!l->freeze)
+        return check_skip(c, "this LBR is not frozen on a PMI (%s)",
+                          l->kind == LBR_AMD_V2 ? "Fn8000_0022 EAX[2] clear" : "Intel perfmon v1");
+    if (!l->cpl_filter)
+        return check_skip(c, "this LBR has no filter: the kernel's own branches cannot be kept out");
+    const char *why = NULL;
+    const struct pmu_event *ev = pmu_event_generic(p->caps, PMU_EV_BRANCHES, &why);
+    if (!ev)
+        return check_skip(c, "no branch-instructions event: %s", why ? why : "?");
+    if (!oracle(c, lc, 3))
+        return;
+    u32 k = 250; /* overflow on the 250th branch instruction: mid-workload */
+    s32 top = lbr_freeze_top(lc->stream, lc->n, &all_user, k);
+    /* Exactly that record under the emulated PMU; on silicon one branch earlier (a counted return to ring 3) to two
+     * later (skid) are accepted and reported. */
+    s32 lo = g_pmu_emulated ? top : top - 1, hi = g_pmu_emulated ? top : top + 2;
+    struct pmu_evsel base = {.usr = true, .intr = true, .enable = true}, e;
+    pmu_event_to_evsel(ev, &base, &e);
+    u32 fails = 0, found_at = 0;
+    s32 got = -1;
+    u64 st = 0;
+    for (u32 a = 0; a < ATTEMPTS; a++) {
+        pmu_reset(p);
+        u64 flags = irq_save();
+        apic_write(APIC_LVT_PMC, LVT_MASKED | 0xe8);
+        int rc = pmu_program_gp(p, 0, &e);
+        rc = rc ? rc : pmu_preload(p, 0, k);
+        rc = rc ? rc : lbr_clear(l);
+        rc = rc ? rc : lbr_arm(l, &all_user, true);
+        if (!rc) {
+            p->be->global_set(p, 1);
+            workload_run(3, false, ew_calls, ITERATIONS);
+            p->be->global_set(p, 0);
+        }
+        lbr_disarm(l);
+        rc = rc ? rc : lbr_read(l, lc->obs);
+        p->be->status_read(p, &st);
+        lbr_unfreeze(l);
+        irq_restore(flags);
+        pmu_reset(p);
+        if (rc)
+            return check_fail(c, "a PMU or LBR MSR faulted (%d)", rc);
+        got = -1;
+        for (s32 t = lo; t <= hi && got < 0; t++) {
+            struct lbr_match m;
+            u32 nexp = t >= 0 ? lbr_expect_at(lc->stream, lc->n, &all_user, (u32)t, l->depth, lc->exp) : 0;
+            if (nexp && lbr_match(lc->obs, l->depth, lc->exp, nexp, 0, &m))
+                got = t;
+        }
+        fails += got < 0;
+        found_at = got >= 0 ? (u32)got : found_at;
+    }
+    check_note(c, "expected top", "taken branch %d of the workload (the last at or before branch instruction %u)", top,
+               k);
+    if (fails && fails < ATTEMPTS)
+        return check_inconclusive(c, "frozen stack", "in %u of %u attempts the stack was no run of the oracle's "
+                                  "branches ending at taken branch %d..%d", fails, ATTEMPTS, lo, hi);
+    expect_true(c, "frozen stack", !fails, "the oracle's branches ending at the overflow", fails ?
+                "no run of them ending at taken branch %d..%d (youngest record 0x%llx -> 0x%llx)" : "ending at taken branch %d",
+                fails ? lo : (s32)found_at, hi, (unsigned long long)lc->obs[0].from, (unsigned long long)lc->obs[0].to);
+    if (l->kind != LBR_LEGACY || pmc->caps.version >= 4)
+        check_note(c, "GLOBAL_STATUS", "0x%llx (LBR_Frz, bit 58: %u)", (unsigned long long)st,
+                   (unsigned)(st >> PMU_STATUS_LBR_FRZ & 1));
+}
+
+static const struct check_def lbr_checks[] = {
+    {"records", records_check, SCOPE_PER_CPU, NO_FAULT},
+    {"filter_cpl", filter_cpl_check, SCOPE_PER_CPU, NO_FAULT},
+    {"filter_type", filter_type_check, SCOPE_PER_CPU, NO_FAULT},
+    {"freeze_on_pmi", freeze_check, SCOPE_PER_CPU, NO_FAULT},
+};
+
+const struct suite suite_lbr = {"lbr", "Last Branch Records exactly against the single-step oracle", true,
+                                SUITE_CHECKS(lbr_checks)};
