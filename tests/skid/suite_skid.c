@@ -128,7 +128,8 @@ static void trial(struct pmu *p, u32 bit, const struct config *k, u64 period, co
     if (k->freeze && (rdmsr_safe(MSR_IA32_DEBUGCTL, &dbg) ||
                       wrmsr_safe(MSR_IA32_DEBUGCTL, dbg | DEBUGCTL_FREEZE_PERFMON_ON_PMI)))
         return;
-    if (pmi_program_instructions(p, bit, false, NULL) || pmu_preload(p, bit, period))
+    const char *why = NULL;
+    if (pmi_program_instructions(p, bit, false, &why) || pmu_preload(p, bit, period))
         return;
     *sc = (struct skid_cpu){.nmi = k->nmi, .p = p, .bit = bit};
     sc->armed = true;
