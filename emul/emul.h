@@ -37,7 +37,20 @@ struct pmu_emul_kind {
      * (CPUID.(7,0):EDX[19], leaf 1CH) or AMD LbrExtV2 (Fn8000_0022 EAX[1]). pmu_lbr= overrides it. */
     enum pmu_emul_lbr { EMUL_LBR_NONE, EMUL_LBR_LEGACY, EMUL_LBR_ARCH, EMUL_LBR_AMD } lbr;
     u32 lbr_format;
+    /* PEBS (docs/pebs.md, pmu/pebs.h): the record format in IA32_PERF_CAPABILITIES[11:8] (-1: none), and the
+     * baseline [14] (adaptive records, every counter). Presented with the 64-bit Debug Store (CPUID.01H:EDX[21],
+     * ECX[2]). pmu_pebs= overrides them. */
+    int pebs_format;
+    bool pebs_baseline;
 };
+
+/* pmu_pebs=none|N|Na: kind k with PEBS record format N (0..5; a: with the adaptive baseline, formats 4 and 5)
+ * instead of its own; false with *why when it does not fit (PEBS is Intel v2+'s: IA32_PERF_CAPABILITIES). */
+bool pmu_emul_kind_with_pebs(const struct pmu_emul_kind *k, const char *pebs, struct pmu_emul_kind *out,
+                             const char **why);
+/* The PEBS the model of this kind implements (pebs_discover on the kind's CPUID and PERF_CAPABILITIES). */
+struct pebs_caps;
+void pmu_emul_pebs(const struct pmu_emul_kind *k, u32 core, struct pebs_caps *out);
 
 /* pmu_lbr=none|arch|legacy:N|amd: kind k with that LBR instead of its own; false with *why when it does not fit the
  * kind (legacy needs IA32_PERF_CAPABILITIES: Intel v2+; arch an Intel kind; amd a PerfMonV2 kind). */
@@ -45,7 +58,8 @@ bool pmu_emul_kind_with_lbr(const struct pmu_emul_kind *k, const char *lbr, stru
 /* The LBR the model of this kind implements (lbr_discover on the kind's CPUID and PERF_CAPABILITIES). */
 struct lbr_caps;
 void pmu_emul_lbr(const struct pmu_emul_kind *k, u32 core, struct lbr_caps *out);
-/* The IA32_PERF_CAPABILITIES the kind presents: FW_WRITE (bit 13) and a model-specific LBR's format (bits 5:0). */
+/* The IA32_PERF_CAPABILITIES the kind presents: FW_WRITE (bit 13), a model-specific LBR's format (bits 5:0), and
+ * with PEBS its format (11:8), PEBS_TRAP (6), PEBS_ARCH_REG (7) and PEBS_BASELINE (14). */
 u64 pmu_emul_perf_capabilities(const struct pmu_emul_kind *k);
 
 /* NULL when `name` is not a kind. */

@@ -8,6 +8,7 @@
 #include "lib/cpu_ident.h"
 #include "pmu/event_catalog.h"
 #include "pmu/lbr.h"
+#include "pmu/pebs.h"
 
 /* CPUID.01H:EAX signatures (SDM Vol.2A CPUID Table 3-8 encoding; APM Vol.3 CPUID Fn0000_0001 EAX):
  * Intel family 6 model 55H (Skylake-SP), KNC family 0BH model 01H, AMD family 10h (K10), 15h, 19h. */
@@ -54,29 +55,29 @@ static const struct pmu_emul_core mtl_cores[] = {
 
 static const struct pmu_emul_kind kinds[] = {
     /* v1: 2 GP counters of 40 bits, no fixed counters (SDM 21.2.1; Core Solo/Duo) */
-    {"intel-v1", PMU_KIND_INTEL_ARCH, 1, 2, 40, 0, 0, false, SIG_INTEL_SKX, NULL, 0, false, EMUL_LBR_NONE, 0},
+    {"intel-v1", PMU_KIND_INTEL_ARCH, 1, 2, 40, 0, 0, false, SIG_INTEL_SKX, NULL, 0, false, EMUL_LBR_NONE, 0, -1, false},
     /* v2: 2 GP + 3 fixed, 40 bits (SDM 21.2.2; Core 2) */
-    {"intel-v2", PMU_KIND_INTEL_ARCH, 2, 2, 40, 3, 40, false, SIG_INTEL_SKX, NULL, 0, false, EMUL_LBR_LEGACY, LBR_FMT_EIP_FLAGS},
+    {"intel-v2", PMU_KIND_INTEL_ARCH, 2, 2, 40, 3, 40, false, SIG_INTEL_SKX, NULL, 0, false, EMUL_LBR_LEGACY, LBR_FMT_EIP_FLAGS, 0, false},
     /* v3: 4 GP + 3 fixed, 48 bits (SDM 21.2.3; Nehalem) */
-    {"intel-v3", PMU_KIND_INTEL_ARCH, 3, 4, 48, 3, 48, false, SIG_INTEL_SKX, NULL, 0, false, EMUL_LBR_LEGACY, LBR_FMT_EIP_FLAGS},
+    {"intel-v3", PMU_KIND_INTEL_ARCH, 3, 4, 48, 3, 48, false, SIG_INTEL_SKX, NULL, 0, false, EMUL_LBR_LEGACY, LBR_FMT_EIP_FLAGS, 1, false},
     /* v4: 4 GP + 3 fixed, 48 bits, full-width writes (SDM 21.2.4; Skylake) */
-    {"intel-v4", PMU_KIND_INTEL_ARCH, 4, 4, 48, 3, 48, true, SIG_INTEL_SKX, NULL, 0, false, EMUL_LBR_LEGACY, LBR_FMT_INFO},
+    {"intel-v4", PMU_KIND_INTEL_ARCH, 4, 4, 48, 3, 48, true, SIG_INTEL_SKX, NULL, 0, false, EMUL_LBR_LEGACY, LBR_FMT_INFO, 3, false},
     /* v5: 4 GP + 4 fixed (topdown slots), 48 bits (SDM 21.2.5; Ice Lake) */
-    {"intel-v5", PMU_KIND_INTEL_ARCH, 5, 4, 48, 4, 48, true, SIG_INTEL_SKX, NULL, 0, false, EMUL_LBR_LEGACY, LBR_FMT_INFO},
+    {"intel-v5", PMU_KIND_INTEL_ARCH, 5, 4, 48, 4, 48, true, SIG_INTEL_SKX, NULL, 0, false, EMUL_LBR_LEGACY, LBR_FMT_INFO, 4, true},
     /* v6: counters enumerated through leaf 23H, v6 MSR aliases (SDM 21.2.6 / leaf 23H) */
-    {"intel-v6", PMU_KIND_INTEL_ARCH, 6, 4, 48, 4, 48, true, SIG_INTEL_SKX, NULL, 0, false, EMUL_LBR_ARCH, 0},
+    {"intel-v6", PMU_KIND_INTEL_ARCH, 6, 4, 48, 4, 48, true, SIG_INTEL_SKX, NULL, 0, false, EMUL_LBR_ARCH, 0, 5, true},
     /* K7-style PerfEvtSel0-3 / PerfCtr0-3, 48 bits (APM 13.2.1) */
-    {"amd-legacy", PMU_KIND_AMD_LEGACY, 0, 4, 48, 0, 0, false, SIG_AMD_10H, NULL, 0, false, EMUL_LBR_NONE, 0},
+    {"amd-legacy", PMU_KIND_AMD_LEGACY, 0, 4, 48, 0, 0, false, SIG_AMD_10H, NULL, 0, false, EMUL_LBR_NONE, 0, -1, false},
     /* PerfCtrExtCore: 6 counters at C001_0200 (APM 13.2.1, CPUID 8000_0001 ECX[23]) */
-    {"amd-core-ext", PMU_KIND_AMD_CORE_EXT, 0, 6, 48, 0, 0, false, SIG_AMD_15H, NULL, 0, false, EMUL_LBR_NONE, 0},
+    {"amd-core-ext", PMU_KIND_AMD_CORE_EXT, 0, 6, 48, 0, 0, false, SIG_AMD_15H, NULL, 0, false, EMUL_LBR_NONE, 0, -1, false},
     /* PerfMonV2: global control/status (APM 13.2.2, CPUID 8000_0022) */
-    {"amd-v2", PMU_KIND_AMD_PERFMON_V2, 0, 6, 48, 0, 0, false, SIG_AMD_19H, NULL, 0, false, EMUL_LBR_AMD, 0},
+    {"amd-v2", PMU_KIND_AMD_PERFMON_V2, 0, 6, 48, 0, 0, false, SIG_AMD_19H, NULL, 0, false, EMUL_LBR_AMD, 0, -1, false},
     /* Knights Corner: 2 counters of 40 bits (KNC PMU 1.4) */
-    {"knc", PMU_KIND_KNC, 0, 2, 40, 0, 0, false, SIG_KNC, NULL, 0, false, EMUL_LBR_NONE, 0},
+    {"knc", PMU_KIND_KNC, 0, 2, 40, 0, 0, false, SIG_KNC, NULL, 0, false, EMUL_LBR_NONE, 0, -1, false},
     /* Hybrid: Alder Lake (P-cores, then E-cores) and Meteor Lake (P-cores, E-cores, low-power E-cores), v5, 48-bit
      * counters, full-width writes (PERF_CAPABILITIES.FW_WRITE, as on every part since Skylake). */
-    {"adl", PMU_KIND_INTEL_ARCH, 5, 0, 48, 0, 48, true, SIG_ADL_P, adl_cores, ARRAY_SIZE(adl_cores), false, EMUL_LBR_ARCH, 0},
-    {"mtl", PMU_KIND_INTEL_ARCH, 5, 0, 48, 0, 48, true, SIG_MTL, mtl_cores, ARRAY_SIZE(mtl_cores), true, EMUL_LBR_ARCH, 0},
+    {"adl", PMU_KIND_INTEL_ARCH, 5, 0, 48, 0, 48, true, SIG_ADL_P, adl_cores, ARRAY_SIZE(adl_cores), false, EMUL_LBR_ARCH, 0, 4, true},
+    {"mtl", PMU_KIND_INTEL_ARCH, 5, 0, 48, 0, 48, true, SIG_MTL, mtl_cores, ARRAY_SIZE(mtl_cores), true, EMUL_LBR_ARCH, 0, 5, true},
 };
 
 const struct pmu_emul_kind *pmu_emul_kind_find(const char *name)
@@ -180,8 +181,12 @@ void pmu_emul_caps(const struct pmu_emul_kind *k, u32 core, struct pmu_caps *out
 
 u64 pmu_emul_perf_capabilities(const struct pmu_emul_kind *k)
 {
-    /* SDM Vol.4 IA32_PERF_CAPABILITIES: LBR format [5:0], FW_WRITE [13]. */
-    return (k->fw_write ? BIT(13) : 0) | (k->lbr == EMUL_LBR_LEGACY ? (k->lbr_format & 0x3f) : 0);
+    /* SDM Vol.4 IA32_PERF_CAPABILITIES: LBR format [5:0], PEBS_TRAP [6], PEBS_ARCH_REG [7], PEBS record format
+     * [11:8], FW_WRITE [13], PEBS_BASELINE [14]. */
+    u64 v = (k->fw_write ? BIT(13) : 0) | (k->lbr == EMUL_LBR_LEGACY ? (k->lbr_format & 0x3f) : 0);
+    if (k->pebs_format >= 0)
+        v |= BIT(6) | BIT(7) | (u64)(k->pebs_format & 0xf) << 8 | (k->pebs_baseline ? BIT(14) : 0);
+    return v;
 }
 
 void pmu_emul_lbr(const struct pmu_emul_kind *k, u32 core, struct lbr_caps *out)
@@ -195,6 +200,44 @@ void pmu_emul_lbr(const struct pmu_emul_kind *k, u32 core, struct lbr_caps *out)
     /* No LBR: none at all, whatever the model number would have (its MSRs #GP). */
     if (k->lbr == EMUL_LBR_NONE)
         *out = (struct lbr_caps){.kind = LBR_NONE, .why_none = "", .source = "", .stride = 1};
+}
+
+void pmu_emul_pebs(const struct pmu_emul_kind *k, u32 core, struct pebs_caps *out)
+{
+    static const struct cpuid_source blank = {no_leaves, NULL};
+    struct pmu_emul_cpuid ctx = {k, &blank, false, core};
+    struct cpuid_source src = {pmu_emul_cpuid_query, &ctx};
+    struct pmu_caps caps;
+    pmu_emul_caps(k, core, &caps);
+    /* IA32_MISC_ENABLE[12] as the model answers it: clear with PEBS. */
+    pebs_discover(&caps, &src, 0, k->pebs_format >= 0 ? 0 : MISC_ENABLE_PEBS_UNAVAIL, out);
+}
+
+bool pmu_emul_kind_with_pebs(const struct pmu_emul_kind *k, const char *pebs, struct pmu_emul_kind *out,
+                             const char **why)
+{
+    *out = *k;
+    if (!strcmp(pebs, "none")) {
+        out->pebs_format = -1;
+        out->pebs_baseline = false;
+        return true;
+    }
+    bool a = pebs[0] && pebs[1] == 'a' && !pebs[2];
+    if (!(pebs[0] >= '0' && pebs[0] <= '5' && (!pebs[1] || a))) {
+        *why = "expects none, or a record format 0..5, with 'a' (4a, 5a) for adaptive records";
+        return false;
+    }
+    if (a && pebs[0] < '4') {
+        *why = "adaptive records (PEBS_BASELINE) come with record format 4 or later";
+        return false;
+    }
+    if (k->kind != PMU_KIND_INTEL_ARCH || k->version < 2) {
+        *why = "PEBS is Intel's, its format in IA32_PERF_CAPABILITIES, which the emulated PMU presents from v2 on";
+        return false;
+    }
+    out->pebs_format = pebs[0] - '0';
+    out->pebs_baseline = a;
+    return true;
 }
 
 bool pmu_emul_kind_with_lbr(const struct pmu_emul_kind *k, const char *lbr, struct pmu_emul_kind *out, const char **why)

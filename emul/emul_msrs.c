@@ -38,6 +38,9 @@ bool pmu_emul_msr_is_pmu(const struct pmu_emul_kind *k, u32 msr)
 {
     if (msr == MSR_IA32_DEBUGCTL)
         return k->kind == PMU_KIND_INTEL_ARCH || k->lbr == EMUL_LBR_AMD;
+    /* IA32_MISC_ENABLE (read for PEBS_UNAVAIL), IA32_PEBS_ENABLE, MSR_PEBS_DATA_CFG, IA32_DS_AREA: Intel kinds. */
+    if (k->kind == PMU_KIND_INTEL_ARCH && (msr == 0x1a0 || msr == 0x3f1 || msr == 0x3f2 || msr == 0x600))
+        return true;
     /* Every Intel and AMD kind answers them: one without an LBR #GPs, as a hypervisor that does not virtualize it. */
     for (u32 i = 0; i < ARRAY_SIZE(lbr_blocks) && k->kind != PMU_KIND_KNC; i++)
         if (msr >= lbr_blocks[i].first && msr - lbr_blocks[i].first < lbr_blocks[i].count)

@@ -68,6 +68,15 @@ static const char *set_pmu_lbr(struct options *o, const char *v)
     return NULL;
 }
 
+/* pmu_pebs=: the emulated PMU's PEBS record format (docs/pebs.md); whether it fits the kind is checked with it. */
+static const char *set_pmu_pebs(struct options *o, const char *v)
+{
+    if (strlen(v) >= sizeof(o->pmu_pebs))
+        return "expects none, or a record format 0..5, with 'a' (4a, 5a) for adaptive records";
+    k_snprintf(o->pmu_pebs, sizeof(o->pmu_pebs), "%s", v);
+    return NULL;
+}
+
 /* Faults, parts and skid exist only in the emulated PMU; a part must fit the kind. */
 static bool consistent(const struct options *o, char *err, size_t err_size)
 {
@@ -94,6 +103,19 @@ static bool consistent(const struct options *o, char *err, size_t err_size)
         }
         if (!pmu_emul_kind_with_lbr(k, o->pmu_lbr, &with, &why)) {
             k_snprintf(err, err_size, "pmu_lbr=%s does not fit pmu=emulated:%s: %s", o->pmu_lbr, k->name, why);
+            return false;
+        }
+    }
+    if (o->pmu_pebs[0]) {
+        struct pmu_emul_kind with;
+        const char *why = NULL;
+        const struct pmu_emul_kind *k = o->pmu_emulated[0] ? pmu_emul_kind_find(o->pmu_emulated) : NULL;
+        if (!k) {
+            k_snprintf(err, err_size, "pmu_pebs= needs pmu=emulated:KIND (the PEBS is the emulated PMU's)");
+            return false;
+        }
+        if (!pmu_emul_kind_with_pebs(k, o->pmu_pebs, &with, &why)) {
+            k_snprintf(err, err_size, "pmu_pebs=%s does not fit pmu=emulated:%s: %s", o->pmu_pebs, k->name, why);
             return false;
         }
     }
@@ -128,6 +150,10 @@ static const struct opt_desc rows[] = {
      "the emulated PMU's Last Branch Records instead of the kind's own: none, architectural, AMD LbrExtV2, or "
      "model-specific in format N (0..7) (docs/lbr.md; needs pmu=emulated:KIND)",
      set_pmu_lbr},
+    {"pmu_pebs", "pmu_pebs=none|N|Na",
+     "the emulated PMU's PEBS instead of the kind's own: none, or record format N (0..5), with 'a' (4a, 5a) for "
+     "adaptive records on every counter (docs/pebs.md; needs pmu=emulated:KIND)",
+     set_pmu_pebs},
 };
 
 const struct opt_table emul_options = {rows, ARRAY_SIZE(rows), consistent};

@@ -21,7 +21,7 @@ static void retired(const struct step_record *r, void *arg)
         .rip = r->rip,
         .next_rip = r->next_rip,
     };
-    pmu_emul_retired(r->cpl, &s);
+    pmu_emul_retired(r->cpl, &s, r->regs);
 }
 
 u64 workload_run(u8 cpl, bool irq, u64 (*fn)(u64), u64 arg)

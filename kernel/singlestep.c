@@ -46,7 +46,7 @@ static inline void write_dr6(u64 v)
 /* The instruction at rip ended with execution at next. */
 static void retire(struct step_state *s, u64 rip, u64 next, u8 cpl)
 {
-    struct step_record r = {.rip = rip, .next_rip = next, .cpl = cpl};
+    struct step_record r = {.rip = rip, .next_rip = next, .cpl = cpl, .regs = s->frame};
     r.classified = insn_classify((const u8 *)rip, 15, &r.cls);
     if (r.classified && r.cls.rep && next == rip) { /* one more iteration, not a retirement */
         s->st->rep_iterations++;

@@ -14,6 +14,7 @@
 #include "lib/insn_class.h"
 #include "lib/types.h"
 
+struct trap_frame;
 struct step_record {
     u64 rip;        /* the retired instruction */
     u64 next_rip;   /* where execution went on */
@@ -21,6 +22,7 @@ struct step_record {
     struct insn_class cls;
     bool classified; /* false: opcode unknown to insn_classify (cls is zero) */
     bool taken;      /* branch: next_rip != rip + len */
+    const struct trap_frame *regs; /* the single-step trap's frame: the registers after the instruction */
 };
 
 typedef void (*step_observer_fn)(const struct step_record *r, void *arg);

@@ -40,6 +40,7 @@ struct options {
     u32 pmu_faults;             /* pmu_fault=NAME[,NAME]: enum pmu_model_fault bits (needs pmu=emulated) */
     u32 pmu_skid;               /* pmu_skid=N: the emulated PMU's PMI comes N instructions after the overflow */
     char pmu_lbr[16];           /* pmu_lbr=none|arch|amd|legacy:N: the emulated PMU's LBR; empty = the kind's own */
+    char pmu_pebs[8];           /* pmu_pebs=none|N|Na: the emulated PMU's PEBS format; empty = the kind's own */
     u32 reset_types;            /* reset=cf9|kbc|triple|all: bit mask (enum reset_type); 0 = not given */
     u32 deviations_strict;      /* deviations=todo|strict: 0, 1 (known platform deviations FAIL) */
     u32 cpu_count;              /* cpus=ID,ID,...: explicit APIC IDs instead of the MADT; 0 = not given */

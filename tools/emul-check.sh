@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tools/emul-check.sh OUTDIR: the emulated-PMU runs of `make check` (docs/emulated-pmu.md), as one TAP stream on
-# stdout. Every KIND runs the PMU suites (pmu_enum, pmu_regs, pmi, events, init, skid, lbr; and reset, with one cf9 reset,
+# stdout. Every KIND runs the PMU suites (pmu_enum, pmu_regs, pmi, events, init, skid, lbr, pebs; and reset, with one cf9 reset,
 # in a run of its own) at -smp 2 and must end with 0 failed checks, every PMU verdict marked [emulated PMU], and no SKIP for want of a
 # PMU; the hybrid kinds also run smp (smp/features groups threads by kind of core) and must show two kinds of core
 # (CPUID.1AH:EAX values) in their 2 CPUs; every row of tools/fault-expect.txt runs its fault and must make
@@ -12,7 +12,7 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 out=${1:?usage: tools/emul-check.sh OUTDIR}
 mkdir -p "$out"
-suites=pmu_enum,pmu_regs,pmi,events,init,skid,lbr
+suites=pmu_enum,pmu_regs,pmi,events,init,skid,lbr,pebs
 smp=2
 # KIND@kvm: the same kind presented as a KVM guest's vPMU (hypervisor bit and signature), so the verdicts that
 # depend on running under a hypervisor take that path.
@@ -28,9 +28,11 @@ parts=${EMUL_PARTS-intel-v3:NehalemEP_core intel-v4:skylake_core intel-v5:icelak
 # KIND:OPTION: the kind with one more emulated-PMU option, running the suites that option concerns; 0 failed checks, as
 # the kinds. pmu_skid=: its PMIs come that many instructions late (pmu_regs, pmi, skid); pmu_lbr=: every model-specific
 # LBR format the kinds do not present themselves (intel-v2/v3 present format 3, intel-v4/v5 format 5), and Nehalem's
-# 16-entry ring (pmu_part=NehalemEP_core: the model decides the depth) (lbr, init).
-variants=${EMUL_VARIANTS-intel-v4:pmu_skid=3 amd-v2:pmu_skid=7 adl:pmu_skid=1 intel-v4:pmu_lbr=legacy:0 intel-v4:pmu_lbr=legacy:1 intel-v4:pmu_lbr=legacy:2 intel-v4:pmu_lbr=legacy:4 intel-v4:pmu_lbr=legacy:6 intel-v4:pmu_lbr=legacy:7 intel-v3:pmu_part=NehalemEP_core}
-variant_suites() { case $1 in pmu_skid=*) echo pmu_regs,pmi,skid ;; *) echo lbr,init ;; esac; }
+# 16-entry ring (pmu_part=NehalemEP_core: the model decides the depth) (lbr, init); pmu_pebs=: the PEBS record formats
+# the kinds do not present themselves (intel-v2 presents 0, v3 1, v4 3, v5 and adl 4 adaptive, v6 and mtl 5 adaptive)
+# (pebs).
+variants=${EMUL_VARIANTS-intel-v4:pmu_skid=3 amd-v2:pmu_skid=7 adl:pmu_skid=1 intel-v4:pmu_lbr=legacy:0 intel-v4:pmu_lbr=legacy:1 intel-v4:pmu_lbr=legacy:2 intel-v4:pmu_lbr=legacy:4 intel-v4:pmu_lbr=legacy:6 intel-v4:pmu_lbr=legacy:7 intel-v3:pmu_part=NehalemEP_core intel-v4:pmu_pebs=2 intel-v4:pmu_pebs=4}
+variant_suites() { case $1 in pmu_skid=*) echo pmu_regs,pmi,skid ;; pmu_pebs=*) echo pebs ;; *) echo lbr,init ;; esac; }
 is_hybrid() { [[ " $hybrid_kinds " == *" ${1%@kvm} "* ]]; }
 n=0 bad=0
 tap() {  # tap yes|no|skip TEXT [REASON]
@@ -91,8 +93,8 @@ for run in $(for k in $kinds; do echo "$k" "$k-reset"; done); do
     grep -q "^# pmu: emulated (${k%@kvm})" "$log" || problems+=("no '# pmu: emulated (${k%@kvm})' header")
     [[ $k != *@kvm ]] || grep -q "^# pmu: emulated as a KVM guest's vPMU" "$log" || problems+=("no '@kvm' header")
     grep -q "^# emulated-PMU verdicts" "$log" || problems+=("no emulated-PMU count line")
-    unmarked=$(grep -cE "^(not )?ok [0-9]+ - cpu([0-9]+|\[[0-9,-]+\])/(pmu_enum/|pmu_regs/|pmi/|skid/|lbr/|[a-z_]+/pmu_)" "$log" | tr -d ' ')
-    marked=$(grep -cE "^(not )?ok [0-9]+ - cpu([0-9]+|\[[0-9,-]+\])/(pmu_enum/|pmu_regs/|pmi/|skid/|lbr/|[a-z_]+/pmu_)[^ ]+ \[emulated PMU\]" "$log" | tr -d ' ')
+    unmarked=$(grep -cE "^(not )?ok [0-9]+ - cpu([0-9]+|\[[0-9,-]+\])/(pmu_enum/|pmu_regs/|pmi/|skid/|lbr/|pebs/|[a-z_]+/pmu_)" "$log" | tr -d ' ')
+    marked=$(grep -cE "^(not )?ok [0-9]+ - cpu([0-9]+|\[[0-9,-]+\])/(pmu_enum/|pmu_regs/|pmi/|skid/|lbr/|pebs/|[a-z_]+/pmu_)[^ ]+ \[emulated PMU\]" "$log" | tr -d ' ')
     [[ $unmarked -gt 0 && $unmarked -eq $marked ]] || problems+=("$marked of $unmarked PMU verdicts marked [emulated PMU]")
     nopmu=$(grep -c "# SKIP no PMU" "$log" | tr -d ' ')
     [[ $nopmu -eq 0 ]] || problems+=("$nopmu SKIPs for want of a PMU")

@@ -21,6 +21,7 @@
 #include "emul/model/pmu_model.h"
 #include "pmu/event_catalog.h"
 #include "pmu/lbr.h"
+#include "pmu/pebs.h"
 #include "kernel/percpu_array.h"
 
 bool g_pmu_emulated;
@@ -76,7 +77,7 @@ void pmu_emul_boot(void)
 {
     g_pmu_emul_kind = g_options.pmu_emulated[0] ? pmu_emul_kind_find(g_options.pmu_emulated) : NULL;
     /* pmu_part=: the kind as that part presents it (the options checked that it fits). */
-    static struct pmu_emul_kind as_part, with_lbr;
+    static struct pmu_emul_kind as_part, with_lbr, with_pebs;
     const char *why = NULL;
     if (g_pmu_emul_kind && g_options.pmu_part[0] &&
         pmu_emul_kind_as_part(g_pmu_emul_kind, event_catalog_part_named(g_options.pmu_part), &as_part, &why))
@@ -85,6 +86,9 @@ void pmu_emul_boot(void)
     if (g_pmu_emul_kind && g_options.pmu_lbr[0] &&
         pmu_emul_kind_with_lbr(g_pmu_emul_kind, g_options.pmu_lbr, &with_lbr, &why))
         g_pmu_emul_kind = &with_lbr;
+    if (g_pmu_emul_kind && g_options.pmu_pebs[0] &&
+        pmu_emul_kind_with_pebs(g_pmu_emul_kind, g_options.pmu_pebs, &with_pebs, &why))
+        g_pmu_emul_kind = &with_pebs;
     g_pmu_emulated = g_pmu_emul_kind != NULL;
     if (g_pmu_emulated) {
         static const struct msr_hook msrs = {pmu_emul_msr_routed, pmu_emul_rdmsr, pmu_emul_wrmsr};
@@ -145,6 +149,31 @@ static void resolve_events(struct emul_cpu *e, const struct pmu_caps *caps)
             add_event(e, &catalog_events[i].ev, 0, BIT(wrong ? EVC_BRANCHES : catalog_events[i].cls));
 }
 
+/* The PEBS assist's memory: the identity map below 4 GiB, as the kernel maps it (docs/architecture.md "Boot"), where
+ * IA32_DS_AREA and the buffer it describes are; anything above is refused (no record), never a fault in the model. */
+static bool identity_ok(u64 addr, u32 len)
+{
+    return addr && addr < (1ull << 32) && len <= (1ull << 32) - addr;
+}
+
+static bool identity_read(void *ctx, u64 addr, void *buf, u32 len)
+{
+    (void)ctx;
+    if (!identity_ok(addr, len))
+        return false;
+    memcpy(buf, (const void *)addr, len);
+    return true;
+}
+
+static bool identity_write(void *ctx, u64 addr, const void *buf, u32 len)
+{
+    (void)ctx;
+    if (!identity_ok(addr, len))
+        return false;
+    memcpy((void *)addr, buf, len);
+    return true;
+}
+
 void pmu_emul_cpu_init(void)
 {
     struct emul_cpu *e = me();
@@ -161,6 +190,10 @@ void pmu_emul_cpu_init(void)
     struct lbr_caps lbr;
     pmu_emul_lbr(g_pmu_emul_kind, e->core, &lbr);
     pmu_model_set_lbr(&e->m, &lbr);
+    struct pebs_caps pebs;
+    pmu_emul_pebs(g_pmu_emul_kind, e->core, &pebs);
+    static const struct pebs_model_mem mem = {identity_read, identity_write, NULL};
+    pmu_model_set_pebs(&e->m, &pebs, &mem);
     pmu_model_reset(&e->m); /* power-up, with the faults already in place (global-ctrl-reset-zero) */
     if (g_options.pmu_faults & PMU_FAULT_COUNTERS_SURVIVE_RESET)
         e->restored = pmu_emul_persist_restore(this_cpu()->index, &e->m, g_pmu_emul_kind->name);
@@ -355,7 +388,7 @@ bool pmu_emul_ud(struct trap_frame *f)
     return true;
 }
 
-void pmu_emul_retired(u8 cpl, const struct pmu_emul_step *step)
+void pmu_emul_retired(u8 cpl, const struct pmu_emul_step *step, const struct trap_frame *regs)
 {
     u64 f = irq_save();
     struct emul_cpu *e = me();
@@ -368,6 +401,14 @@ void pmu_emul_retired(u8 cpl, const struct pmu_emul_step *step)
     /* The LBR records the branch at its retirement, before its events can overflow a counter and freeze it. */
     struct lbr_model_branch b = {step->rip, step->next_rip, lbr_branch_of_evc(step->evc), cpl, step->mispredicted};
     pmu_model_retire_branch(&e->m, &b);
+    /* The instruction as a PEBS record holds it: the registers after it (the single-step trap's frame). */
+    if (e->m.pebs.c.present && regs) {
+        struct pebs_model_insn in = {step->rip, step->next_rip, regs->rflags, rdtsc(),
+                                     {regs->rax, regs->rcx, regs->rdx, regs->rbx, regs->rsp, regs->rbp, regs->rsi,
+                                      regs->rdi, regs->r8, regs->r9, regs->r10, regs->r11, regs->r12, regs->r13,
+                                      regs->r14, regs->r15}};
+        pmu_model_set_insn(&e->m, &in);
+    }
     feed_cycles(e);
     for (u32 i = 0; i < e->nev; i++) {
         u32 n = pmu_emul_event_count(e->ev[i].classes, e->ev[i].evc, step);

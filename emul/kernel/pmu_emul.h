@@ -28,9 +28,10 @@ int pmu_emul_wrmsr(u32 msr, u64 val);
  * into the #GP(0) the model raised when it did (CPL/CR4.PCE or an invalid counter). */
 bool pmu_emul_ud(struct trap_frame *f);
 
-/* One instruction retired at `cpl`, as the oracle classified it: every emulated event it makes (emul/emul_events.c)
- * and the cycles since the last event are fed to this CPU's model; PMIs it raises are sent. */
-void pmu_emul_retired(u8 cpl, const struct pmu_emul_step *step);
+/* One instruction retired at `cpl`, as the oracle classified it, `regs` the registers after it (the single-step
+ * trap's frame, for PEBS records; may be NULL): every emulated event it makes (emul/emul_events.c) and the cycles
+ * since the last event are fed to this CPU's model; PMIs it raises are sent. */
+void pmu_emul_retired(u8 cpl, const struct pmu_emul_step *step, const struct trap_frame *regs);
 /* The skid of the emulated PMU's PMIs: a PMI raised by an instruction's events is sent after pmu_emul_skid() more
  * instructions retire (pmu_skid=N; more under pmu_fault=skid-beyond-bound), so it interrupts the (skid + 1)-th
  * instruction after the overflowing one. pmu_emul_skid_bound(): the distance it declares (pmu_skid + 1), 0 when

@@ -249,3 +249,15 @@ void lbr_model_branch(struct lbr_model *l, const struct lbr_model_branch *b, u32
         x = l->info[at], l->info[at] = l->info[prev], l->info[prev] = x;
     }
 }
+
+void lbr_model_youngest(const struct lbr_model *l, u32 i, u64 *from, u64 *to, u64 *info)
+{
+    u32 n = l->c.kind == LBR_ARCH ? (u32)l->depth : l->c.depth;
+    *from = *to = *info = 0;
+    if (l->c.kind == LBR_NONE || i >= n)
+        return;
+    u32 s = l->c.kind == LBR_LEGACY ? (u32)((l->tos + n - i) % n) : i;
+    *from = l->from[s];
+    *to = l->to[s];
+    *info = l->info[s];
+}

@@ -34,5 +34,7 @@ int lbr_model_rdmsr(struct lbr_model *l, u32 msr, u64 *val);
 int lbr_model_wrmsr(struct lbr_model *l, u32 msr, u64 val);
 /* The LBR is recording: its enable (DEBUGCTL.LBR, IA32_LBR_CTL.LBREn or DBG_EXTN_CFG.LBRV2EN) is set. */
 bool lbr_model_enabled(const struct lbr_model *l, u64 debugctl);
+/* The i-th youngest record's raw FROM, TO and INFO (zeros beyond the depth), as a PEBS record's LBR group copies it. */
+void lbr_model_youngest(const struct lbr_model *l, u32 i, u64 *from, u64 *to, u64 *info);
 /* Record b if the filter keeps it; `faults` are enum pmu_model_fault bits (the LBR ones act here). */
 void lbr_model_branch(struct lbr_model *l, const struct lbr_model_branch *b, u32 faults);

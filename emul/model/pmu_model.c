@@ -284,7 +284,7 @@ static bool selects(const struct pmu_model *m, u32 bit, const struct event_match
 /* Feed `n` events, one at a time in effect: advance by the largest step that wraps at most at its last event,
  * handle the overflow, and re-evaluate (an overflow hook may reprogram anything). `only` limits the counters
  * (a tick); otherwise counters are chosen by the event. Returns the events that found a counting counter. */
-static u64 advance(struct pmu_model *m, const struct event_match *e, u64 only, u64 n)
+static u64 advance(struct pmu_model *m, const struct event_match *e, u64 only, u64 exclude, u64 n)
 {
     u64 done = 0;
     bool early = m->faults & PMU_FAULT_EARLY_PMI;
@@ -294,6 +294,8 @@ static u64 advance(struct pmu_model *m, const struct event_match *e, u64 only, u
             if (!(counters(m) & BIT(bit)) || !counting(m, bit))
                 continue;
             if (e ? !selects(m, bit, e) : !(only & BIT(bit)))
+                continue;
+            if (exclude & BIT(bit))
                 continue;
             active |= BIT(bit);
             u64 to_wrap = value_mask(m, bit) - *counter_slot(m, bit) + 1;
@@ -318,10 +320,69 @@ static u64 advance(struct pmu_model *m, const struct event_match *e, u64 only, u
             m->st.events_counted += step;
         }
         done += step;
+        /* A counter enabled for PEBS that wraps arms the assist instead of overflowing (SDM "Processor Event Based
+         * Sampling": "when a PEBS-enabled counter overflows, the PEBS hardware is armed ... upon the next occurrence
+         * of the event, the assist writes a record"). */
+        u64 pebs = wrapped & m->pebs.enable;
+        m->pebs.armed |= pebs;
+        wrapped &= ~pebs;
         if (wrapped)
             overflow(m, wrapped);
     }
     return done;
+}
+
+/* ---- PEBS -------------------------------------------------------------------------------------------- */
+
+static bool mem_rd64(struct pmu_model *m, u64 addr, u64 *v)
+{
+    return m->pebs.mem.read && m->pebs.mem.read(m->pebs.mem.ctx, addr, v, 8);
+}
+
+/* The assist for the armed counters `bits` at this event (SDM "Processor Event Based Sampling": the assist
+ * bounds-checks the DS area, writes the record at the PEBS index and advances it, reloads each counter from its "PEBS
+ * counter reset" field; when the index reaches the interrupt threshold it sets OvfBuffer (GLOBAL_STATUS[62]) and
+ * raises a PMI; at the absolute maximum nothing is written). */
+static void pebs_assist(struct pmu_model *m, u64 bits)
+{
+    struct pebs_model *p = &m->pebs;
+    p->armed &= ~bits;
+    u64 ds = p->ds_area, index, absmax, threshold;
+    if (!ds || !mem_rd64(m, ds + DS_PEBS_INDEX, &index) || !mem_rd64(m, ds + DS_PEBS_ABS_MAX, &absmax) ||
+        !mem_rd64(m, ds + DS_PEBS_THRESHOLD, &threshold))
+        return; /* no DS save area the model can read: nothing is written */
+    bool adaptive = false;
+    for (u32 bit = 0; bit < 64; bit++) {
+        if (!(bits & BIT(bit)))
+            continue;
+        adaptive |= bit < PMU_MODEL_FIXED_BIT ? (m->gp_sel[bit] & PEBS_EVSEL_ADAPTIVE) != 0
+                                              : (m->fixed_ctrl & PEBS_FIXED_ADAPTIVE(bit - PMU_MODEL_FIXED_BIT)) != 0;
+        u64 reset = 0;
+        mem_rd64(m, ds + pebs_reset_offset(&p->c, bit), &reset);
+        *counter_slot(m, bit) = reset & value_mask(m, bit);
+    }
+    u32 size = pebs_model_record(p, bits, adaptive, m->global_status | bits, &m->lbr, m->faults, p->buf);
+    bool skip = (m->faults & PMU_FAULT_PEBS_MISSING_RECORD) && ++p->records % 3 == 0;
+    if (!skip && index + size <= absmax && p->mem.write && p->mem.write(p->mem.ctx, index, p->buf, size)) {
+        index += size;
+        p->mem.write(p->mem.ctx, ds + DS_PEBS_INDEX, &index, 8);
+    }
+    if (index >= threshold || (m->faults & PMU_FAULT_PEBS_PMI_EVERY_RECORD)) {
+        m->global_status |= ST_OVF_BUF;
+        m->pmi_req |= ST_OVF_BUF;
+        m->st.pmi_requests++;
+        update_line(m);
+    }
+}
+
+void pmu_model_set_pebs(struct pmu_model *m, const struct pebs_caps *c, const struct pebs_model_mem *mem)
+{
+    pebs_model_init(&m->pebs, c, mem);
+}
+
+void pmu_model_set_insn(struct pmu_model *m, const struct pebs_model_insn *in)
+{
+    m->pebs.insn = *in;
 }
 
 /* The instructions-retired encodings of the kinds (SDM arch event C0H/00H; APM "Retired Instructions" C0H;
@@ -339,14 +400,27 @@ void pmu_model_count(struct pmu_model *m, u16 event, u8 umask, u64 n)
         n += m->overcount_acc / PMU_MODEL_OVERCOUNT_N;
         m->overcount_acc %= PMU_MODEL_OVERCOUNT_N;
     }
-    advance(m, &e, 0, n);
+    if (!n)
+        return;
+    /* Armed PEBS counters this event reaches: the assist records it and reloads them; the event is theirs no further,
+     * the other counters count it. */
+    u64 trig = 0;
+    for (u32 bit = 0; m->pebs.armed && bit < 64; bit++)
+        if ((m->pebs.armed & BIT(bit)) && counting(m, bit) && selects(m, bit, &e))
+            trig |= BIT(bit);
+    if (trig) {
+        pebs_assist(m, trig);
+        advance(m, &e, 0, trig, 1);
+        n--;
+    }
+    advance(m, &e, 0, 0, n);
 }
 
 u64 pmu_model_tick(struct pmu_model *m, u32 bit, u64 n)
 {
     if (!exists(m, bit))
         return 0;
-    return advance(m, NULL, BIT(bit), n);
+    return advance(m, NULL, BIT(bit), 0, n);
 }
 
 /* ---- MSR decoding ------------------------------------------------------------------------------------ */
@@ -464,6 +538,9 @@ static u64 intel_sel_reserved(const struct pmu_model *m)
         rsvd &= ~SEL_EQ;
     if (m->caps.rdpmc_user_disable)
         rsvd &= ~SEL_RDPMC_USER_DISABLE;
+    /* Adaptive_Record (bit 34) with adaptive PEBS (PERF_CAPABILITIES.PEBS_BASELINE; Linux ICL_EVENTSEL_ADAPTIVE). */
+    if (m->pebs.c.adaptive)
+        rsvd &= ~PEBS_EVSEL_ADAPTIVE;
     /* AnyThread (bit 21) exists from version 3 (SDM 21.2.3); before that the bit is reserved. */
     if (m->caps.version < 3)
         rsvd |= SEL_ANY;
@@ -478,7 +555,7 @@ static u64 fixed_ctrl_valid(const struct pmu_model *m)
     u64 valid = 0;
     for (u32 i = 0; i < PMU_MODEL_MAX_FIXED; i++)
         if (m->fx_bits & BIT(PMU_MODEL_FIXED_BIT + i))
-            valid |= field << (4 * i);
+            valid |= field << (4 * i) | (m->pebs.c.adaptive && i < 8 ? PEBS_FIXED_ADAPTIVE(i) : 0);
     return valid;
 }
 
@@ -528,6 +605,8 @@ static int msr_read(struct pmu_model *m, u32 msr, u64 *val)
 {
     if (lbr_model_owns(&m->lbr, msr))
         return lbr_model_rdmsr(&m->lbr, msr, val);
+    if (is_intel(m) && pebs_model_owns(&m->pebs, msr))
+        return pebs_model_rdmsr(&m->pebs, msr, val);
     struct reg r = decode(m, msr);
     switch (r.kind) {
     case REG_SEL:
@@ -609,6 +688,8 @@ static int msr_write(struct pmu_model *m, u32 msr, u64 val)
 {
     if (lbr_model_owns(&m->lbr, msr))
         return lbr_model_wrmsr(&m->lbr, msr, val);
+    if (is_intel(m) && pebs_model_owns(&m->pebs, msr))
+        return pebs_model_wrmsr(&m->pebs, msr, val);
     struct reg r = decode(m, msr);
     u64 valid;
     switch (r.kind) {
@@ -885,6 +966,7 @@ void pmu_model_reset(struct pmu_model *m)
         m->global_status |= ST_COND_CHGD;
     apic_model_reset(&m->apic);
     lbr_model_reset(&m->lbr);
+    pebs_model_reset(&m->pebs);
     update_line(m);
 }
 

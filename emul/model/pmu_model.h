@@ -20,6 +20,7 @@
 #include "pmu/pmu_caps.h"
 #include "emul/model/apic_model.h"
 #include "emul/model/lbr_model.h"
+#include "emul/model/pebs_model.h"
 
 #define PMU_MODEL_MAX_GP 32     /* unified bits 0..31 */
 #define PMU_MODEL_MAX_FIXED 16  /* unified bits 32..47 */
@@ -88,8 +89,12 @@ enum pmu_model_fault {
     PMU_FAULT_LBR_MISSING_RECORD = 1u << 17,/* every 16th branch the LBR should record is lost */
     PMU_FAULT_LBR_FILTER_LEAK = 1u << 18,   /* the LBR's CPL filter lets branches that end at CPL 0 through */
     PMU_FAULT_LBR_NO_FREEZE = 1u << 19,     /* IA32_DEBUGCTL.FREEZE_LBRS_ON_PMI ignored */
+    PMU_FAULT_PEBS_EVENTING_IP = 1u << 20,  /* a PEBS record's eventing IP is the next instruction's */
+    PMU_FAULT_PEBS_MISSING_RECORD = 1u << 21, /* every third PEBS record is not written (the counter reloads) */
+    PMU_FAULT_PEBS_PMI_EVERY_RECORD = 1u << 22, /* a PEBS buffer PMI after every record, below the threshold too */
+    PMU_FAULT_PEBS_LBR_LEAK = 1u << 23,     /* a PEBS record's LBR group holds another context's branches */
 };
-#define PMU_MODEL_FAULT_COUNT 20
+#define PMU_MODEL_FAULT_COUNT 24
 #define PMU_MODEL_OVERCOUNT_N 100
 /* "lvtpc-no-mask" etc.; NULL for a bit that names no fault. */
 const char *pmu_model_fault_name(u32 fault_bit);
@@ -149,6 +154,7 @@ struct pmu_model {
 
     struct apic_model apic;
     struct lbr_model lbr;          /* kind LBR_NONE until pmu_model_set_lbr() */
+    struct pebs_model pebs;        /* absent until pmu_model_set_pebs() */
     struct pmu_model_stats st;
 
     pmu_model_access_hook access_hook;
@@ -177,6 +183,12 @@ void pmu_model_set_lbr(struct pmu_model *m, const struct lbr_caps *c);
  * keeps it (emul/model/lbr_model.c); call it before feeding the instruction's events, so the branch whose event
  * overflows a counter is recorded before a freeze on that PMI. */
 void pmu_model_retire_branch(struct pmu_model *m, const struct lbr_model_branch *b);
+
+/* Give the model PEBS as `c` describes it (pmu/pebs.c pebs_discover on the kind's CPUID), writing its records through
+ * `mem`, after pmu_model_init. */
+void pmu_model_set_pebs(struct pmu_model *m, const struct pebs_caps *c, const struct pebs_model_mem *mem);
+/* The instruction whose events pmu_model_count() is about to feed, as a PEBS record would hold it. */
+void pmu_model_set_insn(struct pmu_model *m, const struct pebs_model_insn *in);
 
 /* Switch deliberate misbehaviours on (enum pmu_model_fault bits; 0: none), after pmu_model_init. */
 void pmu_model_set_faults(struct pmu_model *m, u32 faults);

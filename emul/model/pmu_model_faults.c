@@ -8,7 +8,8 @@ static const char *const fault_names[PMU_MODEL_FAULT_COUNT] = {
     "global-ctrl-reset-zero", "counters-survive-reset", "reset-on-init", "no-freeze", "overcount",
     "rdpmc-gp0-only",         "held-by-host",           "firmware-left-enabled", "catalog-all-branches",
     "early-pmi",              "skid-beyond-bound",      "lbr-out-of-order", "lbr-missing-record",
-    "lbr-filter-leak",        "lbr-no-freeze",
+    "lbr-filter-leak",        "lbr-no-freeze",          "pebs-eventing-ip", "pebs-missing-record",
+    "pebs-pmi-every-record",  "pebs-lbr-leak",
 };
 
 const char *pmu_model_fault_name(u32 fault_bit)
@@ -24,7 +25,8 @@ const char *pmu_model_fault_list(void)
     return "lvtpc-no-mask, duplicate-pmi, lost-pmi, status-sticky, width, global-ctrl-reset-zero, "
            "counters-survive-reset, reset-on-init, no-freeze, overcount, rdpmc-gp0-only, held-by-host, "
            "firmware-left-enabled, catalog-all-branches, early-pmi, skid-beyond-bound, lbr-out-of-order, "
-           "lbr-missing-record, lbr-filter-leak, lbr-no-freeze";
+           "lbr-missing-record, lbr-filter-leak, lbr-no-freeze, pebs-eventing-ip, pebs-missing-record, "
+           "pebs-pmi-every-record, pebs-lbr-leak";
 }
 
 bool pmu_model_faults_parse(const char *list, u32 *mask, char *bad, size_t bad_size)

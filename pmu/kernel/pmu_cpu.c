@@ -51,6 +51,9 @@ void pmu_cpu_discover(void *unused)
     }
     pc->cpuid = src;
     lbr_discover(&pc->caps, src, &pc->lbr);
+    u64 misc = 0;
+    int misc_rc = pc->caps.kind == PMU_KIND_INTEL_ARCH ? rdmsr_safe(MSR_IA32_MISC_ENABLE, &misc) : -1;
+    pebs_discover(&pc->caps, src, misc_rc, misc, &pc->pebs);
     pc->init_rc = pmu_init(&pc->pmu, &pc->caps, &pc->hw);
     if (!pc->init_rc)
         record_entry(pc);

@@ -7,6 +7,7 @@
 #include "lib/cpu_ident.h"
 #include "kernel/percpu.h"
 #include "pmu/lbr.h"
+#include "pmu/pebs.h"
 #include "pmu/pmu.h"
 #include "pmu/pmu_state.h"
 
@@ -16,6 +17,7 @@ struct pmu_cpu {
     struct pmu_caps caps;
     const struct cpuid_source *cpuid; /* the CPUID discovery read: the CPU's, or the emulated kind's */
     struct lbr_caps lbr;     /* its Last Branch Records (pmu/lbr.h), after IA32_PERF_CAPABILITIES */
+    struct pebs_caps pebs;   /* its PEBS (pmu/pebs.h), after IA32_PERF_CAPABILITIES and IA32_MISC_ENABLE */
     int perf_caps_rc;        /* rdmsr_safe result for IA32_PERF_CAPABILITIES (when PDCM) */
     struct hw_access hw;
     struct pmu pmu;

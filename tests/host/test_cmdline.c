@@ -496,6 +496,13 @@ static void test_pmu_emulated(void **state)
     expect_error("pmu=emulated:amd-legacy pmu_lbr=amd", "pmu_lbr", "PerfMonV2");
     expect_error("pmu=emulated:intel-v1 pmu_lbr=legacy:3", "pmu_lbr", "PERF_CAPABILITIES");
     expect_error("pmu_lbr=arch", "pmu_lbr", "pmu=emulated:KIND");
+    /* pmu_pebs=: a record format 0..5, adaptive from 4, Intel v2+ kinds. */
+    expect_ok("pmu=emulated:intel-v4 pmu_pebs=2", &o);
+    expect_ok("pmu=emulated:intel-v2 pmu_pebs=5a", &o);
+    expect_error("pmu=emulated:intel-v4 pmu_pebs=3a", "pmu_pebs", "format 4");
+    expect_error("pmu=emulated:intel-v4 pmu_pebs=6", "pmu_pebs", "0..5");
+    expect_error("pmu=emulated:amd-v2 pmu_pebs=3", "pmu_pebs", "Intel");
+    expect_error("pmu_pebs=3", "pmu_pebs", "pmu=emulated:KIND");
 }
 
 /* reset=: one reset type or all, as a bit mask in enum reset_type order; only with suite reset selected. */

@@ -58,6 +58,11 @@ static void discover_check(struct check *c)
     else
         check_note(c, "lbr", "%s, %u entries, FROM at MSR 0x%x%s (%s)", lbr_kind_name(pc->lbr.kind), pc->lbr.depth,
                    pc->lbr.from, pc->lbr.kind == LBR_LEGACY ? (pc->lbr.info ? ", LBR_INFO" : "") : "", pc->lbr.source);
+    if (pc->pebs.present)
+        check_note(c, "pebs", "record format %u%s, counters 0x%llx", pc->pebs.format,
+                   pc->pebs.adaptive ? ", adaptive (PEBS_BASELINE)" : "", (unsigned long long)pc->pebs.counters);
+    else
+        check_note(c, "pebs", "none: %s", pc->pebs.why_none);
     SKIP_WITHOUT_PMU(c, pc);
     const struct pmu_caps *k = &pc->caps;
     /* GP counters 1..64, widths 32..64 bits (tests/pmu_enum/portable/pmu_enum_judge.c, shared with pmu-decode --checks). */
