@@ -164,13 +164,21 @@ static bool no_leaves(void *ctx, u32 leaf, u32 subleaf, struct cpuid_regs *r)
     return false;
 }
 
+/* The kind's CPUID alone, as kind of core `core` answers it (ctx holds its state: keep it while src is used). */
+static void kind_cpuid(const struct pmu_emul_kind *k, u32 core, struct pmu_emul_cpuid *ctx, struct cpuid_source *src)
+{
+    static const struct cpuid_source blank = {no_leaves, NULL};
+    *ctx = (struct pmu_emul_cpuid){k, &blank, false, core};
+    *src = (struct cpuid_source){pmu_emul_cpuid_query, ctx};
+}
+
 /* The capabilities are what pmu_discover() finds on the kind's CPUID: the kind descriptors (pmu/kind_*.c) are the
  * one description of each kind's counters and MSR map, for the hardware path and the model alike. */
 void pmu_emul_caps(const struct pmu_emul_kind *k, u32 core, struct pmu_caps *out)
 {
-    static const struct cpuid_source blank = {no_leaves, NULL};
-    struct pmu_emul_cpuid ctx = {k, &blank, false, core};
-    struct cpuid_source src = {pmu_emul_cpuid_query, &ctx};
+    struct pmu_emul_cpuid ctx;
+    struct cpuid_source src;
+    kind_cpuid(k, core, &ctx, &src);
     struct cpu_ident id;
     cpu_ident_decode(&id, &src);
     pmu_discover(out, &id, &src);
@@ -191,9 +199,9 @@ u64 pmu_emul_perf_capabilities(const struct pmu_emul_kind *k)
 
 void pmu_emul_lbr(const struct pmu_emul_kind *k, u32 core, struct lbr_caps *out)
 {
-    static const struct cpuid_source blank = {no_leaves, NULL};
-    struct pmu_emul_cpuid ctx = {k, &blank, false, core};
-    struct cpuid_source src = {pmu_emul_cpuid_query, &ctx};
+    struct pmu_emul_cpuid ctx;
+    struct cpuid_source src;
+    kind_cpuid(k, core, &ctx, &src);
     struct pmu_caps caps;
     pmu_emul_caps(k, core, &caps);
     lbr_discover(&caps, &src, out);
@@ -204,9 +212,9 @@ void pmu_emul_lbr(const struct pmu_emul_kind *k, u32 core, struct lbr_caps *out)
 
 void pmu_emul_pebs(const struct pmu_emul_kind *k, u32 core, struct pebs_caps *out)
 {
-    static const struct cpuid_source blank = {no_leaves, NULL};
-    struct pmu_emul_cpuid ctx = {k, &blank, false, core};
-    struct cpuid_source src = {pmu_emul_cpuid_query, &ctx};
+    struct pmu_emul_cpuid ctx;
+    struct cpuid_source src;
+    kind_cpuid(k, core, &ctx, &src);
     struct pmu_caps caps;
     pmu_emul_caps(k, core, &caps);
     /* IA32_MISC_ENABLE[12] as the model answers it: clear with PEBS. */

@@ -25,15 +25,9 @@ static struct cpuid_dump dump;
 /* Discovery on CPU `cpu` of a dump, with IA32_PERF_CAPABILITIES `perf_caps` (not in a CPUID dump). */
 static void discover_dump(const char *file, unsigned cpu, u64 perf_caps, struct lbr_caps *out)
 {
-    test_dump_load(&dump, file, cpu);
     struct cpuid_source src;
-    cpuid_dump_source(&dump, &src);
-    struct cpu_ident id;
     struct pmu_caps caps;
-    cpu_ident_decode(&id, &src);
-    pmu_discover(&caps, &id, &src);
-    if (caps.pdcm)
-        pmu_caps_apply_perf_capabilities(&caps, perf_caps);
+    test_dump_discover(&dump, file, cpu, perf_caps, &src, &caps);
     lbr_discover(&caps, &src, out);
 }
 

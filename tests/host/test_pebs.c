@@ -23,15 +23,9 @@ static struct cpuid_dump dump;
 
 static void discover_dump(const char *file, u64 perf_caps, int misc_rc, u64 misc, struct pebs_caps *out)
 {
-    test_dump_load(&dump, file, 0);
     struct cpuid_source src;
-    cpuid_dump_source(&dump, &src);
-    struct cpu_ident id;
     struct pmu_caps caps;
-    cpu_ident_decode(&id, &src);
-    pmu_discover(&caps, &id, &src);
-    if (caps.pdcm)
-        pmu_caps_apply_perf_capabilities(&caps, perf_caps);
+    test_dump_discover(&dump, file, 0, perf_caps, &src, &caps);
     pebs_discover(&caps, &src, misc_rc, misc, out);
 }
 

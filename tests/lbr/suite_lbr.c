@@ -230,31 +230,37 @@ static void compare_runs(struct check *c, const char *what, const struct lbr_cap
 
 static const struct lbr_filter all_user = {false, true, LBR_BR_ALL};
 
-/* lbr/records: the workload at CPL 3, the LBR keeping every kind of branch that ends at CPL > 0. */
-static void records_check(struct check *c)
+/* The LBR and the oracle's stream for a check that keeps the kernel's own branches out by the CPL filter (NULL after
+ * its SKIP or FAIL). */
+static const struct lbr_caps *lbr_with_cpl_filter(struct check *c, struct lbr_cpu **lc)
 {
     const struct lbr_caps *l = lbr_or_skip(c);
     if (!l)
-        return;
-    struct lbr_cpu *lc = &lbr_cpus[this_cpu()->index];
-    if (!l->cpl_filter)
-        return check_skip(c, "this LBR has no filter (no LBR_SELECT: Core 2, the first Atoms): the kernel's own "
-                             "branches after the workload cannot be kept out");
-    if (!oracle(c, lc, 3))
-        return;
-    compare_runs(c, "records", l, &all_user, 3, lc);
+        return NULL;
+    *lc = &lbr_cpus[this_cpu()->index];
+    if (!l->cpl_filter) {
+        check_skip(c, "this LBR cannot filter by CPL (%s: no LBR_SELECT on Core 2 and the first Atoms): the kernel's "
+                      "own branches cannot be kept out", l->source);
+        return NULL;
+    }
+    return oracle(c, *lc, 3) ? l : NULL;
+}
+
+/* lbr/records: the workload at CPL 3, the LBR keeping every kind of branch that ends at CPL > 0. */
+static void records_check(struct check *c)
+{
+    struct lbr_cpu *lc;
+    const struct lbr_caps *l = lbr_with_cpl_filter(c, &lc);
+    if (l)
+        compare_runs(c, "records", l, &all_user, 3, lc);
 }
 
 /* lbr/filter_cpl: a CPL-0 run filtered to CPL > 0 and a CPL-3 run filtered to CPL 0 leave no record of the workload. */
 static void filter_cpl_check(struct check *c)
 {
-    const struct lbr_caps *l = lbr_or_skip(c);
+    struct lbr_cpu *lc;
+    const struct lbr_caps *l = lbr_with_cpl_filter(c, &lc);
     if (!l)
-        return;
-    struct lbr_cpu *lc = &lbr_cpus[this_cpu()->index];
-    if (!l->cpl_filter)
-        return check_skip(c, "this LBR cannot filter by CPL (%s)", l->source);
-    if (!oracle(c, lc, 3))
         return;
     static const struct { u8 cpl; struct lbr_filter f; const char *what; } runs[] = {
         {0, {false, true, LBR_BR_ALL}, "CPL-0 run, user-only filter"},
@@ -317,23 +323,20 @@ static void filter_type_check(struct check *c)
  * masked: the freeze is on the PMI request (SDM Vol.3B 18.4.7), no handler runs. */
 static void freeze_check(struct check *c)
 {
-    const struct lbr_caps *l = lbr_or_skip(c);
-    if (!l)
-        return;
     struct pmu_cpu *pmc = this_pmu_cpu();
     struct pmu *p = &pmc->pmu;
-    struct lbr_cpu *lc = &lbr_cpus[this_cpu()->index];
-    if (!l->freeze)
+    const struct lbr_caps *l = &pmc->lbr;
+    if (pmu_cpu_usable(pmc, &(const char *){NULL}) && l->kind != LBR_NONE && !l->freeze)
         return check_skip(c, "this LBR is not frozen on a PMI (%s)",
                           l->kind == LBR_AMD_V2 ? "Fn8000_0022 EAX[2] clear" : "Intel perfmon v1");
-    if (!l->cpl_filter)
-        return check_skip(c, "this LBR has no filter: the kernel's own branches cannot be kept out");
+    struct lbr_cpu *lc;
+    l = lbr_with_cpl_filter(c, &lc);
+    if (!l)
+        return;
     const char *why = NULL;
     const struct pmu_event *ev = pmu_event_generic(p->caps, PMU_EV_BRANCHES, &why);
     if (!ev)
         return check_skip(c, "no branch-instructions event: %s", why ? why : "?");
-    if (!oracle(c, lc, 3))
-        return;
     u32 k = 250; /* overflow on the 250th branch instruction: mid-workload */
     s32 top = lbr_freeze_top(lc->stream, lc->n, &all_user, k);
     /* Exactly that record under the emulated PMU; on silicon one branch earlier (a counted return to ring 3) to two

@@ -1,6 +1,9 @@
 /* Host-only helper (stdio): locate and read test vectors. */
 #include "tests/host/support/test_data.h"
 
+#include "lib/cpu_ident.h"
+#include "pmu/pmu.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,4 +76,16 @@ void test_dump_load(struct cpuid_dump *d, const char *name, unsigned cpu)
     free(text);
     if (!ok)
         fail_msg("%s:%u: %s", name, d->err_line, d->err);
+}
+
+void test_dump_discover(struct cpuid_dump *d, const char *name, unsigned cpu, u64 perf_caps, struct cpuid_source *src,
+                        struct pmu_caps *caps)
+{
+    test_dump_load(d, name, cpu);
+    cpuid_dump_source(d, src);
+    struct cpu_ident id;
+    cpu_ident_decode(&id, src);
+    pmu_discover(caps, &id, src);
+    if (caps->pdcm)
+        pmu_caps_apply_perf_capabilities(caps, perf_caps);
 }
