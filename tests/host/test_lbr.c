@@ -252,12 +252,12 @@ static void test_model_filter_freeze_and_faults(void **state)
 static u32 stream(struct lbr_ref *s, u32 iterations)
 {
     u32 n = 0;
-    s[n++] = (struct lbr_ref){0x10, 0x12, -1, 3};
+    s[n++] = (struct lbr_ref){0x10, 0x12, -1, 3, -1};
     for (u32 i = 0; i < iterations; i++) {
-        s[n++] = (struct lbr_ref){0x20, 0x80, LBR_BR_REL_CALL, 3};
-        s[n++] = (struct lbr_ref){0x84, 0x25, LBR_BR_RET, 3};
-        s[n++] = (struct lbr_ref){0x25, 0x30, LBR_BR_REL_JMP, 3};
-        s[n++] = (struct lbr_ref){0x40, 0x20, LBR_BR_JCC, 3};
+        s[n++] = (struct lbr_ref){0x20, 0x80, LBR_BR_REL_CALL, 3, 0};
+        s[n++] = (struct lbr_ref){0x84, 0x25, LBR_BR_RET, 3, 0};
+        s[n++] = (struct lbr_ref){0x25, 0x30, LBR_BR_REL_JMP, 3, 0};
+        s[n++] = (struct lbr_ref){0x40, 0x20, LBR_BR_JCC, 3, 1};
     }
     return n;
 }
@@ -281,39 +281,47 @@ static void test_judge(void **state)
     assert_int_equal(exp[0].kind, LBR_BR_JCC);
     assert_int_equal(exp[1].kind, LBR_BR_REL_JMP);
     to_records(exp, ne, obs, 8);
-    assert_true(lbr_match(obs, 8, exp, ne, 0x999, &mt));
+    assert_true(lbr_match(obs, 8, exp, ne, 0x999, false, &mt));
     /* The exit to the kernel on top is allowed and noted (the oldest expected record then falls off). */
     struct lbr_record shifted[9];
     shifted[0] = (struct lbr_record){0x999, 0xffff, true, false, 0, false, -1};
     memcpy(&shifted[1], obs, sizeof(obs[0]) * 8);
-    assert_true(lbr_match(shifted, 9, exp, ne, 0x999, &mt));
+    assert_true(lbr_match(shifted, 9, exp, ne, 0x999, false, &mt));
     assert_true(mt.exit_on_top);
     /* Two records swapped: a mismatch at the first. */
     struct lbr_record x = obs[2];
     obs[2] = obs[3];
     obs[3] = x;
-    assert_false(lbr_match(obs, 8, exp, ne, 0, &mt));
+    assert_false(lbr_match(obs, 8, exp, ne, 0, false, &mt));
     assert_int_equal(mt.mismatch, 2);
     assert_int_equal(mt.matched, 2);
     /* One missing. */
     to_records(exp, ne, obs, 8);
     memmove(&obs[4], &obs[5], sizeof(obs[0]) * 3);
     obs[7] = (struct lbr_record){0};
-    assert_false(lbr_match(obs, 8, exp, ne, 0, &mt));
+    assert_false(lbr_match(obs, 8, exp, ne, 0, false, &mt));
     assert_int_equal(mt.mismatch, 4);
     /* Returns only: 10 of them; a deeper stack holds them and nothing else. */
     ne = lbr_expect(s, n, &rets, 16, exp);
     assert_int_equal(ne, 10);
     to_records(exp, ne, obs, 16);
-    assert_true(lbr_match(obs, 16, exp, ne, 0, &mt));
+    assert_true(lbr_match(obs, 16, exp, ne, 0, false, &mt));
     obs[12] = (struct lbr_record){0x1234, 0x5678, true, false, 0, false, -1};
-    assert_false(lbr_match(obs, 16, exp, ne, 0, &mt));
+    assert_false(lbr_match(obs, 16, exp, ne, 0, false, &mt));
     assert_int_equal(mt.extra, 1);
     /* A wrong Arch LBR type. */
     to_records(exp, ne, obs, 16);
     obs[0].type = LBR_BR_JCC;
-    assert_false(lbr_match(obs, 16, exp, ne, 0, &mt));
+    assert_false(lbr_match(obs, 16, exp, ne, 0, false, &mt));
     assert_int_equal(mt.type_wrong, 1);
+    /* Mispredict flags where the format has them: the loop's Jcc is expected mispredicted (the youngest record). */
+    ne = lbr_expect(s, n, &all, 8, exp);
+    to_records(exp, ne, obs, 8);
+    assert_false(lbr_match(obs, 8, exp, ne, 0, true, &mt));
+    assert_int_equal(mt.mispred_wrong, 2);
+    obs[0].mispred = obs[4].mispred = true;
+    assert_true(lbr_match(obs, 8, exp, ne, 0, true, &mt));
+    assert_int_equal(mt.mispred_checked, 8);
     /* Freeze: overflow on the 7th branch instruction (JZ, CALL, RET, JMP, Jcc, CALL, RET): the youngest record is the
      * 6th taken branch (index 5), the RET. */
     s32 top = lbr_freeze_top(s, n, &all, 7);

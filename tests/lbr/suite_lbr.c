@@ -47,8 +47,13 @@ static void note_branch(const struct step_record *r, void *arg)
         lc->overflow = true;
         return;
     }
+    /* Under the emulated PMU its predictor says which branches were mispredicted (emul/emul_predict.c: a conditional
+     * branch that went against static backward-taken, forward-not-taken); on silicon nobody knows. */
+    s8 mispred = !g_pmu_emulated ? -1
+                 : r->cls.cond ? (s8)pmu_emul_mispredicted((const u8 *)r->rip, r->cls.len, r->taken)
+                               : 0;
     lc->stream[lc->n++] = (struct lbr_ref){r->rip, r->next_rip, lbr_branch_of_evc(evc_classes(&r->cls, r->taken)),
-                                           r->cpl};
+                                           r->cpl, mispred};
 }
 
 /* The oracle's stream of ew_calls(ITERATIONS) at `cpl`. */
@@ -204,14 +209,15 @@ static void compare_runs(struct check *c, const char *what, const struct lbr_cap
             return;
         }
         runs++;
-        if (!lbr_match(lc->obs, l->depth, lc->exp, nexp, cpl ? (u64)user_return_point : 0, &m)) {
+        if (!lbr_match(lc->obs, l->depth, lc->exp, nexp, cpl ? (u64)user_return_point : 0, l->has_mispred, &m)) {
             fails++;
             bad = m;
         }
     }
     if (!fails) {
-        expect_true(c, what, true, "the oracle's last taken branches, in order", "%u of %u records%s%s", m.matched,
-                    m.expected, m.type_checked ? ", types right" : "", m.exit_on_top ? "; the exit to ring 0 on top" : "");
+        expect_true(c, what, true, "the oracle's last taken branches, in order", "%u of %u records%s%s%s", m.matched,
+                    m.expected, m.type_checked ? ", types right" : "", m.mispred_checked ? ", mispredict flags right" : "",
+                    m.exit_on_top ? "; the exit to ring 0 on top" : "");
         return;
     }
     char obs[200];
@@ -220,8 +226,9 @@ static void compare_runs(struct check *c, const char *what, const struct lbr_cap
                    bad.mismatch, (unsigned long long)bad.got_from, (unsigned long long)bad.got_to,
                    (unsigned long long)bad.exp_from, (unsigned long long)bad.exp_to, bad.matched);
     else
-        k_snprintf(obs, sizeof(obs), "%u records right, %u more records, %u of %u types wrong", bad.matched, bad.extra,
-                   bad.type_wrong, bad.type_checked);
+        k_snprintf(obs, sizeof(obs), "%u records right, %u more records, %u of %u types and %u of %u mispredict flags "
+                   "wrong", bad.matched, bad.extra, bad.type_wrong, bad.type_checked, bad.mispred_wrong,
+                   bad.mispred_checked);
     if (fails < runs)
         check_inconclusive(c, what, "%s in %u of %u attempts: not repeated", obs, fails, runs);
     else
@@ -372,7 +379,7 @@ static void freeze_check(struct check *c)
         for (s32 t = lo; t <= hi && got < 0; t++) {
             struct lbr_match m;
             u32 nexp = t >= 0 ? lbr_expect_at(lc->stream, lc->n, &all_user, (u32)t, l->depth, lc->exp) : 0;
-            if (nexp && lbr_match(lc->obs, l->depth, lc->exp, nexp, 0, &m))
+            if (nexp && lbr_match(lc->obs, l->depth, lc->exp, nexp, 0, l->has_mispred, &m))
                 got = t;
         }
         fails += got < 0;

@@ -16,7 +16,7 @@ u32 lbr_expect(const struct lbr_ref *stream, u32 n, const struct lbr_filter *f, 
 }
 
 bool lbr_match(const struct lbr_record *obs, u32 nobs, const struct lbr_ref *exp, u32 nexp, u64 exit_from,
-               struct lbr_match *out)
+               bool has_mispred, struct lbr_match *out)
 {
     *out = (struct lbr_match){.expected = nexp, .mismatch = -1};
     u32 o = 0;
@@ -39,11 +39,15 @@ bool lbr_match(const struct lbr_record *obs, u32 nobs, const struct lbr_ref *exp
             out->type_checked++;
             out->type_wrong += obs[o].type != exp[i].kind;
         }
+        if (has_mispred && exp[i].mispred >= 0) {
+            out->mispred_checked++;
+            out->mispred_wrong += obs[o].mispred != (exp[i].mispred == 1);
+        }
     }
     if (out->mismatch < 0)
         for (; o < nobs; o++)
             out->extra += obs[o].valid;
-    return out->mismatch < 0 && !out->extra && !out->type_wrong;
+    return out->mismatch < 0 && !out->extra && !out->type_wrong && !out->mispred_wrong;
 }
 
 s32 lbr_freeze_top(const struct lbr_ref *stream, u32 n, const struct lbr_filter *f, u64 k)

@@ -10,6 +10,7 @@ struct lbr_ref {
     u64 from, to;
     int kind;   /* enum lbr_branch of a taken branch; -1 for a branch not taken */
     u8 to_cpl;
+    s8 mispred; /* 1/0: whether it was mispredicted, where known (the emulated PMU's predictor); -1: not known */
 };
 
 /* The records the LBR must hold, youngest first: the last `depth` taken branches of stream[0..n) the filter keeps.
@@ -23,13 +24,15 @@ struct lbr_match {
     bool exit_on_top;       /* the youngest record was the workload's exit to the kernel (allowed, noted) */
     u32 extra;              /* valid records beyond the expected ones */
     u32 type_checked, type_wrong; /* Arch LBR BR_TYPE compared, wrong */
+    u32 mispred_checked, mispred_wrong; /* mispredict flags compared (format has them, expectation known), wrong */
 };
 /* Compare the records read (youngest first, `valid` entries counted) with the expected ones. A youngest record from
  * `exit_from` (the instruction that returns a CPL-3 workload to the kernel: a CPU whose CPL filter judges a
  * ring-crossing branch by its source records it) is skipped and noted. True when every expected record is there in
- * order, nothing else is, and every branch type carried is right. */
+ * order, nothing else is, and every branch type and mispredict flag that both sides have is right (has_mispred: the
+ * format carries the flag). */
 bool lbr_match(const struct lbr_record *obs, u32 nobs, const struct lbr_ref *exp, u32 nexp, u64 exit_from,
-               struct lbr_match *out);
+               bool has_mispred, struct lbr_match *out);
 
 /* Freeze on PMI: the counter counted branch instructions (taken or not) from the stream's first one and overflowed
  * on the k-th (1-based). The index, among the stream's taken branches the filter keeps, of the youngest record the
