@@ -13,6 +13,8 @@
 #include "kernel/globals.h"
 #include "pmu/kernel/pmu_cpu.h"
 #include "kernel/report.h"
+#include "kernel/safe.h"
+#include "pmu/pmu_msr.h"
 #include "lib/reset_plan.h"
 #include "kernel/timing.h"
 #include "kernel/x86.h"
@@ -173,6 +175,44 @@ static void pmu_after_reset_check(struct check *c)
     rs.rec.mismatches[t] = (u8)(sum > 255 ? 255 : sum);
 }
 
+/* Phase 2, every CPU: the Last Branch Records' controls at their reset values, after firmware (docs/lbr.md):
+ * IA32_DEBUGCTL powers up 0 (SDM Vol.3A Table 9-1), so LBR (bit 0) and FREEZE_LBRS_ON_PMI (bit 11) are clear; a
+ * model-specific LBR's MSR_LBR_SELECT "is cleared to zero at RESET" (SDM Vol.3B 18.7.2); Architectural LBR keeps its
+ * MSRs over a warm reset but clears IA32_LBR_CTL.LBREn (SDM Vol.3B, Architectural LBR, as KVM's patches quote it).
+ * The entries themselves are not promised (Linux clears them "for CPUs that don't clear their LBRs on power-up"):
+ * reported. AMD documents no reset value for LbrExtV2's registers: reported. */
+static void lbr_after_reset_check(struct check *c)
+{
+    if (!rs.active || rs.boot != RESET_BOOT_PHASE2)
+        return check_skip(c, "no reset before this boot in this run (phase 1)");
+    struct pmu_cpu *pc = this_pmu_cpu();
+    SKIP_WITHOUT_PMU(c, pc);
+    const struct lbr_caps *l = &pc->lbr;
+    if (l->kind == LBR_NONE)
+        return check_skip(c, "no LBR: %s", l->why_none);
+    check_note(c, "observation", "after firmware: %s reset, then firmware and boot loader, then this read",
+               reset_type_name(rs.rec.current));
+    u64 v = 0, from0 = 0;
+    int rc = rdmsr_safe(l->from, &from0);
+    check_note(c, "first FROM", rc ? "faults" : "0x%llx (entries are not promised cleared)", (unsigned long long)from0);
+    if (l->kind == LBR_AMD_V2) {
+        if (!rdmsr_safe(l->enable_msr, &v))
+            check_note(c, "DBG_EXTN_CFG", "0x%llx (no documented reset value)", (unsigned long long)v);
+        if (l->select && !rdmsr_safe(l->select, &v))
+            check_note(c, "LBR_SELECT", "0x%llx (no documented reset value)", (unsigned long long)v);
+        return check_skip(c, "AMD documents no reset value for LbrExtV2's registers: reported, not judged");
+    }
+    rc = rdmsr_safe(MSR_IA32_DEBUGCTL, &v);
+    expect_eq(c, "IA32_DEBUGCTL LBR and FREEZE_LBRS_ON_PMI", 0, rc ? (u64)rc << 48 : v & (BIT(0) | BIT(11)));
+    if (l->kind == LBR_ARCH) {
+        rc = rdmsr_safe(l->select, &v);
+        expect_eq(c, "IA32_LBR_CTL.LBREn", 0, rc ? (u64)rc << 48 : v & 1);
+    } else if (l->select) {
+        rc = rdmsr_safe(l->select, &v);
+        expect_eq(c, "MSR_LBR_SELECT", 0, rc ? (u64)rc << 48 : v);
+    }
+}
+
 /* Phase 1, every CPU: the distinctive PMU state the coming reset must clear. */
 static void pmu_arm_check(struct check *c)
 {
@@ -189,6 +229,23 @@ static void pmu_arm_check(struct check *c)
     pmu_state_read(&pc->pmu, &s);
     check_note(c, "before the reset", "%s: %u registers set, pending overflow 0x%llx", reset_type_name(rs.next),
                s.count, (unsigned long long)set_bits);
+    /* The LBR: its first entries and filter (pmu/lbr.h lbr_distinct_state), then recording on with freeze. */
+    const struct lbr_caps *l = &pc->lbr;
+    u32 msr[16];
+    u64 val[16], v = 0;
+    u32 n = lbr_distinct_state(l, msr, val, 16);
+    rc = 0;
+    for (u32 i = 0; i < n && !rc; i++)
+        rc = wrmsr_safe(msr[i], val[i]);
+    if (n && !rc && l->kind == LBR_ARCH)
+        rc = wrmsr_safe(l->select, val[n - 1] | 1); /* LBREn */
+    else if (n && !rc && !(rc = rdmsr_safe(l->enable_msr, &v)))
+        rc = wrmsr_safe(l->enable_msr, v | l->enable_bit);
+    if (n && !rc && l->kind != LBR_AMD_V2 && !(rc = rdmsr_safe(MSR_IA32_DEBUGCTL, &v)))
+        rc = wrmsr_safe(MSR_IA32_DEBUGCTL, v | BIT(11));
+    if (n)
+        check_note(c, "lbr", rc ? "%s: its MSRs fault, not armed" : "%s: %u registers set, recording, freeze on PMI",
+                   lbr_kind_name(l->kind), n);
 }
 
 static const struct check_def reset_checks[] = {
@@ -198,6 +255,7 @@ static const struct check_def reset_checks[] = {
     {"triple", type_check, SCOPE_GLOBAL, NO_FAULT},
     /* CPUS_OTHERS: it adds to the run's reset record (rs.rec), which every CPU's check updates. */
     {"pmu_after_reset", pmu_after_reset_check, SCOPE_PER_CPU, NO_FAULT, CPUS_OTHERS},
+    {"lbr_after_reset", lbr_after_reset_check, SCOPE_PER_CPU, NO_FAULT, CPUS_OTHERS},
     {"pmu_arm", pmu_arm_check, SCOPE_PER_CPU, NO_FAULT},
 };
 const struct suite suite_reset = {"reset", "machine resets through the firmware (reset=cf9|kbc|triple|all)", false,
