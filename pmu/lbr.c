@@ -137,6 +137,10 @@ void lbr_discover(const struct pmu_caps *caps, const struct cpuid_source *src, s
         return;
     }
     u32 fmt = caps->perf_caps.lbr_format;
+    /* Knights Landing and Mill report format 1 but have the mispredict bit in FROM[63] (Linux intel_pmu_lbr_init_knl:
+     * "Knights Landing does have MISPREDICT bit", LBR_FORMAT_LIP becomes LBR_FORMAT_EIP_FLAGS). */
+    if ((caps->model == 0x57 || caps->model == 0x85) && fmt == LBR_FMT_LIP)
+        fmt = LBR_FMT_EIP_FLAGS;
     if (fmt > LBR_FMT_INFO2) {
         out->why_none = "IA32_PERF_CAPABILITIES[5:0] names an LBR format above 7, which no manual here describes";
         return;
@@ -185,8 +189,10 @@ u64 lbr_filter_value(const struct lbr_caps *c, const struct lbr_filter *f)
     static const u8 ctl_bit[LBR_BR_COUNT] = {16, 17, 18, 19, 20, 21, 22};
     u64 v = 0;
     if (c->kind == LBR_ARCH) {
-        v = BIT(0) | (f->os ? BIT(1) : 0) | (f->usr ? BIT(2) : 0);
-        for (u32 b = 0; b < LBR_BR_COUNT; b++)
+        /* Without CPL or branch filtering (CPUID.1CH:EBX[0], [1]) those bits are not written: every branch is kept
+         * (Linux intel_pmu_arch_lbr_init refuses such filters). */
+        v = BIT(0) | (!c->cpl_filter || f->os ? BIT(1) : 0) | (!c->cpl_filter || f->usr ? BIT(2) : 0);
+        for (u32 b = 0; b < LBR_BR_COUNT && c->type_filter; b++)
             v |= f->types >> b & 1 ? BIT(ctl_bit[b]) : 0;
         return v;
     }
@@ -283,6 +289,8 @@ void lbr_decode(const struct lbr_caps *c, u64 from, u64 to, u64 info, struct lbr
         out->mispred = from >> 63;
         out->to = sext(to, 58);
         out->valid = to >> 63;
+        /* Linux amd_pmu_lbr_read: valid 0, spec 1 is a branch on the wrong path; TO[61] set is erratum 1452's. */
+        out->not_retired = (!out->valid && (to >> 62 & 1)) || (to >> 61 & 1);
         break;
     default:
         break;

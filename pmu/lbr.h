@@ -88,6 +88,8 @@ u32 lbr_slot(const struct lbr_caps *c, u64 tos, u32 i);
 struct lbr_record {
     u64 from, to;
     bool valid;              /* AMD: TO bit 63 (a record is there); others: FROM or TO non-zero */
+    bool not_retired;        /* AMD: a wrong-path entry (TO[63:62] = 01b) or erratum 1452's (TO[61] set): no retired
+                              * branch, left out as Linux amd_pmu_lbr_read does */
     bool mispred;            /* where has_mispred */
     u32 cycles;              /* where has_cycles and cycles_valid */
     bool cycles_valid;

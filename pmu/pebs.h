@@ -52,6 +52,23 @@ struct pebs_caps {
 void pebs_discover(const struct pmu_caps *caps, const struct cpuid_source *src, int misc_rc, u64 misc_enable,
                    struct pebs_caps *out);
 
+/* The event a check samples for a generic event (instructions or branches retired) on this part, and where: the PEBS
+ * events the vendor lists for the part (intel/perfmon "PEBS" field; Linux arch/x86/events/intel/ds.c
+ * *_pebs_event_constraints), not the architectural ones, which Sandy Bridge to Skylake do not list as PEBS events.
+ * precise: the counter has precise distribution (PDIR / PDist: the record is on the overflowing event or the next,
+ * no shadow); otherwise the record may come some events late (the "PEBS shadow"). False, with *why, where the part
+ * samples no such event. */
+enum pmu_generic_event;
+struct pebs_event {
+    u16 event;
+    u8 umask;
+    u64 counters; /* unified bits */
+    bool precise;
+    const char *name, *source;
+};
+bool pebs_event_for(const struct pmu_caps *caps, const struct pebs_caps *pc, int generic, struct pebs_event *out,
+                    const char **why);
+
 /* The DS offset of counter `bit`'s reset value (unified bit), 0 when it has none. */
 u32 pebs_reset_offset(const struct pebs_caps *c, u32 bit);
 /* A record's size: the fixed formats' size, or the adaptive groups `data_cfg` selects (adaptive: the counter's

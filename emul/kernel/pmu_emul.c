@@ -141,6 +141,17 @@ static void resolve_events(struct emul_cpu *e, const struct pmu_caps *caps)
         if (pe)
             add_event(e, pe, x->classes, 0);
     }
+    /* The events the PEBS checks sample on this part (pmu/pebs.c pebs_event_for: INST_RETIRED.PREC_DIST,
+     * BR_INST_RETIRED.ALL_BRANCHES_PEBS where the part lists those), counting instructions and branches. */
+    struct pebs_caps pc;
+    pmu_emul_pebs(g_pmu_emul_kind, e->core, &pc);
+    for (int g = PMU_EV_INSTRUCTIONS; pc.present && g <= PMU_EV_BRANCHES; g++) {
+        struct pebs_event pe;
+        const char *why = NULL;
+        if (pebs_event_for(caps, &pc, g, &pe, &why))
+            add_event(e, &(struct pmu_event){pe.name, pe.event, pe.umask, 0, 0, 0, pe.source},
+                      1u << (g == PMU_EV_INSTRUCTIONS ? PMU_EMUL_INSNS : PMU_EMUL_BRANCHES), 0);
+    }
     const struct catalog_part *part = event_catalog_for(caps);
     /* pmu_fault=catalog-all-branches: a wrong row in the event table, every catalog event counting branches. */
     bool wrong = g_options.pmu_faults & PMU_FAULT_CATALOG_ALL_BRANCHES;

@@ -22,8 +22,10 @@ static bool kept(const struct lbr_model *l, const struct lbr_model_branch *b, u3
                                              [LBR_BR_FAR] = 22};
     bool leak = (faults & PMU_FAULT_LBR_FILTER_LEAK) && b->to_cpl == 0;
     if (l->c.kind == LBR_ARCH) {
-        bool cpl = b->to_cpl ? l->select >> 2 & 1 : l->select >> 1 & 1;
-        return (cpl || leak) && (l->select >> ctl_bit[b->kind] & 1);
+        /* Without CPL or branch filtering (CPUID.1CH:EBX[0], [1]) nothing is filtered that way. */
+        bool cpl = !l->c.cpl_filter || (b->to_cpl ? l->select >> 2 & 1 : l->select >> 1 & 1);
+        bool type = !l->c.type_filter || (l->select >> ctl_bit[b->kind] & 1);
+        return (cpl || leak) && type;
     }
     if (!l->c.select)
         return true; /* Core 2, the first Atoms: no filter */

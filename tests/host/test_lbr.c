@@ -111,7 +111,8 @@ static void test_discover_emulated_kinds(void **state)
 static void test_filter_values(void **state)
 {
     (void)state;
-    struct lbr_caps legacy = {.kind = LBR_LEGACY, .select = 0x1c8}, arch = {.kind = LBR_ARCH, .select = 0x14ce};
+    struct lbr_caps legacy = {.kind = LBR_LEGACY, .select = 0x1c8}, arch = {.kind = LBR_ARCH, .select = 0x14ce,
+                                                                            .cpl_filter = true, .type_filter = true};
     struct lbr_filter user_all = {false, true, LBR_BR_ALL}, calls = {true, true, BIT(LBR_BR_REL_CALL)};
     /* LBR_SELECT suppresses: CPL_EQ_0 (bit 0) only. */
     assert_int_equal(lbr_filter_value(&legacy, &user_all), 0x1);
@@ -120,6 +121,8 @@ static void test_filter_values(void **state)
     /* IA32_LBR_CTL enables: LBREn, USR, the seven kinds (bits 16-22). */
     assert_int_equal(lbr_filter_value(&arch, &user_all), 0x7f0005);
     assert_int_equal(lbr_filter_value(&arch, &calls), 0x80007);
+    arch.type_filter = false; /* no branch filtering: no type bits, every branch kept */
+    assert_int_equal(lbr_filter_value(&arch, &calls), 0x7);
     assert_true(lbr_filter_passes(&user_all, LBR_BR_RET, 3));
     assert_false(lbr_filter_passes(&user_all, LBR_BR_RET, 0));
     assert_false(lbr_filter_passes(&calls, LBR_BR_RET, 3));
@@ -209,7 +212,8 @@ static void test_model_filter_freeze_and_faults(void **state)
 {
     (void)state;
     struct lbr_caps arch = {.kind = LBR_ARCH, .depth = 32, .depth_mask = 0xb, .from = 0x1500, .to = 0x1600,
-                            .info = 0x1200, .stride = 1, .select = 0x14ce, .depth_msr = 0x14cf, .has_type = true};
+                            .info = 0x1200, .stride = 1, .select = 0x14ce, .depth_msr = 0x14cf, .has_type = true,
+                            .cpl_filter = true, .type_filter = true};
     model_with(&arch);
     struct hw_access hw;
     pmu_model_access(&m, &hw);
@@ -252,12 +256,12 @@ static void test_model_filter_freeze_and_faults(void **state)
 static u32 stream(struct lbr_ref *s, u32 iterations)
 {
     u32 n = 0;
-    s[n++] = (struct lbr_ref){0x10, 0x12, -1, 3, -1};
+    s[n++] = (struct lbr_ref){0x10, 0x12, -1, 3, -1, 0};
     for (u32 i = 0; i < iterations; i++) {
-        s[n++] = (struct lbr_ref){0x20, 0x80, LBR_BR_REL_CALL, 3, 0};
-        s[n++] = (struct lbr_ref){0x84, 0x25, LBR_BR_RET, 3, 0};
-        s[n++] = (struct lbr_ref){0x25, 0x30, LBR_BR_REL_JMP, 3, 0};
-        s[n++] = (struct lbr_ref){0x40, 0x20, LBR_BR_JCC, 3, 1};
+        s[n++] = (struct lbr_ref){0x20, 0x80, LBR_BR_REL_CALL, 3, 0, 0};
+        s[n++] = (struct lbr_ref){0x84, 0x25, LBR_BR_RET, 3, 0, 0};
+        s[n++] = (struct lbr_ref){0x25, 0x30, LBR_BR_REL_JMP, 3, 0, 0};
+        s[n++] = (struct lbr_ref){0x40, 0x20, LBR_BR_JCC, 3, 1, 0x3c};
     }
     return n;
 }
@@ -265,7 +269,7 @@ static u32 stream(struct lbr_ref *s, u32 iterations)
 static void to_records(const struct lbr_ref *e, u32 n, struct lbr_record *r, u32 depth)
 {
     for (u32 i = 0; i < depth; i++)
-        r[i] = i < n ? (struct lbr_record){e[i].from, e[i].to, true, false, 0, false, -1} : (struct lbr_record){0};
+        r[i] = i < n ? (struct lbr_record){e[i].from, e[i].to, true, false, false, 0, false, -1} : (struct lbr_record){0};
 }
 
 static void test_judge(void **state)
@@ -281,47 +285,58 @@ static void test_judge(void **state)
     assert_int_equal(exp[0].kind, LBR_BR_JCC);
     assert_int_equal(exp[1].kind, LBR_BR_REL_JMP);
     to_records(exp, ne, obs, 8);
-    assert_true(lbr_match(obs, 8, exp, ne, 0x999, false, &mt));
+    assert_true(lbr_match(obs, 8, exp, ne, 0x999, false, false, &mt));
     /* The exit to the kernel on top is allowed and noted (the oldest expected record then falls off). */
     struct lbr_record shifted[9];
-    shifted[0] = (struct lbr_record){0x999, 0xffff, true, false, 0, false, -1};
+    shifted[0] = (struct lbr_record){0x999, 0xffff, true, false, false, 0, false, -1};
     memcpy(&shifted[1], obs, sizeof(obs[0]) * 8);
-    assert_true(lbr_match(shifted, 9, exp, ne, 0x999, false, &mt));
+    assert_true(lbr_match(shifted, 9, exp, ne, 0x999, false, false, &mt));
     assert_true(mt.exit_on_top);
     /* Two records swapped: a mismatch at the first. */
     struct lbr_record x = obs[2];
     obs[2] = obs[3];
     obs[3] = x;
-    assert_false(lbr_match(obs, 8, exp, ne, 0, false, &mt));
+    assert_false(lbr_match(obs, 8, exp, ne, 0, false, false, &mt));
     assert_int_equal(mt.mismatch, 2);
     assert_int_equal(mt.matched, 2);
     /* One missing. */
     to_records(exp, ne, obs, 8);
     memmove(&obs[4], &obs[5], sizeof(obs[0]) * 3);
     obs[7] = (struct lbr_record){0};
-    assert_false(lbr_match(obs, 8, exp, ne, 0, false, &mt));
+    assert_false(lbr_match(obs, 8, exp, ne, 0, false, false, &mt));
     assert_int_equal(mt.mismatch, 4);
     /* Returns only: 10 of them; a deeper stack holds them and nothing else. */
     ne = lbr_expect(s, n, &rets, 16, exp);
     assert_int_equal(ne, 10);
     to_records(exp, ne, obs, 16);
-    assert_true(lbr_match(obs, 16, exp, ne, 0, false, &mt));
-    obs[12] = (struct lbr_record){0x1234, 0x5678, true, false, 0, false, -1};
-    assert_false(lbr_match(obs, 16, exp, ne, 0, false, &mt));
+    assert_true(lbr_match(obs, 16, exp, ne, 0, false, false, &mt));
+    obs[12] = (struct lbr_record){0x1234, 0x5678, true, false, false, 0, false, -1};
+    assert_false(lbr_match(obs, 16, exp, ne, 0, false, false, &mt));
     assert_int_equal(mt.extra, 1);
     /* A wrong Arch LBR type. */
     to_records(exp, ne, obs, 16);
     obs[0].type = LBR_BR_JCC;
-    assert_false(lbr_match(obs, 16, exp, ne, 0, false, &mt));
+    assert_false(lbr_match(obs, 16, exp, ne, 0, false, false, &mt));
     assert_int_equal(mt.type_wrong, 1);
     /* Mispredict flags where the format has them: the loop's Jcc is expected mispredicted (the youngest record). */
     ne = lbr_expect(s, n, &all, 8, exp);
     to_records(exp, ne, obs, 8);
-    assert_false(lbr_match(obs, 8, exp, ne, 0, true, &mt));
+    assert_false(lbr_match(obs, 8, exp, ne, 0, true, false, &mt));
     assert_int_equal(mt.mispred_wrong, 2);
     obs[0].mispred = obs[4].mispred = true;
-    assert_true(lbr_match(obs, 8, exp, ne, 0, true, &mt));
+    assert_true(lbr_match(obs, 8, exp, ne, 0, true, false, &mt));
     assert_int_equal(mt.mispred_checked, 8);
+    /* AMD: a fused Jcc's FROM is the instruction before it; a wrong-path entry is left out. */
+    to_records(exp, ne, obs, 8);
+    obs[0].from = 0x3c;
+    assert_false(lbr_match(obs, 8, exp, ne, 0, false, false, &mt));
+    assert_true(lbr_match(obs, 8, exp, ne, 0, false, true, &mt));
+    assert_int_equal(mt.fused, 1);
+    struct lbr_record spec[9];
+    spec[0] = (struct lbr_record){0x777, 0x778, false, true, false, 0, false, -1};
+    memcpy(&spec[1], obs, sizeof(obs[0]) * 8);
+    assert_true(lbr_match(spec, 9, exp, ne, 0, false, true, &mt));
+    assert_int_equal(mt.not_retired, 1);
     /* Freeze: overflow on the 7th branch instruction (JZ, CALL, RET, JMP, Jcc, CALL, RET): the youngest record is the
      * 6th taken branch (index 5), the RET. */
     s32 top = lbr_freeze_top(s, n, &all, 7);

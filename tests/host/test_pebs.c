@@ -14,6 +14,7 @@
 #include "emul/model/pmu_model.h"
 #include "lib/cpu_ident.h"
 #include "pmu/cpuid_dump.h"
+#include "pmu/events.h"
 #include "pmu/pebs.h"
 #include "pmu/pmu_msr.h"
 #include "tests/host/support/test_data.h"
@@ -183,7 +184,7 @@ static void test_model_every_format(void **state)
         u64 cfg = adaptive ? PEBS_CFG_GP | PEBS_CFG_LBRS | 3ull << 24 : 0;
         u32 n = run_model("intel-v6", fmts[f], 29, cfg, adaptive, 0, 0, rec, 32, &pc);
         struct pebs_judgement j;
-        if (!pebs_judge(&s, 29, rec, n, 0, pc.trap, &j))
+        if (!pebs_judge(&s, 29, rec, n, 0, pc.trap, true, &j))
             fail_msg("format %s: record %d: %s", fmts[f], j.bad, j.why);
         assert_int_equal(j.d, 30); /* armed by the overflow, written on the next event */
         assert_int_equal(n, 10);
@@ -206,9 +207,9 @@ static void test_model_faults_and_threshold(void **state)
     struct pebs_stream s = {rip, 301, ev, 300, rax_is_index};
     struct pebs_judgement j;
     u32 n = run_model("intel-v4", "3", 29, 0, false, PMU_FAULT_PEBS_EVENTING_IP, 0, rec, 32, &pc);
-    assert_false(pebs_judge(&s, 29, rec, n, 0, pc.trap, &j));
+    assert_false(pebs_judge(&s, 29, rec, n, 0, pc.trap, true, &j));
     n = run_model("intel-v4", "3", 29, 0, false, PMU_FAULT_PEBS_MISSING_RECORD, 0, rec, 32, &pc);
-    assert_false(pebs_judge(&s, 29, rec, n, 0, pc.trap, &j));
+    assert_false(pebs_judge(&s, 29, rec, n, 0, pc.trap, true, &j));
     assert_int_equal(j.bad, 2);
     /* The threshold: OvfBuffer and the PMI line at the third record. */
     n = run_model("intel-v4", "3", 29, 0, false, 0, 3, rec, 32, &pc);
@@ -238,25 +239,95 @@ static void test_judge_spacing(void **state)
     /* Precise distribution (the record on the overflowing event): 29 apart, the first at index 28. */
     for (u32 k = 0; k < 4; k++)
         r[k] = (struct pebs_record){.size = 0x20, .eventing_ip = rip[28 + 29 * k], .has_eventing_ip = true};
-    assert_false(pebs_judge(&s, 29, r, 4, 0, true, &j)); /* 300 events hold 10 records, not 4 */
+    assert_false(pebs_judge(&s, 29, r, 4, 0, true, true, &j)); /* 300 events hold 10 records, not 4 */
     assert_int_equal(j.expected, 10);
     assert_int_equal(j.d, 29);
     /* Counting one event before the workload: the first record one instruction earlier, on silicon only. */
     struct pebs_record q[10];
     for (u32 k = 0; k < 10; k++)
         q[k] = (struct pebs_record){.size = 0x20, .eventing_ip = rip[28 + 30 * k], .has_eventing_ip = true};
-    assert_true(pebs_judge(&s, 29, q, 10, 1, true, &j));
+    assert_true(pebs_judge(&s, 29, q, 10, 1, true, true, &j));
     assert_int_equal(j.start, 1);
-    assert_false(pebs_judge(&s, 29, q, 10, 0, true, &j));
+    assert_false(pebs_judge(&s, 29, q, 10, 0, true, true, &j));
     /* A record 29 events on, where the others are 30 apart. */
     for (u32 k = 0; k < 10; k++)
         q[k] = (struct pebs_record){.size = 0x20, .eventing_ip = rip[29 + 30 * k - (k >= 5)], .has_eventing_ip = true};
-    assert_false(pebs_judge(&s, 29, q, 10, 0, true, &j));
+    assert_false(pebs_judge(&s, 29, q, 10, 0, true, true, &j));
     assert_int_equal(j.bad, 5);
     /* Only the RIP after (formats 0-1, trap-like): the instruction before it is the eventing one. */
     for (u32 k = 0; k < 10; k++)
         q[k] = (struct pebs_record){.size = 0x90, .ip_after = rip[30 + 30 * k], .has_ip_after = true};
-    assert_true(pebs_judge(&s, 29, q, 10, 0, true, &j));
+    assert_true(pebs_judge(&s, 29, q, 10, 0, true, true, &j));
+}
+
+/* Without precise distribution: records may come late (the PEBS shadow), never closer than a period, never more than
+ * the events allow. */
+static void test_judge_shadow(void **state)
+{
+    (void)state;
+    struct pebs_record q[10];
+    struct pebs_stream s = {rip, 301, ev, 300, NULL};
+    struct pebs_judgement j;
+    for (u32 i = 0; i < 301; i++)
+        rip[i] = 0x400000 + 4 * i;
+    for (u32 i = 0; i < 300; i++)
+        ev[i] = (u16)i;
+    u32 at[] = {31, 63, 93, 125, 160, 190, 222, 252, 285}; /* 2..6 events late */
+    for (u32 k = 0; k < 9; k++)
+        q[k] = (struct pebs_record){.size = 0x20, .eventing_ip = rip[at[k]], .has_eventing_ip = true};
+    assert_true(pebs_judge(&s, 29, q, 9, 1, true, false, &j));
+    assert_int_equal(j.shadow_max, 6);
+    assert_false(pebs_judge(&s, 29, q, 9, 1, true, true, &j)); /* not evenly spaced */
+    q[3].eventing_ip = rip[110]; /* 17 after the one before: closer than a period */
+    assert_false(pebs_judge(&s, 29, q, 9, 1, true, false, &j));
+    assert_int_equal(j.bad, 3);
+    assert_false(pebs_judge(&s, 29, q, 0, 1, true, false, &j)); /* no record */
+}
+
+/* Which event and counters each part samples (pmu/pebs.c's table, from Linux's constraint tables and intel/perfmon). */
+static void test_pebs_events(void **state)
+{
+    (void)state;
+    struct pebs_caps c;
+    struct pebs_event e;
+    const char *why;
+    struct cpuid_source src;
+    struct pmu_caps caps;
+    /* Skylake: INST_RETIRED.PREC_DIST on PMC1, precise; branches ALL_BRANCHES_PEBS on PMC0-3. */
+    test_dump_discover(&dump, "intel_skylake_000506E3.txt", 0, 0x33c5, &src, &caps);
+    pebs_discover(&caps, &src, 0, 0, &c);
+    assert_true(pebs_event_for(&caps, &c, PMU_EV_INSTRUCTIONS, &e, &why));
+    assert_int_equal(e.event, 0xc0);
+    assert_int_equal(e.umask, 0x01);
+    assert_int_equal(e.counters, 0x2);
+    assert_true(e.precise);
+    assert_true(pebs_event_for(&caps, &c, PMU_EV_BRANCHES, &e, &why));
+    assert_int_equal(e.umask, 0x04);
+    assert_int_equal(e.counters, 0xf);
+    assert_false(e.precise);
+    /* Alder Lake P-core (Golden Cove): instructions not on GP 0, fixed 0 included; the E-core: GP 0 too. */
+    test_dump_discover(&dump, "intel_alderlake_p_hybrid_000906A4.txt", 0, 0x44c0, &src, &caps);
+    pebs_discover(&caps, &src, 0, 0, &c);
+    assert_true(pebs_event_for(&caps, &c, PMU_EV_INSTRUCTIONS, &e, &why));
+    assert_false(e.counters & 1);
+    assert_true(e.counters >> 32 & 1);
+    test_dump_discover(&dump, "intel_alderlake_p_hybrid_000906A4.txt", 1, 0x44c0, &src, &caps);
+    pebs_discover(&caps, &src, 0, 0, &c);
+    assert_true(pebs_event_for(&caps, &c, PMU_EV_INSTRUCTIONS, &e, &why));
+    assert_true(e.counters & 1);
+    /* Westmere: INST_RETIRED.ANY_P and BR_INST_RETIRED.ALL_BRANCHES (C4H/04H) on PMC0-3. */
+    test_dump_discover(&dump, "intel_westmere_gulftown_000206C2.txt", 0, 0x1c3, &src, &caps);
+    pebs_discover(&caps, &src, 0, 0, &c);
+    assert_true(pebs_event_for(&caps, &c, PMU_EV_BRANCHES, &e, &why));
+    assert_int_equal(e.umask, 0x04);
+    assert_int_equal(e.counters, 0xf);
+    /* Core 2 (format 0): instructions on PMC0, no branches. */
+    test_dump_discover(&dump, "intel_core2_conroe_000006F6.txt", 0, 0x0, &src, &caps);
+    pebs_discover(&caps, &src, 0, 0, &c);
+    assert_true(c.present);
+    assert_true(pebs_event_for(&caps, &c, PMU_EV_INSTRUCTIONS, &e, &why));
+    assert_int_equal(e.counters, 1);
+    assert_false(pebs_event_for(&caps, &c, PMU_EV_BRANCHES, &e, &why));
 }
 
 int main(void)
@@ -266,6 +337,8 @@ int main(void)
         cmocka_unit_test(test_model_every_format),
         cmocka_unit_test(test_model_faults_and_threshold),
         cmocka_unit_test(test_judge_spacing),
+        cmocka_unit_test(test_judge_shadow),
+        cmocka_unit_test(test_pebs_events),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

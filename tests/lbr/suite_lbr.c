@@ -32,6 +32,7 @@ extern const u8 user_return_point[];
 struct lbr_cpu {
     struct lbr_ref stream[STREAM_MAX];
     u32 n;
+    u64 last_rip; /* the instruction the oracle saw retire last */
     bool overflow;
     struct lbr_ref exp[LBR_MAX_DEPTH];
     struct lbr_record obs[LBR_MAX_DEPTH];
@@ -41,6 +42,8 @@ PER_CPU_ARRAY(struct lbr_cpu, lbr_cpus);
 static void note_branch(const struct step_record *r, void *arg)
 {
     struct lbr_cpu *lc = arg;
+    u64 before = lc->last_rip;
+    lc->last_rip = r->rip;
     if (!r->classified || !r->cls.branch)
         return;
     if (lc->n >= STREAM_MAX) {
@@ -53,13 +56,14 @@ static void note_branch(const struct step_record *r, void *arg)
                  : r->cls.cond ? (s8)pmu_emul_mispredicted((const u8 *)r->rip, r->cls.len, r->taken)
                                : 0;
     lc->stream[lc->n++] = (struct lbr_ref){r->rip, r->next_rip, lbr_branch_of_evc(evc_classes(&r->cls, r->taken)),
-                                           r->cpl, mispred};
+                                           r->cpl, mispred, before};
 }
 
 /* The oracle's stream of ew_calls(ITERATIONS) at `cpl`. */
 static bool oracle(struct check *c, struct lbr_cpu *lc, u8 cpl)
 {
     lc->n = 0;
+    lc->last_rip = 0;
     lc->overflow = false;
     struct step_stats st = {0};
     step_run(cpl, ew_calls, ITERATIONS, note_branch, lc, &st);
@@ -209,11 +213,17 @@ static void compare_runs(struct check *c, const char *what, const struct lbr_cap
             return;
         }
         runs++;
-        if (!lbr_match(lc->obs, l->depth, lc->exp, nexp, cpl ? (u64)user_return_point : 0, l->has_mispred, &m)) {
+        if (!lbr_match(lc->obs, l->depth, lc->exp, nexp, cpl ? (u64)user_return_point : 0, l->has_mispred,
+                       l->kind == LBR_AMD_V2, &m)) {
             fails++;
             bad = m;
         }
     }
+    /* A KVM guest whose LBR the host took back reads an empty stack (KVM intel_pmu_handle_lbr_msrs_access returns 0
+     * while its vLBR event is not active): no record at all under a hypervisor says nothing about the records. */
+    if (fails && !bad.matched && !lc->obs[0].valid && this_pmu_cpu()->caps.hypervisor)
+        return check_inconclusive(c, what, "an empty stack under a hypervisor: its host may have taken the LBR back "
+                                           "(KVM's vLBR event inactive)");
     if (!fails) {
         expect_true(c, what, true, "the oracle's last taken branches, in order", "%u of %u records%s%s%s", m.matched,
                     m.expected, m.type_checked ? ", types right" : "", m.mispred_checked ? ", mispredict flags right" : "",
@@ -308,16 +318,21 @@ static void filter_type_check(struct check *c)
     struct pmu_cpu *pmc = this_pmu_cpu();
     if (!l->type_filter)
         return check_skip(c, "this LBR cannot filter by kind of branch (%s)", l->source);
-    /* Nehalem and Westmere: LBR_SELECT must keep near relative and indirect jumps for calls to be captured (Linux
-     * arch/x86/events/intel/lbr.c nhm_lbr_sel_map, the errata it names). */
-    static const u8 nhm[] = {0x1a, 0x1e, 0x1f, 0x2e, 0x25, 0x2c, 0x2f};
-    for (u32 i = 0; l->kind == LBR_LEGACY && pmc->caps.family == 6 && i < ARRAY_SIZE(nhm); i++)
-        if (pmc->caps.model == nhm[i])
-            return check_skip(c, "Nehalem/Westmere (model 0x%x): one kind of branch alone is not captured as "
-                                 "LBR_SELECT says (Linux nhm_lbr_sel_map, errata)", pmc->caps.model);
+    /* Nehalem, Westmere, Silvermont and Airmont: LBR_SELECT must keep near relative and indirect jumps for calls to be
+     * captured (Linux arch/x86/events/intel/lbr.c nhm_lbr_sel_map, which intel_pmu_lbr_init_nhm and _slm use: "must
+     * include REL_JMP+IND_JMP to get CALL branches", "must include IND_JMP to capture IND_CALL"): calls alone are not
+     * filtered there. */
+    static const u8 nhm_map[] = {0x1a, 0x1e, 0x1f, 0x2e, 0x25, 0x2c, 0x2f, 0x37, 0x4a, 0x4c, 0x4d, 0x5a, 0x5d};
+    bool calls_errata = false;
+    for (u32 i = 0; l->kind == LBR_LEGACY && pmc->caps.family == 6 && i < ARRAY_SIZE(nhm_map); i++)
+        calls_errata |= pmc->caps.model == nhm_map[i];
+    if (calls_errata)
+        check_note(c, "calls", "not filtered alone on model 0x%x (Linux nhm_lbr_sel_map, errata)", pmc->caps.model);
     if (!oracle(c, lc, 3))
         return;
     for (u32 b = 0; b < LBR_BR_COUNT; b++) {
+        if (calls_errata && (b == LBR_BR_REL_CALL || b == LBR_BR_IND_CALL))
+            continue;
         struct lbr_filter f = {false, true, 1u << b};
         char what[40];
         k_snprintf(what, sizeof(what), "%s only", lbr_branch_name((enum lbr_branch)b));
@@ -346,9 +361,12 @@ static void freeze_check(struct check *c)
         return check_skip(c, "no branch-instructions event: %s", why ? why : "?");
     u32 k = 250; /* overflow on the 250th branch instruction: mid-workload */
     s32 top = lbr_freeze_top(lc->stream, lc->n, &all_user, k);
-    /* Exactly that record under the emulated PMU; on silicon one branch earlier (a counted return to ring 3) to two
-     * later (skid) are accepted and reported. */
-    s32 lo = g_pmu_emulated ? top : top - 1, hi = g_pmu_emulated ? top : top + 2;
+    /* Exactly that record under the emulated PMU (it freezes at the overflow). On silicon the freeze comes with the
+     * PMI request, some skid later (suite skid measures it; no manual bounds it), and a KVM host emulates it at the
+     * PMI's injection: any later branch is accepted and how far is reported, one earlier too (a return to ring 3
+     * counted as a branch); never the workload's last taken branch, where an LBR that did not freeze stops. */
+    s32 last = lbr_freeze_top(lc->stream, lc->n, &all_user, lc->n);
+    s32 lo = g_pmu_emulated ? top : top - 1, hi = g_pmu_emulated ? top : last - 1;
     struct pmu_evsel base = {.usr = true, .intr = true, .enable = true}, e;
     pmu_event_to_evsel(ev, &base, &e);
     u32 fails = 0, found_at = 0;
@@ -379,7 +397,7 @@ static void freeze_check(struct check *c)
         for (s32 t = lo; t <= hi && got < 0; t++) {
             struct lbr_match m;
             u32 nexp = t >= 0 ? lbr_expect_at(lc->stream, lc->n, &all_user, (u32)t, l->depth, lc->exp) : 0;
-            if (nexp && lbr_match(lc->obs, l->depth, lc->exp, nexp, 0, l->has_mispred, &m))
+            if (nexp && lbr_match(lc->obs, l->depth, lc->exp, nexp, 0, l->has_mispred, l->kind == LBR_AMD_V2, &m))
                 got = t;
         }
         fails += got < 0;
@@ -390,9 +408,13 @@ static void freeze_check(struct check *c)
     if (fails && fails < ATTEMPTS)
         return check_inconclusive(c, "frozen stack", "in %u of %u attempts the stack was no run of the oracle's "
                                   "branches ending at taken branch %d..%d", fails, ATTEMPTS, lo, hi);
-    expect_true(c, "frozen stack", !fails, "the oracle's branches ending at the overflow", fails ?
-                "no run of them ending at taken branch %d..%d (youngest record 0x%llx -> 0x%llx)" : "ending at taken branch %d",
-                fails ? lo : (s32)found_at, hi, (unsigned long long)lc->obs[0].from, (unsigned long long)lc->obs[0].to);
+    if (fails)
+        expect_true(c, "frozen stack", false, "the oracle's branches ending at the overflow or after it",
+                    "no run of them ending at taken branch %d..%d (youngest record 0x%llx -> 0x%llx)", lo, hi,
+                    (unsigned long long)lc->obs[0].from, (unsigned long long)lc->obs[0].to);
+    else
+        expect_true(c, "frozen stack", true, "the oracle's branches ending at the overflow or after it",
+                    "ending at taken branch %u, %d after the overflowing one", found_at, (s32)found_at - top);
     if (l->kind != LBR_LEGACY || pmc->caps.version >= 4)
         check_note(c, "GLOBAL_STATUS", "0x%llx (LBR_Frz, bit 58: %u)", (unsigned long long)st,
                    (unsigned)(st >> PMU_STATUS_LBR_FRZ & 1));

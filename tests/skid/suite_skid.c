@@ -182,6 +182,17 @@ static void skid_check(struct check *c)
     if (!freeze_ok)
         check_note(c, "freeze-on-PMI", "not measured: Intel perfmon v2+ only (SDM Vol.3B 18.4.7); this PMU: %s v%u",
                    pmu_kind_name(pmc->caps.kind), pmc->caps.version);
+    /* A hypervisor may refuse the bit (KVM vmx_get_supported_debugctl allows BTF, BUS_LOCK_DETECT and the LBR bits
+     * only): then the freeze configurations are not measured, with that evidence. */
+    u64 dbg = 0;
+    if (freeze_ok && (rdmsr_safe(MSR_IA32_DEBUGCTL, &dbg) ||
+                      wrmsr_safe(MSR_IA32_DEBUGCTL, dbg | DEBUGCTL_FREEZE_PERFMON_ON_PMI))) {
+        freeze_ok = false;
+        check_note(c, "freeze-on-PMI", "not measured: writing IA32_DEBUGCTL.FREEZE_PERFMON_ON_PMI (bit 12) faults%s",
+                   pmc->caps.hypervisor ? " (the hypervisor does not allow it)" : "");
+    }
+    if (freeze_ok)
+        wrmsr_safe(MSR_IA32_DEBUGCTL, dbg);
     check_note(c, "distance", "instructions from the overflowing one to the one the PMI interrupted (1: the next): "
                               "min, median, p99, max over the valid trials");
     if (bound)

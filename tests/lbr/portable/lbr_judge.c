@@ -15,17 +15,27 @@ u32 lbr_expect(const struct lbr_ref *stream, u32 n, const struct lbr_filter *f, 
     return k;
 }
 
-bool lbr_match(const struct lbr_record *obs, u32 nobs, const struct lbr_ref *exp, u32 nexp, u64 exit_from,
-               bool has_mispred, struct lbr_match *out)
+bool lbr_match(const struct lbr_record *all, u32 nall, const struct lbr_ref *exp, u32 nexp, u64 exit_from,
+               bool has_mispred, bool fused_from, struct lbr_match *out)
 {
     *out = (struct lbr_match){.expected = nexp, .mismatch = -1};
+    struct lbr_record obs[LBR_MAX_DEPTH];
+    u32 nobs = 0;
+    for (u32 i = 0; i < nall && nobs < LBR_MAX_DEPTH; i++) {
+        if (all[i].not_retired)
+            out->not_retired++;
+        else
+            obs[nobs++] = all[i];
+    }
     u32 o = 0;
     if (nobs && obs[0].valid && exit_from && obs[0].from == exit_from) {
         out->exit_on_top = true;
         o = 1;
     }
     for (u32 i = 0; i < nexp; i++, o++) {
-        bool same = o < nobs && obs[o].valid && obs[o].from == exp[i].from && obs[o].to == exp[i].to;
+        bool fused = fused_from && exp[i].kind == LBR_BR_JCC && exp[i].before && o < nobs &&
+                     obs[o].from == exp[i].before;
+        bool same = o < nobs && obs[o].valid && (obs[o].from == exp[i].from || fused) && obs[o].to == exp[i].to;
         if (!same) {
             out->mismatch = (int)i;
             out->exp_from = exp[i].from;
@@ -35,6 +45,7 @@ bool lbr_match(const struct lbr_record *obs, u32 nobs, const struct lbr_ref *exp
             break;
         }
         out->matched++;
+        out->fused += fused;
         if (obs[o].type >= 0) {
             out->type_checked++;
             out->type_wrong += obs[o].type != exp[i].kind;

@@ -9,7 +9,7 @@ static bool fail(struct pebs_judgement *out, int k, const char *why)
 }
 
 bool pebs_judge(const struct pebs_stream *s, u64 period, const struct pebs_record *r, u32 nr, u32 max_start, bool trap,
-                struct pebs_judgement *out)
+                bool exact, struct pebs_judgement *out)
 {
     *out = (struct pebs_judgement){.records = nr, .bad = -1, .why = ""};
     s64 prev = -1;
@@ -20,8 +20,8 @@ bool pebs_judge(const struct pebs_stream *s, u64 period, const struct pebs_recor
         bool rip_is_eventing = !eventing && x->has_ip_after && !trap; /* a fault-like assist (formats 0-1) */
         /* Where the period puts it: the first record within max_start + 1 events of the period, the second the
          * period or the period + 1 after it, every later one the same distance again. */
-        s64 lo = k == 0 ? (s64)period - 1 - max_start : k == 1 ? prev + (s64)period : prev + out->d;
-        s64 hi = k == 0 ? (s64)period : k == 1 ? prev + (s64)period + 1 : prev + out->d;
+        s64 lo = k == 0 ? (s64)period - 1 - max_start : k == 1 || !exact ? prev + (s64)period : prev + out->d;
+        s64 hi = !exact ? (s64)s->nev - 1 : k == 0 ? (s64)period : k == 1 ? prev + (s64)period + 1 : prev + out->d;
         s64 p = -1;
         for (s64 q = lo < 0 ? 0 : lo; q <= hi && q < (s64)s->nev && p < 0; q++) {
             u32 i = s->ev[q];
@@ -29,16 +29,24 @@ bool pebs_judge(const struct pebs_stream *s, u64 period, const struct pebs_recor
                                             : i + 1 < s->n && s->rip[i + 1] == x->ip_after)
                 p = q;
         }
+        if (p < 0 && !exact)
+            return fail(out, (int)k, k == 0 ? "it names no instruction that counts the event, as late as the period "
+                                              "allows"
+                                            : "it names no instruction that counts the event, at least the period "
+                                              "after the one before");
         if (p < 0)
             return fail(out, (int)k, k == 0 ? "it names no instruction the period's first record can be"
                                             : k == 1 ? "it is neither the period nor the period + 1 events after the "
                                                        "first"
                                                      : "it is not the same number of events after the one before");
+        s64 late = p - lo;
+        if (late > out->shadow_max)
+            out->shadow_max = late;
         u32 i = s->ev[p];
         if (eventing && x->has_ip_after && !(i + 1 < s->n && s->rip[i + 1] == x->ip_after))
             return fail(out, (int)k, "its RIP after is not the instruction after its EventingIP");
         u64 rax;
-        if (x->has_gprs && s->rax_after && s->rax_after(i, &rax)) {
+        if (x->has_gprs && !rip_is_eventing && s->rax_after && s->rax_after(i, &rax)) {
             out->rax_checked++;
             if (x->rax != rax)
                 return fail(out, (int)k, "its RAX is not the workload's after that instruction");
@@ -48,6 +56,17 @@ bool pebs_judge(const struct pebs_stream *s, u64 period, const struct pebs_recor
         if (k == 0)
             first = p;
         prev = p;
+    }
+    if (!exact) {
+        /* At most one record per period of the events there are; at least one. */
+        out->d = (s64)period;
+        out->start = (s64)max_start;
+        out->expected = (u32)(((s64)s->nev + (s64)max_start) / (s64)period);
+        if (!nr)
+            return fail(out, 0, "no record");
+        if (nr > out->expected)
+            return fail(out, (int)out->expected, "more records than the events allow");
+        return true;
     }
     if (nr < 2)
         return fail(out, (int)nr, "fewer than two records: the spacing is not known");
