@@ -226,16 +226,22 @@ static void test_model_faults_and_threshold(void **state)
     assert_int_equal(rec[0].group, 0);
 }
 
+/* 300 counted instructions 4 bytes apart from 0x400000, and the one after the last. */
+static void straight_stream(void)
+{
+    for (u32 i = 0; i < 301; i++)
+        rip[i] = 0x400000 + 4 * i;
+    for (u32 i = 0; i < 300; i++)
+        ev[i] = (u16)i;
+}
+
 static void test_judge_spacing(void **state)
 {
     (void)state;
     struct pebs_record r[4];
     struct pebs_stream s = {rip, 301, ev, 300, NULL};
     struct pebs_judgement j;
-    for (u32 i = 0; i < 301; i++)
-        rip[i] = 0x400000 + 4 * i;
-    for (u32 i = 0; i < 300; i++)
-        ev[i] = (u16)i;
+    straight_stream();
     /* Precise distribution (the record on the overflowing event): 29 apart, the first at index 28. */
     for (u32 k = 0; k < 4; k++)
         r[k] = (struct pebs_record){.size = 0x20, .eventing_ip = rip[28 + 29 * k], .has_eventing_ip = true};
@@ -268,10 +274,7 @@ static void test_judge_shadow(void **state)
     struct pebs_record q[10];
     struct pebs_stream s = {rip, 301, ev, 300, NULL};
     struct pebs_judgement j;
-    for (u32 i = 0; i < 301; i++)
-        rip[i] = 0x400000 + 4 * i;
-    for (u32 i = 0; i < 300; i++)
-        ev[i] = (u16)i;
+    straight_stream();
     u32 at[] = {31, 63, 93, 125, 160, 190, 222, 252, 285}; /* 2..6 events late */
     for (u32 k = 0; k < 9; k++)
         q[k] = (struct pebs_record){.size = 0x20, .eventing_ip = rip[at[k]], .has_eventing_ip = true};
