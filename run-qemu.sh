@@ -22,7 +22,7 @@
 #   --timeout SECONDS  host-side limit: kill QEMU after this long (default 60, 120 with --uefi, doubled
 #                      when suite reset is selected; 0 = none)
 #   --log FILE         also write the serial log to FILE
-#   --report DIR       write the log's reports to DIR: junit.xml, report.json, report.html, report.md
+#   --report DIR       write the log's reports to DIR: junit.xml, report.json, kcidb.json, report.html, report.md
 #                      (tools/pmuboot-report), and the log itself to DIR/serial.log unless --log says where
 #   --qemu BINARY      the QEMU to run (default qemu-system-x86_64 from PATH), e.g. --qemu "$(tools/qemu10.sh)"
 #   --iommu            q35 only: add an Intel IOMMU with interrupt remapping and x2APIC (EIM) support,
@@ -85,8 +85,9 @@ write_report() {
     [[ -n ${serial:-} && -s ${serial:-} ]] || { echo "$prog: --report: no serial output to report on" >&2; return 0; }
     local rs=0
     "$repo/tools/pmuboot-report" --quiet --name "$(basename "$report")" --junit "$report/junit.xml" \
-        --json "$report/report.json" --html "$report/report.html" --markdown "$report/report.md" "${judged:-$serial}" >&2 || rs=$?
-    if [[ $rs -le 1 ]]; then echo "$prog: reports in $report/ (junit.xml report.json report.html report.md)" >&2
+        --json "$report/report.json" --kcidb "$report/kcidb.json" --html "$report/report.html" \
+        --markdown "$report/report.md" "${judged:-$serial}" >&2 || rs=$?
+    if [[ $rs -le 1 ]]; then echo "$prog: reports in $report/ (junit.xml report.json kcidb.json report.html report.md)" >&2
     else echo "$prog: --report: tools/pmuboot-report failed (status $rs)" >&2; fi
 }
 qemu_bin=qemu-system-x86_64 iommu=no spcr="" vga=none machine_extra=""

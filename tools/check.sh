@@ -385,16 +385,17 @@ else
         echo "TAP version 13"
         i=0
         tap() { i=$((i + 1)); if [[ $1 == yes ]]; then echo "ok $i - $2"; else echo "not ok $i - $2"; fi; }
-        jsons=()
+        jsons=() kcidbs=()
         for r in "${qemu_runs[@]}" "${error_runs[@]}"; do
             name=${r%%|*}
             d=$out/qemu/$name.report
-            if [[ -s $d/junit.xml && -s $d/report.json && -s $d/report.html && -s $d/report.md ]]; then
-                tap yes "report/$name: junit.xml report.json report.html report.md written"
+            if [[ -s $d/junit.xml && -s $d/report.json && -s $d/kcidb.json && -s $d/report.html && -s $d/report.md ]]; then
+                tap yes "report/$name: junit.xml report.json kcidb.json report.html report.md written"
             else
                 tap no "report/$name: reports missing in $d (see $out/qemu/$name.err)"; continue
             fi
             jsons+=("$d/report.json")
+            kcidbs+=("$d/kcidb.json")
             if e=$(validate_junit "$d/junit.xml" 2>&1); then tap yes "report/$name: JUnit valid"
             else tap no "report/$name: JUnit invalid: ${e//$'\n'/; }"; fi
             if e=$(validate_html "$d/report.html" 2>&1); then tap yes "report/$name: HTML parses, self-contained"
@@ -410,6 +411,8 @@ else
         if [[ ${#jsons[@]} -gt 0 ]]; then
             if e=$(validate_json "${jsons[@]}" 2>&1); then tap yes "report: ${#jsons[@]} JSON reports valid against docs/report-json.schema.json"
             else tap no "report: JSON schema: $(head -n 5 <<<"$e" | tr '\n' ';')"; fi
+            if e=$(validate_kcidb "${kcidbs[@]}" 2>&1); then tap yes "report: ${#kcidbs[@]} KCIDB reports valid against docs/kcidb.schema.v5.3.json"
+            else tap no "report: KCIDB schema: $(head -n 5 <<<"$e" | tr '\n' ';')"; fi
         fi
         echo "1..$i"
     } >"$out/reports.tap"

@@ -5,8 +5,8 @@
 # validate_junit FILE: against tests/report/junit.xsd (the JUnit XML Jenkins and GitLab read)
 validate_junit() { xmllint --noout --schema tests/report/junit.xsd "$1" 2>&1 | grep -v ' validates$'; return "${PIPESTATUS[0]}"; }
 
-# validate_json FILE...: against docs/report-json.schema.json (JSON::Validator, one process for all files)
-validate_json() {
+# validate_json_against SCHEMA FILE...: JSON::Validator, one process for all files
+validate_json_against() {
     perl -MJSON::Validator -MJSON::PP -e '
         my $v = JSON::Validator->new; $v->schema(shift @ARGV);
         my $bad = 0;
@@ -18,8 +18,14 @@ validate_json() {
             print "$file: $_\n" for @e;
             $bad++ if @e;
         }
-        exit($bad ? 1 : 0)' docs/report-json.schema.json "$@"
+        exit($bad ? 1 : 0)' "$@"
 }
+
+# validate_json FILE...: against docs/report-json.schema.json
+validate_json() { validate_json_against docs/report-json.schema.json "$@"; }
+
+# validate_kcidb FILE...: against KernelCI's KCIDB I/O schema v5.3 (docs/kcidb.schema.v5.3.json, docs/kcidb.md)
+validate_kcidb() { validate_json_against docs/kcidb.schema.v5.3.json "$@"; }
 
 # validate_html FILE: well-formed (the page is polyglot XHTML), parses as HTML, no external resource
 validate_html() {

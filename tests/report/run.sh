@@ -54,6 +54,8 @@ done
 # shellcheck source=tests/report/lib.sh
 . tests/report/lib.sh
 json_get() { perl -MJSON::PP -e 'open my $f, "<", $ARGV[0] or die; local $/; my $j = decode_json(<$f>); print eval "\$j->$ARGV[1]" // "undef"' "$@"; }
+# json_eval FILE EXPR: a Perl expression over the document $j
+json_eval() { perl -MJSON::PP -e 'open my $f, "<", $ARGV[0] or die; local $/; my $j = decode_json(<$f>); print eval($ARGV[1]) // "undef"' "$@"; }
 
 # --- every fixture, every report ------------------------------------------------------------------------
 declare -A want_status=([normal]=0 [failing]=1 [noisy]=0 [truncated]=1 [timestamped]=0 [hybrid]=0)
@@ -62,12 +64,13 @@ for name in normal failing noisy truncated timestamped hybrid; do
     d=$out/$name
     mkdir -p "$d"
     timeout 60 "$tool" --quiet --junit "$d/report.xml" --json "$d/report.json" --html "$d/report.html" \
-        --markdown "$d/report.md" "$log" >"$d/stdout" 2>"$d/stderr"
+        --markdown "$d/report.md" --kcidb "$d/kcidb.json" "$log" >"$d/stdout" 2>"$d/stderr"
     status=$?
     if [[ $status -eq ${want_status[$name]} ]]; then ok "$name: exit status $status"
     else not_ok "$name: exit status $status, expected ${want_status[$name]}" "$(cat "$d/stderr")"; fi
     check "$name: JUnit valid against tests/report/junit.xsd" validate_junit "$d/report.xml"
     check "$name: JSON valid against docs/report-json.schema.json" validate_json "$d/report.json"
+    check "$name: KCIDB valid against docs/kcidb.schema.v5.3.json" validate_kcidb "$d/kcidb.json"
     check "$name: HTML well-formed, parses, self-contained" validate_html "$d/report.html"
     check "$name: Markdown written" test -s "$d/report.md"
 done
@@ -132,6 +135,13 @@ last=$(grep -Ea '^(not )?ok [0-9]+' $fx/truncated.log | tail -n 1 | sed 's/\r$//
 check "truncated: everything that ran is reported, up to '$last'" test "$(json_get $d/truncated/report.json '{run}{stream}{last_check}')" = "$last"
 check "truncated: JUnit run testcase is an error" grep -q '<error message="no plan' $d/truncated/report.xml
 check "truncated: HTML says incomplete" grep -q 'The run is incomplete' $d/truncated/report.html
+# KCIDB: one test per check and thread, and the run itself; a cut run's missing checks MISS and the run ERROR.
+check "normal: KCIDB has one test per check and thread, plus the run" test "$(json_eval $d/normal/kcidb.json 'scalar(@{$j->{tests}})')" = "$(( $(json_get $d/normal/report.json '{run}{counts}{total}') + 1 ))"
+check "normal: KCIDB statuses mirror the verdicts" test "$(json_eval $d/normal/kcidb.json 'join(",", map { $_->{status} } grep { $_->{path} eq "pmuboot" } @{$j->{tests}})')" = PASS
+check "failing: KCIDB FAIL for the failed checks" test "$(json_eval $d/failing/kcidb.json 'scalar(grep { $_->{status} eq "FAIL" && $_->{path} ne "pmuboot" } @{$j->{tests}})')" = 2
+check "truncated: KCIDB MISS for each check that never ran, the run ERROR" test "$(json_eval $d/truncated/kcidb.json 'scalar(grep { $_->{status} eq "MISS" } @{$j->{tests}}).",".(grep { $_->{path} eq "pmuboot" } @{$j->{tests}})[0]{status}')" = "$(json_eval $d/truncated/report.json 'scalar(@{$j->{run}{never_ran}})'),ERROR"
+check "normal: KCIDB paths per check and thread" test "$(json_eval $d/normal/kcidb.json 'scalar(grep { $_->{path} =~ /^pmuboot\.[a-z0-9_]+\.[a-z0-9_]+\.cpu\d+$/ } @{$j->{tests}}) > 0 ? "yes" : "no"')" = yes
+check "normal: a figure as a KCIDB number with its unit" test "$(json_eval $d/normal/kcidb.json 'scalar(grep { $_->{number} && defined $_->{number}{unit} } @{$j->{tests}}) > 0 ? "yes" : "no"')" = yes
 
 # --- compare --------------------------------------------------------------------------------------------
 "$tool" --compare $fx/normal.log $fx/normal.log >$d/compare-same.txt 2>&1
@@ -177,6 +187,9 @@ bad "--compare with one log" "two logs" --compare $fx/normal.log
 bad "empty standard input" "no TAP stream" -
 sed 's/"verdict" : "pass"/"verdict" : "maybe"/' $d/normal/report.json >$out/bad.json
 if validate_json $out/bad.json >/dev/null 2>&1; then not_ok "the schema validator rejects a bad verdict"; else ok "the schema validator rejects a bad verdict"; fi
+sed 's/"status" : "PASS"/"status" : "GOOD"/' $d/normal/kcidb.json >$out/bad-kcidb.json
+if validate_kcidb $out/bad-kcidb.json >/dev/null 2>&1; then not_ok "the KCIDB schema rejects a bad status"; else ok "the KCIDB schema rejects a bad status"; fi
+bad "--origin with a capital" "KCIDB origin" --kcidb /dev/null --origin Lab1 $fx/normal.log
 
 # --- one real browser -----------------------------------------------------------------------------------
 browser=$(command -v chromium || command -v chromium-browser || true)
