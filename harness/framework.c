@@ -37,6 +37,11 @@ bool expect_within(struct check *c, const char *what, s64 expected, s64 observed
     yaml_key(&c->diag, what);
     sb_printf(&c->diag, "{expected: %lld, observed: %lld, tolerance: %llu, unit: %s}\n", (long long)expected,
               (long long)observed, (unsigned long long)tolerance, unit);
+    if (unit && !c->has_figure) {
+        c->has_figure = true;
+        c->figure = observed;
+        k_snprintf(c->figure_unit, sizeof(c->figure_unit), "%s", unit);
+    }
     return tally(c, diff <= tolerance);
 }
 

@@ -50,6 +50,9 @@ struct check {
     bool skipped, todo, faulted, no_verdict, timed_out;
     bool emulated_pmu; /* pmu=emulated: the verdict came from the emulated PMU, not hardware (TAP line marked) */
     char reason[400]; /* SKIP/TODO reason, printed on the TAP line (the no-PMU evidence runs to ~250) */
+    bool has_figure;  /* the first expectation with a unit (expect_within): the check's figure, for monitor=lava */
+    s64 figure;
+    char figure_unit[16];
     struct fault_record fault;
     struct strbuf diag;
     char diag_buf[4096]; /* YAML lines, unindented (amd-v2 events/exact_gp writes 2.3 KB) */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "kernel/console.h"
+#include "kernel/globals.h"
 #include "kernel/percpu.h"
 #include "emul/kernel/pmu_emul.h"
 #include "kernel/report.h"
@@ -84,6 +85,25 @@ static void put_block(struct strbuf *sb, const struct check *c)
     sb_printf(sb, "  ...\n");
 }
 
+/* monitor=lava: "pmuboot-result: ID RESULT[ VALUE UNIT]", ID the check's name with '/' as '.' (cpu3.apic.tpr),
+ * RESULT pass, fail, skip or todo (a TODO: a known deviation or an inconclusive measurement; the LAVA jobs' fixupdict
+ * makes it "unknown"), VALUE UNIT the check's first figure with a unit. One line, so that a monitor's pattern takes
+ * it whole (docs/running.md "In a lab"). */
+static void put_monitor_line(struct strbuf *sb, const struct check *c, enum report_verdict v)
+{
+    static const char *const result[] = {[VERDICT_PASS] = "pass", [VERDICT_FAIL] = "fail", [VERDICT_SKIP] = "skip",
+                                         [VERDICT_TODO_FAIL] = "todo", [VERDICT_TODO_PASS] = "todo"};
+    char id[sizeof(c->name)];
+    k_snprintf(id, sizeof(id), "%s", c->name);
+    for (char *p = id; *p; p++)
+        if (*p == '/')
+            *p = '.';
+    sb_printf(sb, "pmuboot-result: %s %s", id, result[v]);
+    if (c->has_figure && v != VERDICT_SKIP)
+        sb_printf(sb, " %lld %s", (long long)c->figure, c->figure_unit);
+    sb_printf(sb, "\n");
+}
+
 u32 report_render(const struct check *c, char *buf, u32 size)
 {
     static const char *const directive[] = {
@@ -97,6 +117,8 @@ u32 report_render(const struct check *c, char *buf, u32 size)
     size_t line = sb.len;
     if (report_verbose() >= 1 || v != VERDICT_PASS)
         put_block(&sb, c);
+    if (g_options.monitor)
+        put_monitor_line(&sb, c, v);
     if (sb.truncated) { /* no room for the block: keep the verdict, say what was dropped */
         sb.len = line;
         sb.truncated = false;

@@ -90,10 +90,29 @@ u32 serial_divisor(void)
     return div;
 }
 
+static u64 pace_ticks, pace_next;
+
+void serial_pace(u64 ticks)
+{
+    pace_ticks = ticks;
+    pace_next = 0;
+}
+
+u32 serial_baud(void)
+{
+    return active.baud ? active.baud : 115200;
+}
+
 void serial_putc(char c)
 {
     if (!present)
         return;
+    if (pace_ticks) {
+        u64 now;
+        while ((now = rdtsc()) < pace_next)
+            cpu_relax();
+        pace_next = now + pace_ticks;
+    }
     if (!tx_room) {
         for (u32 i = 0; i < TX_SPIN_LIMIT && !(reg_read(&active, LSR) & LSR_THRE); i++)
             cpu_relax();

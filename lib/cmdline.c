@@ -115,6 +115,17 @@ static const char *set_fold(struct options *o, const char *v)
     return opt_choice(v, names, &o->fold, "expects on or off");
 }
 
+/* monitor=lava: every check on every thread also prints one line LAVA's test monitors match (docs/running.md "In a
+ * lab"); folding is off, since a folded line would hide the threads. */
+static const char *set_monitor(struct options *o, const char *v)
+{
+    static const char *const names[] = {"none", "lava", NULL};
+    const char *why = opt_choice(v, names, &o->monitor, "expects none or lava");
+    if (!why && o->monitor)
+        o->fold = 0;
+    return why;
+}
+
 static const char *set_run(struct options *o, const char *v)
 {
     static const char *const names[] = {"parallel", "serial", NULL};
@@ -236,6 +247,10 @@ static const struct opt_desc base_options[] = {
     {"fold", "fold=on|off",
      "per-CPU checks: the threads whose verdicts agree apart from their numbers share one line, cpu[LIST]/suite/check, "
      "each differing number as its range (on, default); or one line per thread (off)", set_fold},
+    {"monitor", "monitor=none|lava",
+     "lava: after each verdict, one line 'pmuboot-result: ID RESULT [VALUE UNIT]' per check and thread, for LAVA's "
+     "test monitors (docs/running.md, In a lab); implies fold=off",
+     set_monitor},
     {"run_cpus", "run_cpus=auto|N",
      "with run=parallel: at most N CPUs run checks at once; auto (default): all, 8 under QEMU TCG", set_run_cpus},
     {"check_timeout_ms", "check_timeout_ms=N",
@@ -309,6 +324,11 @@ static bool options_consistent(const struct options *o, char *err, size_t err_si
     if (o->run_serial && o->run_cpus) {
         k_snprintf(err, err_size, "run_cpus=%u limits run=parallel; run=serial runs one CPU at a time (drop one)",
                    o->run_cpus);
+        return false;
+    }
+    if (o->monitor && o->fold) {
+        k_snprintf(err, err_size, "monitor=lava prints every thread's verdict, which a folded line would hide (drop "
+                                  "fold=on)");
         return false;
     }
     if (o->reset_types && !list_contains(o->suites, "reset")) {

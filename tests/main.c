@@ -6,6 +6,7 @@
 #include "kernel/enumerate.h"
 #include "kernel/singlestep.h"
 #include "kernel/smp.h"
+#include "kernel/serial.h"
 #include "kernel/timing.h"
 #include "kernel/cpuid_hw.h"
 #include "kernel/globals.h"
@@ -91,6 +92,9 @@ void kmain(u32 magic, u32 info_phys)
     suites_run_one(&boot_cmdline_suite);
 
     timing_init(&g_acpi);
+    /* monitor=lava: the serial line at its baud rate even where the UART is emulated (kernel/serial.h). */
+    if (g_options.monitor && timing.tsc_hz)
+        serial_pace(timing.tsc_hz * 10 / serial_baud());
     apic_choose_mode((enum apic_request)g_options.apic, apic_mode_error, sizeof(apic_mode_error));
     suites_run_one(&boot_apic_mode_suite);
     smp_init_bsp();

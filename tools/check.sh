@@ -34,6 +34,9 @@
 #      report's verdict agreeing with run-qemu's (build/check/reports.tap)
 #   2b. tests/report/run.sh: the report tool's own tests on fixtures (truncated, noisy CRLF+ANSI+BMC, normal),
 #      one headless Chromium render (SKIP without chromium)
+#   3e. tools/lava/check-jobs: every LAVA job (tools/lava/*.yaml) valid for LAVA's own schema (lava-common), and each
+#      job's test monitor, applied to the monitor=lava run's log as LAVA's dispatcher applies it, records one result
+#      per check and thread equal to pmuboot's verdict (lava-run itself: `make lava`)
 #   3c. tools/tap-order: the -smp 4 stream equals its repeat and its run=serial twin test point by test point
 #   4. tools/tapsum over all streams, plus build/check/runs.tap: one check per program run that its exit
 #      status agrees with its stream (a crash, sanitizer abort, timeout or disagreement fails it)
@@ -213,6 +216,7 @@ qemu_runs+=(
     "spcr-com2|--machine pc --smp 1 --spcr ttyS1 --append suite=boot"
     "iso-mb2-fb|--iso --vga std --machine pc --smp 1 --append suite=boot"
     "pxe-pc-smp2|--pxe --machine pc --smp 2"
+    "lava-monitor-pc-smp2|--machine pc --smp 2 --append monitor=lava"
     "reset-kernel-pc|--machine pc --smp 2 --append suite=reset"
     "reset-kernel-q35|--machine q35 --smp 2 --append suite=reset"
     "reset-iso-mb2-q35|--iso --machine q35 --smp 2 --append suite=reset"
@@ -418,6 +422,23 @@ else
     } >"$out/reports.tap"
     streams+=("reports=$out/reports.tap")
     echo "check: reports of the QEMU runs: $(grep -c '^ok' "$out/reports.tap") of $(grep -c '^\(not \)\{0,1\}ok' "$out/reports.tap") checks ok (build/check/qemu/*.report/)"
+fi
+
+# --- 3e. LAVA: the job definitions against LAVA's schema, their monitors on the monitor=lava run's log ---------
+if [[ ${CHECK_QEMU:-1} != 0 ]]; then
+    lava_run=lava-monitor-pc-smp2
+    set +e
+    /usr/bin/python3 tools/lava/check-jobs --log "$out/qemu/$lava_run.log" --report "$out/qemu/$lava_run.report/report.json" \
+        >"$out/lava.tap" 2>"$out/lava.err" </dev/null
+    lava_status=$?
+    set -e
+    if ! grep -q '^1\.\.' "$out/lava.tap"; then
+        echo "TAP version 13" >"$out/lava.tap"
+        echo "not ok 1 - lava: tools/lava/check-jobs did not finish (status $lava_status): $(tail -n 1 "$out/lava.err")" >>"$out/lava.tap"
+        echo "1..1" >>"$out/lava.tap"
+    fi
+    streams+=("lava=$out/lava.tap")
+    echo "check: LAVA jobs and monitors: $(grep -c '^ok' "$out/lava.tap") of $(grep -c '^\(not \)\{0,1\}ok' "$out/lava.tap") ok ($out/lava.tap; lava-run itself: make lava)"
 fi
 
 {

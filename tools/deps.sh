@@ -12,10 +12,11 @@ set -euo pipefail
 
 # Reports (tools/pmuboot-report and tests/report): TAP::Formatter::JUnit and XML::LibXML for JUnit,
 # JSON::Validator for the JSON schema, xmllint for the JUnit XSD and the HTML, chromium for the one headless
-# render (that check SKIPs without it).
+# render (that check SKIPs without it). LAVA (tools/lava/check-jobs): lava-common, LAVA's job schema.
 packages=(gcc make binutils libc6-dev nasm libcmocka-dev perl qemu-system-x86 grub-common grub-pc-bin
           grub-efi-amd64-bin ovmf xorriso mtools
-          libtap-formatter-junit-perl libxml-libxml-perl libjson-validator-perl libxml2-utils chromium)
+          libtap-formatter-junit-perl libxml-libxml-perl libjson-validator-perl libxml2-utils chromium
+          lava-common)
 
 if [[ ${1:-} == --list ]]; then
     echo "${packages[*]}"

@@ -505,6 +505,20 @@ static void test_pmu_emulated(void **state)
     expect_error("pmu_pebs=3", "pmu_pebs", "pmu=emulated:KIND");
 }
 
+/* monitor=lava: a result line per check and thread, so no folding; fold=on after it is refused. */
+static void test_monitor_values(void **state)
+{
+    (void)state;
+    struct options o;
+    expect_ok("monitor=lava", &o);
+    assert_int_equal(o.monitor, 1);
+    assert_int_equal(o.fold, 0);
+    expect_ok("monitor=none", &o);
+    assert_int_equal(o.fold, 1);
+    expect_error("monitor=lava fold=on", "monitor=lava", "fold=on");
+    expect_error("monitor=jenkins", "monitor", "none or lava");
+}
+
 /* reset=: one reset type or all, as a bit mask in enum reset_type order; only with suite reset selected. */
 static void test_reset_values(void **state)
 {
@@ -613,7 +627,7 @@ int main(void)
         cmocka_unit_test(test_list_contains),
         cmocka_unit_test(test_reset_values),
         cmocka_unit_test(test_deviations_values),
-        cmocka_unit_test(test_pmi_options), cmocka_unit_test(test_help_one_row_per_option),
+        cmocka_unit_test(test_pmi_options), cmocka_unit_test(test_monitor_values), cmocka_unit_test(test_help_one_row_per_option),
         cmocka_unit_test(test_pmu_emulated),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
