@@ -137,9 +137,11 @@ case $machine in pc|q35) ;; *) bad_usage "--machine wants pc or q35, not '$machi
     bad_usage "--machine-opt wants PROP=VALUE[,PROP=VALUE...], not '${machine_extra#,}'"
 case $accel in tcg|kvm|auto) ;; *) bad_usage "--accel wants tcg, kvm or auto, not '$accel'" ;; esac
 [[ -z $cpu || $cpu =~ ^[A-Za-z0-9_.,=+-]+$ ]] || bad_usage "--cpu: '$cpu' does not look like a QEMU CPU model"
-# Suite reset resets the machine on purpose: no -no-reboot, and the verdict comes from the last boot.
+# Suite reset resets the machine on purpose, and timeout_hang=bsp hangs the boot CPU for the watchdog to reset it: no
+# -no-reboot, and the verdict comes from the last boot.
 reboots=no
 [[ " $append " =~ [[:space:]]suite=([^[:space:]]*,)?reset(,|[[:space:]]) ]] && reboots=yes
+[[ " $append " =~ [[:space:]]timeout_hang=bsp([[:space:]]) ]] && reboots=yes
 if [[ -z $timeout ]]; then
     if [[ $boot == uefi ]]; then timeout=120; else timeout=60; fi
     [[ $reboots == yes ]] && timeout=$((timeout * 2))
@@ -265,6 +267,10 @@ qemu=("$qemu_bin" -machine "$machine_opt" -accel "$accel" -m "$mem" -smp "$smp"
 [[ $reboots == no ]] && qemu+=(-no-reboot)
 [[ -n $cpu ]] && qemu+=(-cpu "$cpu")
 [[ $iommu == yes ]] && qemu+=(-device intel-iommu,intremap=on,eim=on)
+# q35's ICH9 TCO watchdog resets the machine at its second expiry, as the real chipset does without its no-reboot strap
+# (hw/acpi/tco.c); QEMU 7.2 straps it by default (ICH9-LPC noreboot=true, off from QEMU 8), so the boot CPU's watchdog
+# (watchdog_s=, harness/hang_guard.h) would expire without a reset there.
+[[ $machine == q35 ]] && qemu+=(-global ICH9-LPC.noreboot=off)
 qemu+=("${extra[@]}")
 case $boot in
     kernel) qemu+=(-kernel "$kernel" -append "$args") ;;

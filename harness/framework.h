@@ -48,6 +48,7 @@ struct check {
     u32 expectations, failures;
     u32 inconclusive; /* expectations whose evidence decided nothing (check_inconclusive) */
     bool skipped, todo, faulted, no_verdict, timed_out;
+    bool hung; /* not run: it hung the boot CPU on an earlier boot of this run (harness/hang_guard.c) */
     bool emulated_pmu; /* pmu=emulated: the verdict came from the emulated PMU, not hardware (TAP line marked) */
     char reason[400]; /* SKIP/TODO reason, printed on the TAP line (the no-PMU evidence runs to ~250) */
     bool has_figure;  /* the first expectation with a unit (expect_within): the check's figure, for monitor=lava */

@@ -21,6 +21,7 @@
 #include "kernel/x86.h"
 #include "harness/cpu_report.h"
 #include "harness/framework.h"
+#include "harness/hang_guard.h"
 #include "harness/tap_report.h"
 #include "kernel/percpu_array.h"
 
@@ -91,6 +92,8 @@ static void check_name(char *buf, size_t n, const struct suite *s, const struct 
 /* The verdict of a check that ended: deliberate and unexpected exceptions, the time limit, no expectation. */
 static void conclude(struct check *c, const struct check_def *d)
 {
+    if (c->hung)
+        return; /* reported as it is: it hung an earlier boot */
     if (d->expect_vector == EXPECT_TIME_LIMIT && c->skipped && !c->timed_out && !c->faulted)
         return; /* a self-test that cannot run here */
     if (d->expect_vector == EXPECT_TIME_LIMIT) {
@@ -171,7 +174,13 @@ static void run_one(const struct suite *s, u32 slot)
     cpu->check_seq = seq;
     __atomic_store_n(&me->seq, seq, __ATOMIC_RELEASE);
     cpu->current_check = c;
-    if (k_setjmp(cpu->check_jmp) == 0) {
+    /* The boot CPU under the watchdog: a check that hung it on an earlier boot is reported, not run again. */
+    bool bsp = cpu->index == 0, hung = bsp && hang_guard_hung(s, slot, c);
+    if (bsp && !hung)
+        hang_guard_enter(s, slot);
+    if (hung) {
+        /* reported by hang_guard_hung */
+    } else if (k_setjmp(cpu->check_jmp) == 0) {
         d->run(c);
     } else {
         /* Resumed from the trap handler: leave no trace of the abandoned context. */
@@ -179,6 +188,8 @@ static void run_one(const struct suite *s, u32 slot)
         console_recover();
         cpu_unblock_nmi();
     }
+    if (bsp)
+        hang_guard_leave();
     cpu->current_check = NULL;
     /* The time between checks starts now, before seq says "between checks": the supervisor reads seq, then
      * since, and a stale since (the start of a check stopped at its limit) with seq 0 reads as a CPU that

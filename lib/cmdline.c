@@ -146,6 +146,17 @@ static const char *set_check_timeout(struct options *o, const char *v)
     return opt_u32(v, &o->check_timeout_ms, 100, 600000) ? NULL : "expects milliseconds, 100..600000";
 }
 
+static const char *set_watchdog(struct options *o, const char *v)
+{
+    return opt_u32(v, &o->watchdog_s, 0, 1200) ? NULL : "expects seconds, 0 (off) or 4..1200";
+}
+
+static const char *set_timeout_hang(struct options *o, const char *v)
+{
+    static const char *const names[] = {"none", "bsp", NULL};
+    return opt_choice(v, names, &o->timeout_hang, "expects none or bsp");
+}
+
 static const char *set_init_delay(struct options *o, const char *v)
 {
     u32 us;
@@ -251,6 +262,13 @@ static const struct opt_desc base_options[] = {
      "lava: after each verdict, one line 'pmuboot-result: ID RESULT [VALUE UNIT]' per check and thread, for LAVA's "
      "test monitors (docs/running.md, In a lab); implies fold=off",
      set_monitor},
+    {"watchdog_s", "watchdog_s=N",
+     "the boot CPU's checks run under the hardware watchdog (Intel TCO): a check that does not return within N s "
+     "(default 120; 0: off) resets the machine, and the next boot reports it failed and skips it (docs/running.md)",
+     set_watchdog},
+    {"timeout_hang", "timeout_hang=none|bsp",
+     "suite timeout: bsp makes time_limit hang the boot CPU too, which only the watchdog ends (needs suite=timeout)",
+     set_timeout_hang},
     {"run_cpus", "run_cpus=auto|N",
      "with run=parallel: at most N CPUs run checks at once; auto (default): all, 8 under QEMU TCG", set_run_cpus},
     {"check_timeout_ms", "check_timeout_ms=N",
@@ -302,6 +320,7 @@ void options_default(struct options *o)
     o->init_delay_us = -1;
     o->ap_timeout_ms = 100;
     o->check_timeout_ms = 20000;
+    o->watchdog_s = 120;
 }
 
 static bool is_blank(char c)
@@ -324,6 +343,15 @@ static bool options_consistent(const struct options *o, char *err, size_t err_si
     if (o->run_serial && o->run_cpus) {
         k_snprintf(err, err_size, "run_cpus=%u limits run=parallel; run=serial runs one CPU at a time (drop one)",
                    o->run_cpus);
+        return false;
+    }
+    if (o->watchdog_s && o->watchdog_s < 4) {
+        k_snprintf(err, err_size, "watchdog_s=%u: the watchdog's 0.6 s ticks make 4 s the shortest (0 turns it off)",
+                   o->watchdog_s);
+        return false;
+    }
+    if (o->timeout_hang && !list_contains(o->suites, "timeout")) {
+        k_snprintf(err, err_size, "timeout_hang= concerns suite timeout, which is not selected (add suite=timeout)");
         return false;
     }
     if (o->monitor && o->fold) {

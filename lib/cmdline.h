@@ -31,6 +31,8 @@ struct options {
     u32 monitor;                /* monitor=none|lava: 1 = a result line per check and thread for LAVA's monitors */
     u32 run_cpus;               /* run_cpus=auto|N: at most N CPUs run checks at once (0 = auto) */
     u32 check_timeout_ms;       /* check_timeout_ms=N: a check on another CPU still running after N is stopped */
+    u32 watchdog_s;             /* watchdog_s=N: the boot CPU's checks under a hardware watchdog of N s (0: off) */
+    u32 timeout_hang;           /* timeout_hang=none|bsp: 1 = suite timeout's time_limit hangs the boot CPU too */
     s64 init_delay_us;          /* init_delay_us=N; -1 = chosen by CPU family */
     u32 ap_timeout_ms;          /* ap_timeout_ms=N */
     u32 pmi_variant;            /* pmi=unmask-stopped|late|early: enum pmi_variant (0 = unmask-stopped) */

@@ -97,7 +97,7 @@ const char *reset_type_name(int type)
     return type >= 0 && type < RESET_TYPES ? names[type] : "?";
 }
 
-static bool slot_allowed(u32 idx)
+bool reset_cmos_slot_allowed(u32 idx)
 {
     return idx + RESET_RECORD_BYTES <= RESET_CMOS_END &&
            (idx + RESET_RECORD_BYTES <= RESET_CMOS_KEEP_FIRST || idx > RESET_CMOS_KEEP_LAST);
@@ -108,12 +108,12 @@ int reset_cmos_slot(const u8 cmos[RESET_CMOS_END - RESET_CMOS_FIRST], bool *foun
     struct reset_record r;
     *found_record = false;
     for (u32 idx = RESET_CMOS_FIRST; idx < RESET_CMOS_END; idx++)
-        if (slot_allowed(idx) && reset_record_decode(&cmos[idx - RESET_CMOS_FIRST], &r)) {
+        if (reset_cmos_slot_allowed(idx) && reset_record_decode(&cmos[idx - RESET_CMOS_FIRST], &r)) {
             *found_record = true;
             return (int)idx;
         }
     for (u32 idx = RESET_CMOS_FIRST; idx < RESET_CMOS_END; idx++) {
-        if (!slot_allowed(idx))
+        if (!reset_cmos_slot_allowed(idx))
             continue;
         u32 k = 0;
         while (k < RESET_RECORD_BYTES && cmos[idx - RESET_CMOS_FIRST + k] == 0)

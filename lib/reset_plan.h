@@ -23,6 +23,8 @@ enum reset_type { RESET_CF9, RESET_KBC, RESET_TRIPLE, RESET_TYPES };
 #define RESET_CMOS_END 0x80
 #define RESET_CMOS_KEEP_FIRST 0x5B
 #define RESET_CMOS_KEEP_LAST 0x5F
+/* Whether a 16-byte record may start at CMOS index idx (inside the area, clear of the bytes kept for QEMU/SeaBIOS). */
+bool reset_cmos_slot_allowed(u32 idx);
 /* cmos holds bytes RESET_CMOS_FIRST..RESET_CMOS_END-1 (cmos[0] is byte 0x40). Returns the CMOS index of the
  * slot (a valid record's, else the first all-zero run), or -1 when there is none. *found_record tells which. */
 int reset_cmos_slot(const u8 cmos[RESET_CMOS_END - RESET_CMOS_FIRST], bool *found_record);

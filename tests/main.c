@@ -6,6 +6,7 @@
 #include "kernel/enumerate.h"
 #include "kernel/singlestep.h"
 #include "kernel/smp.h"
+#include "harness/hang_guard.h"
 #include "kernel/serial.h"
 #include "kernel/timing.h"
 #include "kernel/cpuid_hw.h"
@@ -116,8 +117,10 @@ void kmain(u32 magic, u32 info_phys)
 
     smp_run_on_each(pmu_cpu_discover, NULL); /* before any check writes a PMU register */
     pmu_emul_report_cores();
+    hang_guard_boot(); /* the watchdog around the boot CPU's checks, and what an earlier boot left (hang_guard.h) */
 
     suites_run(g_options.suites, g_options.exclude);
     suites_after_run();
+    hang_guard_finish();
     tap_report_finish();
 }

@@ -519,6 +519,23 @@ static void test_monitor_values(void **state)
     expect_error("monitor=jenkins", "monitor", "none or lava");
 }
 
+/* watchdog_s= (0 off, else 4..1200) and timeout_hang= (suite timeout only). */
+static void test_watchdog_values(void **state)
+{
+    (void)state;
+    struct options o;
+    expect_ok("watchdog_s=0", &o);
+    assert_int_equal(o.watchdog_s, 0);
+    expect_ok("", &o);
+    assert_int_equal(o.watchdog_s, 120);
+    expect_error("watchdog_s=2", "watchdog_s=2", "4 s");
+    expect_error("watchdog_s=5000", "watchdog_s", "4..1200");
+    expect_ok("suite=timeout timeout_hang=bsp", &o);
+    assert_int_equal(o.timeout_hang, 1);
+    expect_error("timeout_hang=bsp", "timeout_hang", "suite=timeout");
+    expect_error("suite=timeout timeout_hang=all", "timeout_hang", "none or bsp");
+}
+
 /* reset=: one reset type or all, as a bit mask in enum reset_type order; only with suite reset selected. */
 static void test_reset_values(void **state)
 {
@@ -627,7 +644,7 @@ int main(void)
         cmocka_unit_test(test_list_contains),
         cmocka_unit_test(test_reset_values),
         cmocka_unit_test(test_deviations_values),
-        cmocka_unit_test(test_pmi_options), cmocka_unit_test(test_monitor_values), cmocka_unit_test(test_help_one_row_per_option),
+        cmocka_unit_test(test_pmi_options), cmocka_unit_test(test_monitor_values), cmocka_unit_test(test_watchdog_values), cmocka_unit_test(test_help_one_row_per_option),
         cmocka_unit_test(test_pmu_emulated),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -20,6 +20,7 @@
 #include "kernel/x86.h"
 #include "pmu/reset_values.h"
 #include "harness/framework.h"
+#include "harness/hang_guard.h"
 
 #define RESET_WAIT_US 2000000 /* a reset that has not happened after 2 s will not happen */
 
@@ -280,6 +281,7 @@ void suites_after_run(void)
     }
     reset_plan_issue(&rs.rec, rs.next);
     record_save();
+    hang_guard_finish(); /* this reset is on purpose: the next boot must not take it for a hang */
     report_comment("reset: boot %u issues the %s reset; this boot's TAP stream ends here, phase 2 follows after "
                    "the firmware and the boot loader (the run's verdict is the last boot's stream)",
                    rs.rec.boots, reset_type_name(rs.next));

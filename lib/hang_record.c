@@ -1,0 +1,107 @@
+/* The hang record (see hang_record.h). */
+#include "lib/hang_record.h"
+
+#include <string.h>
+
+#include "lib/reset_plan.h"
+
+#define MAGIC0 'P'
+#define MAGIC1 'H'
+#define VERSION 1
+
+/* Bytes: 0-1 magic "PH", 2 version, 3 state, 4 boots, 5-6 the place, 7 APIC ID, 8 seconds, 9 skips, 10-13 the
+ * skipped places, 14 zero, 15 a checksum that makes the 16 bytes sum to 0 (as the reset record's). */
+void hang_record_encode(const struct hang_record *r, u8 out[HANG_RECORD_BYTES])
+{
+    memset(out, 0, HANG_RECORD_BYTES);
+    out[0] = MAGIC0;
+    out[1] = MAGIC1;
+    out[2] = VERSION;
+    out[3] = r->state;
+    out[4] = r->boots;
+    out[5] = r->at.suite;
+    out[6] = r->at.check;
+    out[7] = r->cpu_apic_id;
+    out[8] = r->seconds;
+    out[9] = r->nskip;
+    for (u32 i = 0; i < HANG_MAX_SKIPS; i++) {
+        out[10 + 2 * i] = r->skip[i].suite;
+        out[11 + 2 * i] = r->skip[i].check;
+    }
+    u8 sum = 0;
+    for (u32 i = 0; i < HANG_RECORD_BYTES - 1; i++)
+        sum = (u8)(sum + out[i]);
+    out[HANG_RECORD_BYTES - 1] = (u8)(0x100 - sum);
+}
+
+bool hang_record_decode(const u8 in[HANG_RECORD_BYTES], struct hang_record *r)
+{
+    memset(r, 0, sizeof(*r));
+    u8 sum = 0;
+    for (u32 i = 0; i < HANG_RECORD_BYTES; i++)
+        sum = (u8)(sum + in[i]);
+    if (in[0] != MAGIC0 || in[1] != MAGIC1 || in[2] != VERSION || sum != 0)
+        return false;
+    if (in[3] > HANG_IN_CHECK || in[9] > HANG_MAX_SKIPS || !in[4] || in[14])
+        return false;
+    r->state = in[3];
+    r->boots = in[4];
+    r->at = (struct hang_place){in[5], in[6]};
+    r->cpu_apic_id = in[7];
+    r->seconds = in[8];
+    r->nskip = in[9];
+    for (u32 i = 0; i < HANG_MAX_SKIPS; i++)
+        r->skip[i] = (struct hang_place){in[10 + 2 * i], in[11 + 2 * i]};
+    return true;
+}
+
+int hang_cmos_slot(const u8 cmos[0x40], bool *found_record)
+{
+    struct hang_record r;
+    *found_record = false;
+    for (u32 idx = RESET_CMOS_FIRST; idx < RESET_CMOS_END; idx++)
+        if (reset_cmos_slot_allowed(idx) && hang_record_decode(&cmos[idx - RESET_CMOS_FIRST], &r)) {
+            *found_record = true;
+            return (int)idx;
+        }
+    for (u32 idx = RESET_CMOS_FIRST; idx < RESET_CMOS_END; idx++) {
+        if (!reset_cmos_slot_allowed(idx))
+            continue;
+        u32 k = 0;
+        while (k < HANG_RECORD_BYTES && cmos[idx - RESET_CMOS_FIRST + k] == 0)
+            k++;
+        if (k == HANG_RECORD_BYTES)
+            return (int)idx;
+    }
+    return -1;
+}
+
+bool hang_skipped(const struct hang_record *r, u8 suite, u8 check)
+{
+    for (u32 i = 0; i < r->nskip && i < HANG_MAX_SKIPS; i++)
+        if (r->skip[i].suite == suite && r->skip[i].check == check)
+            return true;
+    return false;
+}
+
+enum hang_boot hang_plan_boot(struct hang_record *r, bool valid)
+{
+    if (!valid) {
+        memset(r, 0, sizeof(*r));
+        r->boots = 1;
+        return HANG_BOOT_FIRST;
+    }
+    if (r->state != HANG_IN_CHECK) {
+        memset(r, 0, sizeof(*r));
+        r->boots = 1;
+        return HANG_BOOT_STALE;
+    }
+    if (r->boots < 255)
+        r->boots++;
+    r->state = HANG_IDLE;
+    bool again = hang_skipped(r, r->at.suite, r->at.check); /* it hung although it was to be skipped */
+    bool full = !again && r->nskip >= HANG_MAX_SKIPS;
+    if (!again && !full)
+        r->skip[r->nskip++] = r->at;
+    return again || full || r->boots > HANG_MAX_BOOTS ? HANG_BOOT_GIVE_UP : HANG_BOOT_HUNG;
+}

@@ -1,0 +1,104 @@
+/* lib/hang_record.c: the boot CPU's breadcrumb in CMOS survives a watchdog reset, is told from stale or foreign
+ * bytes, shares the area with suite reset's record, and the plan never loops: a place that hung is skipped, a
+ * place that hangs although skipped, a third place, or a sixth boot gives up the watchdog. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "lib/hang_record.h"
+#include "lib/reset_plan.h"
+
+static void test_round_trip_and_corruption(void **state)
+{
+    (void)state;
+    struct hang_record r = {HANG_IN_CHECK, 2, {7, 3}, 0x12, 5, 1, {{4, 1}, {0, 0}}}, back;
+    u8 b[HANG_RECORD_BYTES];
+    hang_record_encode(&r, b);
+    assert_true(hang_record_decode(b, &back));
+    assert_memory_equal(&r, &back, sizeof(r));
+    for (u32 i = 0; i < HANG_RECORD_BYTES; i++) { /* any one byte changed: not a record */
+        u8 c[HANG_RECORD_BYTES];
+        memcpy(c, b, sizeof(c));
+        c[i] ^= 0x40;
+        assert_false(hang_record_decode(c, &back));
+    }
+    u8 zero[HANG_RECORD_BYTES] = {0};
+    assert_false(hang_record_decode(zero, &back));
+    /* Suite reset's record is not a hang record. */
+    struct reset_record rr = {.requested = 1, .state = RESET_STATE_ISSUED, .boots = 1};
+    reset_record_encode(&rr, b);
+    assert_false(hang_record_decode(b, &back));
+}
+
+static void test_slot_beside_the_reset_record(void **state)
+{
+    (void)state;
+    u8 cmos[0x40] = {0};
+    bool found;
+    assert_int_equal(hang_cmos_slot(cmos, &found), 0x40);
+    assert_false(found);
+    /* Suite reset took 0x40..0x4F: the hang record goes after the bytes kept for QEMU and SeaBIOS (0x5B..0x5F). */
+    struct reset_record rr = {.requested = 1, .state = RESET_STATE_RUNNING, .boots = 1};
+    reset_record_encode(&rr, cmos);
+    assert_int_equal(hang_cmos_slot(cmos, &found), 0x60);
+    struct hang_record h = {HANG_IDLE, 1, {0, 0}, 0, 4, 0, {{0, 0}}};
+    hang_record_encode(&h, &cmos[0x60 - 0x40]);
+    assert_int_equal(hang_cmos_slot(cmos, &found), 0x60);
+    assert_true(found);
+    bool rfound;
+    assert_int_equal(reset_cmos_slot(cmos, &rfound), 0x40);
+    assert_true(rfound);
+    /* Every byte used: no slot. */
+    memset(cmos, 0xff, sizeof(cmos));
+    assert_int_equal(hang_cmos_slot(cmos, &found), -1);
+}
+
+static void test_plan_never_loops(void **state)
+{
+    (void)state;
+    struct hang_record r = {0};
+    assert_int_equal(hang_plan_boot(&r, false), HANG_BOOT_FIRST);
+    assert_int_equal(r.boots, 1);
+    /* Between checks: stale, a new run. */
+    r.state = HANG_IDLE;
+    assert_int_equal(hang_plan_boot(&r, true), HANG_BOOT_STALE);
+    /* Hung in (3, 2): skipped from now on. */
+    r = (struct hang_record){HANG_IN_CHECK, 1, {3, 2}, 0, 5, 0, {{0, 0}}};
+    assert_int_equal(hang_plan_boot(&r, true), HANG_BOOT_HUNG);
+    assert_int_equal(r.boots, 2);
+    assert_int_equal(r.state, HANG_IDLE);
+    assert_true(hang_skipped(&r, 3, 2));
+    assert_false(hang_skipped(&r, 3, 1));
+    /* A second place. */
+    r.state = HANG_IN_CHECK;
+    r.at = (struct hang_place){5, 0};
+    assert_int_equal(hang_plan_boot(&r, true), HANG_BOOT_HUNG);
+    assert_true(hang_skipped(&r, 5, 0) && hang_skipped(&r, 3, 2));
+    /* A third: the list is full, give up. */
+    struct hang_record third = r;
+    third.state = HANG_IN_CHECK;
+    third.at = (struct hang_place){6, 1};
+    assert_int_equal(hang_plan_boot(&third, true), HANG_BOOT_GIVE_UP);
+    /* The same place again although skipped: give up. */
+    struct hang_record again = r;
+    again.state = HANG_IN_CHECK;
+    again.at = (struct hang_place){3, 2};
+    assert_int_equal(hang_plan_boot(&again, true), HANG_BOOT_GIVE_UP);
+    /* Too many boots. */
+    struct hang_record many = {HANG_IN_CHECK, HANG_MAX_BOOTS, {1, 1}, 0, 5, 0, {{0, 0}}};
+    assert_int_equal(hang_plan_boot(&many, true), HANG_BOOT_GIVE_UP);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_round_trip_and_corruption),
+        cmocka_unit_test(test_slot_beside_the_reset_record),
+        cmocka_unit_test(test_plan_never_loops),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
