@@ -33,6 +33,9 @@
 #   --spcr ttySN       add an ACPI SPCR table (QEMU -acpitable) naming COM<N+1> (I/O, 115200) and judge the
 #                      stream on that port: it goes to stdout, the ports before it to files (COM1's is
 #                      copied to LOG.com1 with --log); with console=auto the kernel must follow the table
+#   --wdat             q35 only: add an ACPI WDAT table (QEMU -acpitable) describing the ICH9 TCO watchdog at the
+#                      I/O and memory addresses SeaBIOS gives it (TCO at 0x660, GCS at 0xfed1f410), as QEMU's own
+#                      hw/acpi/wdat-ich9.c does, plus SET_REBOOT; the kernel then drives the watchdog through it
 #   --kernel FILE      boot this kernel image instead of build/pmuboot.elf (nothing is built)
 #   --no-build         do not run make; the kernel image must exist
 #   --dry-run          print the QEMU command line and exit
@@ -90,7 +93,7 @@ write_report() {
     if [[ $rs -le 1 ]]; then echo "$prog: reports in $report/ (junit.xml report.json kcidb.json report.html report.md)" >&2
     else echo "$prog: --report: tools/pmuboot-report failed (status $rs)" >&2; fi
 }
-qemu_bin=qemu-system-x86_64 iommu=no spcr="" vga=none machine_extra=""
+qemu_bin=qemu-system-x86_64 iommu=no wdat=no spcr="" vga=none machine_extra=""
 
 need_value() { [[ $# -ge 2 && -n $2 ]] || bad_usage "option $1 needs a value"; }
 while [[ $# -gt 0 ]]; do
@@ -118,6 +121,7 @@ while [[ $# -gt 0 ]]; do
         --iommu) iommu=yes ;;
         --qemu-arg) need_value "$@"; extra+=("$2"); shift ;;
         --spcr) need_value "$@"; spcr=$2; shift ;;
+        --wdat) wdat=yes ;;
         --vga) need_value "$@"; vga=$2; shift ;;
         --kernel) need_value "$@"; kernel=$2; build=no; shift ;;
         --no-build) build=no ;;
@@ -130,6 +134,7 @@ done
 
 [[ $smp =~ ^[1-9][0-9]*$ && $smp -le 4096 ]] || bad_usage "--smp wants a number of CPUs from 1 to 4096, not '$smp'"
 [[ $smp -le 255 || $iommu == yes ]] || bad_usage "--smp $smp: more than 255 CPUs needs x2APIC IDs and interrupt remapping: add --machine q35 --iommu"
+[[ $wdat == no || $machine == q35 ]] || bad_usage "--wdat needs --machine q35 (the table describes q35's ICH9 TCO)"
 [[ $iommu == no || $machine == q35 ]] || bad_usage "--iommu needs --machine q35 (the intel-iommu device is a q35 device)"
 [[ $mem =~ ^[1-9][0-9]*$ && $mem -ge 32 ]] || bad_usage "--mem wants MiB, at least 32, not '$mem'"
 case $machine in pc|q35) ;; *) bad_usage "--machine wants pc or q35, not '$machine'" ;; esac
@@ -258,6 +263,32 @@ if [[ -n $spcr ]]; then
     perl -e 'print pack("C4 C4 Q< C C L< C6 S< S< C3 L< C L<", 0,0,0,0, 1,8,0,1,hex($ARGV[0]), 1,$ARGV[1],$ARGV[1],
                         7,0,1,0,0,0, 0xffff,0xffff, 0,0,0, 0, 0, 0)' "${ports[$n]}" "${irqs[$n]}" >"$work/spcr.bin"
     extra+=(-acpitable "sig=SPCR,rev=2,oem_id=PMUBT,oem_table_id=PMUBOOT,data=$work/spcr.bin")
+fi
+if [[ $wdat == yes ]]; then
+    # WDAT ("Hardware Watchdog Timers Design Specification", Tables 1-2) after the 36-byte ACPI header: header length
+    # 32, PCI segment/bus/device/function 0xff (not a PCI device), period 600 ms, counts 4..1023, flags 0x81
+    # (enabled, stopped in sleep), then 24-byte instructions {action, instruction, GAS, value, mask}. The TCO block
+    # (ICH9 datasheet 13.9) is PMBASE 0x600 + 0x60 and GCS (10.1.75) RCBA 0xfed1c000 + 0x3410, where SeaBIOS puts
+    # them on q35 (src/fw/pciinit.c). QEMU writes the header and checksum.
+    perl -e '
+        my @i = ( # action, instruction, space, bits, access, address, value, mask
+            [0x01, 0x02, 1, 16, 2, 0x660, 0x1, 0x1ff],    # RESET: write TCO_RLD
+            [0x08, 0x00, 1, 16, 2, 0x668, 0x0, 0x800],    # QUERY_RUNNING_STATE: TCO1_CNT.TMR_HLT clear
+            [0x09, 0x82, 1, 16, 2, 0x668, 0x0, 0x800],    # SET_RUNNING_STATE
+            [0x0a, 0x00, 1, 16, 2, 0x668, 0x800, 0x800],  # QUERY_STOPPED_STATE
+            [0x0b, 0x82, 1, 16, 2, 0x668, 0x800, 0x800],  # SET_STOPPED_STATE
+            [0x06, 0x03, 1, 16, 2, 0x672, 0x0, 0x3ff],    # SET_COUNTDOWN_PERIOD: TCO_TMR
+            [0x05, 0x01, 1, 16, 2, 0x672, 0x0, 0x3ff],    # QUERY_COUNTDOWN_PERIOD
+            [0x20, 0x00, 1, 16, 2, 0x666, 0x2, 0x2],      # QUERY_WATCHDOG_STATUS: TCO2_STS.SECOND_TO_STS
+            [0x21, 0x82, 1, 16, 2, 0x666, 0x2, 0x2],      # SET_WATCHDOG_STATUS (write 1 to clear)
+            [0x11, 0x82, 0, 32, 3, 0xfed1f410, 0x0, 0x20], # SET_REBOOT: GCS.NO_REBOOT clear
+            [0x10, 0x00, 0, 32, 3, 0xfed1f410, 0x0, 0x20], # QUERY_REBOOT
+        );
+        print pack("L< S< C C C C3 L< L< L< C C3 L<", 32, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 600, 1023, 4, 0x81,
+                   0, 0, 0, scalar @i);
+        print pack("C C S< C C C C Q< L< L<", $_->[0], $_->[1], 0, $_->[2], $_->[3], 0, $_->[4], $_->[5], $_->[6],
+                   $_->[7]) for @i;' >"$work/wdat.bin"
+    extra+=(-acpitable "sig=WDAT,rev=1,oem_id=PMUBT,oem_table_id=PMUBOOT,data=$work/wdat.bin")
 fi
 machine_opt+=$machine_extra
 qemu=("$qemu_bin" -machine "$machine_opt" -accel "$accel" -m "$mem" -smp "$smp"

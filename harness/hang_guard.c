@@ -45,6 +45,8 @@ void hang_guard_boot(void)
 {
     watchdog_init(g_options.watchdog_s);
     report_comment("watchdog: %s", g_watchdog.evidence);
+    if (g_watchdog.problems[0])
+        report_comment("watchdog: %s", g_watchdog.problems);
     if (!g_watchdog.present)
         return;
     u8 cmos[RESET_CMOS_END - RESET_CMOS_FIRST];
@@ -66,6 +68,9 @@ void hang_guard_boot(void)
     char name[96];
     switch (b) {
     case HANG_BOOT_FIRST:
+        if (g_watchdog.reset_was_ours)
+            report_comment("hang: the watchdog's status says the last reset was its own, but no record says where: "
+                           "an earlier run's, or another program's watchdog");
         break;
     case HANG_BOOT_STALE:
         report_comment("hang: a record of an earlier boot between checks (it stopped outside a check: a power cycle, "
@@ -76,15 +81,20 @@ void hang_guard_boot(void)
         hg.hung_now = before.at;
         hg.has_hung_now = true;
         report_comment("hang: boot %u of this run: the previous boot hung in %s on the boot CPU (APIC ID 0x%x) and the "
-                       "watchdog reset the machine after %u s: reported failed and skipped%s",
-                       hg.rec.boots, place_name(before.at, name, sizeof(name)), before.cpu_apic_id, before.seconds,
+                       "watchdog (%s) reset the machine after at least %u s%s: reported failed and skipped%s",
+                       hg.rec.boots, place_name(before.at, name, sizeof(name)), before.cpu_apic_id, watchdog_kind_name(),
+                       before.seconds,
+                       !g_watchdog.status_known  ? ""
+                       : g_watchdog.reset_was_ours ? " (the watchdog's status agrees: the last reset was its own)"
+                                                   : " (but the watchdog's status says the last reset was not its "
+                                                     "own: a reset or power cycle from outside, as a lab's timeout)",
                        b == HANG_BOOT_GIVE_UP ? "; the watchdog is not armed again (a hang in a place already "
                                                 "skipped, more places than the record holds, or too many boots)"
                                               : "");
         break;
     }
     hg.rec.cpu_apic_id = (u8)apic_id();
-    u32 secs = (g_watchdog.ticks * 2 * 6 + 9) / 10; /* what the watchdog takes, its 0.6 s ticks rounded up */
+    u32 secs = g_watchdog.reset_ms / 1000; /* "no return within N s": rounded down, it stays a lower bound */
     hg.rec.seconds = (u8)(secs > 255 ? 255 : secs);
     hg.armed = b != HANG_BOOT_GIVE_UP;
     write_record();
@@ -112,8 +122,8 @@ bool hang_guard_hung(const struct suite *s, u32 slot, struct check *c)
     if (!now && !hang_skipped(&hg.rec, si, (u8)slot))
         return false;
     c->hung = true;
-    check_fail(c, "hung: no return within %u s on this thread, watchdog reset (an earlier boot of this run); not run "
-               "again", hg.rec.seconds);
+    check_fail(c, "hung: no return within %u s on this thread, watchdog reset (%s, an earlier boot of this run); not "
+               "run again", hg.rec.seconds, watchdog_kind_name());
     return true;
 }
 

@@ -1,11 +1,108 @@
 /* The boot CPU's hardware watchdog (see watchdog.h). */
 #include "kernel/watchdog.h"
 
+#include "kernel/enumerate.h"
+#include "kernel/paging.h"
 #include "kernel/pci.h"
 #include "kernel/x86.h"
 #include "lib/format.h"
+#include "lib/wdat.h"
 
 struct watchdog g_watchdog;
+static struct acpi_wdat wdat;
+
+/* ---- ACPI WDAT ---- */
+
+static u32 wdat_read(void *ctx, const struct acpi_gas *g, u32 width)
+{
+    (void)ctx;
+    if (g->space_id == 1)
+        return width == 1 ? inb((u16)g->address) : width == 2 ? inw((u16)g->address) : inl((u16)g->address);
+    uintptr_t a = (uintptr_t)g->address; /* below 4 GiB, identity-mapped (lib/wdat.c refuses the rest) */
+    return width == 1 ? *(volatile u8 *)a : width == 2 ? *(volatile u16 *)a : *(volatile u32 *)a;
+}
+
+static void wdat_write(void *ctx, const struct acpi_gas *g, u32 width, u32 v)
+{
+    (void)ctx;
+    if (g->space_id == 1) {
+        if (width == 1)
+            outb((u16)g->address, (u8)v);
+        else if (width == 2)
+            outw((u16)g->address, (u16)v);
+        else
+            outl((u16)g->address, v);
+        return;
+    }
+    uintptr_t a = (uintptr_t)g->address;
+    if (width == 1)
+        *(volatile u8 *)a = (u8)v;
+    else if (width == 2)
+        *(volatile u16 *)a = (u16)v;
+    else
+        *(volatile u32 *)a = v;
+}
+
+static const struct wdat_io wdat_regs = {NULL, wdat_read, wdat_write};
+
+/* The WDAT, when the firmware lists a usable one: true with the watchdog set up. */
+static bool wdat_init(u32 seconds)
+{
+    struct acpi_problems pr = {0};
+    enum wdat_state st = acpi_wdat_find(&phys_all, &g_acpi, &wdat, &pr);
+    if (st == WDAT_BAD) {
+        struct strbuf sb;
+        sb_init(&sb, g_watchdog.problems, sizeof(g_watchdog.problems));
+        sb_printf(&sb, "an ACPI WDAT is listed but not used:");
+        for (u32 i = 0; i < pr.count && i < ACPI_PROBLEMS_MAX; i++)
+            sb_printf(&sb, " %s%s", pr.msg[i], i + 1 < pr.count ? ";" : "");
+    }
+    if (st != WDAT_FOUND)
+        return false;
+    u32 v = 0;
+    wdat_run(&wdat, WDAT_SET_STOPPED_STATE, 0, &wdat_regs, NULL);
+    /* As Linux's wdat_wdt probe: was the last reset the watchdog's? Then clear the status for the next boot. */
+    if (wdat_run(&wdat, WDAT_QUERY_WATCHDOG_STATUS, 0, &wdat_regs, &v)) {
+        g_watchdog.status_known = true;
+        g_watchdog.reset_was_ours = v;
+        wdat_run(&wdat, WDAT_SET_WATCHDOG_STATUS, 0, &wdat_regs, NULL);
+    }
+    const char *reboot = "no SET_REBOOT action: an expiry does what the firmware set";
+    if (wdat_run(&wdat, WDAT_SET_REBOOT, 0, &wdat_regs, NULL)) {
+        reboot = "SET_REBOOT run";
+        if (wdat_run(&wdat, WDAT_QUERY_REBOOT, 0, &wdat_regs, &v) && !v) {
+            k_snprintf(g_watchdog.problems, sizeof(g_watchdog.problems),
+                       "the ACPI WDAT watchdog is not used: after SET_REBOOT, QUERY_REBOOT says an expiry would not "
+                       "reset the machine");
+            return false;
+        }
+    }
+    const char *period = "";
+    g_watchdog.count = wdat_count_for(&wdat, seconds * 1000);
+    if (!wdat_has(&wdat, WDAT_SET_COUNTDOWN_PERIOD)) {
+        /* The firmware's own countdown: as it says, else the least the table allows (the hang report says "no
+         * return within N s": a lower bound keeps it true). */
+        period = " (no SET_COUNTDOWN_PERIOD: the firmware's countdown, not watchdog_s)";
+        if (!wdat_run(&wdat, WDAT_QUERY_COUNTDOWN_PERIOD, 0, &wdat_regs, &v) || !v)
+            v = wdat.min_count;
+        g_watchdog.count = v;
+    }
+    u64 ms = (u64)g_watchdog.count * wdat.period_ms;
+    g_watchdog.reset_ms = ms > 0xffffffffu ? 0xffffffffu : (u32)ms;
+    char desc[120];
+    struct strbuf sb;
+    sb_init(&sb, desc, sizeof(desc));
+    acpi_wdat_format(&wdat, &sb);
+    k_snprintf(g_watchdog.evidence, sizeof(g_watchdog.evidence),
+               "ACPI WDAT at 0x%llx (%s; %s): a machine reset %u.%u s after the boot CPU enters a check that does not "
+               "return%s",
+               (unsigned long long)wdat.phys, desc, reboot, g_watchdog.reset_ms / 1000, g_watchdog.reset_ms % 1000 / 100,
+               period);
+    g_watchdog.kind = WATCHDOG_WDAT;
+    return true;
+}
+
+/* ---- Intel TCO (ICH9 family) ---- */
 
 /* ICH9 datasheet: LPC bridge D31:F0 config PMBASE 40H (I/O, bit 0 set, base in 15:7), ACPI_CNTL 44H (bit 7 ACPI
  * enable), RCBA F0H (bit 0 enable, base in 31:14); the TCO block at PMBASE + 60H; GCS at RCBA + 3410H. */
@@ -26,57 +123,74 @@ static volatile u32 *gcs_reg(void)
     return (volatile u32 *)(uintptr_t)g_watchdog.gcs;
 }
 
-static void none(const char *why, u32 id)
+/* Why there is no TCO, or NULL with the TCO set up. */
+static const char *tco_init(u32 seconds, u32 id)
 {
-    g_watchdog.present = false;
-    k_snprintf(g_watchdog.evidence, sizeof(g_watchdog.evidence),
-               "none (%s; LPC bridge 00:1f.0 vendor:device %04x:%04x; no ACPI WDAT interpreter): a hang of the boot "
-               "CPU inside a check stops the run",
-               why, id & 0xffff, id >> 16);
-}
-
-void watchdog_init(u32 seconds)
-{
-    g_watchdog = (struct watchdog){0};
-    u32 id = pci_cfg_read32(0, LPC_DEV, 0, 0);
     u32 class = pci_cfg_read32(0, LPC_DEV, 0, 8) >> 16;
-    if (!seconds) {
-        k_snprintf(g_watchdog.evidence, sizeof(g_watchdog.evidence), "off (watchdog_s=0)");
-        return;
-    }
     if ((id & 0xffff) != 0x8086 || class != 0x0601)
-        return none("no Intel ISA bridge there", id);
+        return "no Intel ISA bridge there";
     u32 pm = pci_cfg_read32(0, LPC_DEV, 0, PMBASE), acpi = pci_cfg_read32(0, LPC_DEV, 0, ACPI_CNTL);
     u32 rcba = pci_cfg_read32(0, LPC_DEV, 0, RCBA);
     if (!(pm & 1) || !(pm & 0xff80) || !(acpi & 0x80))
-        return none("no ICH-style PMBASE with ACPI decoding enabled (a PCH of the 100 series or later keeps the TCO "
-                    "elsewhere)", id);
+        return "no ICH-style PMBASE with ACPI decoding enabled (a PCH of the 100 series or later keeps the TCO "
+               "elsewhere)";
     if (!(rcba & 1) || (rcba & ~0x3fffu) >= 0xffffc000u)
-        return none("the chipset configuration registers (RCBA) are not enabled", id);
+        return "the chipset configuration registers (RCBA) are not enabled";
     g_watchdog.tco = (u16)((pm & 0xff80) + 0x60);
     g_watchdog.gcs = (rcba & ~0x3fffu) + GCS_OFF;
     /* A reset at the second expiry: each expiry half the time, in 0.6 s ticks, 2..1023 (TCO_TMR, 10 bits). */
     u32 ticks = (seconds * 1000 / 2 + TCO_TICK_MS - 1) / TCO_TICK_MS;
-    g_watchdog.ticks = ticks < 2 ? 2 : ticks > 1023 ? 1023 : ticks;
+    g_watchdog.count = ticks < 2 ? 2 : ticks > 1023 ? 1023 : ticks;
+    g_watchdog.reset_ms = g_watchdog.count * 2 * TCO_TICK_MS;
     outw(g_watchdog.tco + TCO1_CNT, inw(g_watchdog.tco + TCO1_CNT) | TCO1_CNT_TMR_HLT);
     /* NO_REBOOT set (by a strap, or firmware) makes the second expiry do nothing: clear it, and believe it only if
      * it stays clear (ICH9 datasheet 10.1.75 GCS; a locked platform keeps it). */
     *gcs_reg() &= ~GCS_NO_REBOOT;
     if (*gcs_reg() & GCS_NO_REBOOT)
-        return none("GCS.NO_REBOOT stays set: the TCO timer cannot reset this machine", id);
+        return "GCS.NO_REBOOT stays set: the TCO timer cannot reset this machine";
+    g_watchdog.kind = WATCHDOG_TCO;
+    return NULL;
+}
+
+void watchdog_init(u32 seconds)
+{
+    g_watchdog = (struct watchdog){0};
+    if (!seconds) {
+        k_snprintf(g_watchdog.evidence, sizeof(g_watchdog.evidence), "off (watchdog_s=0)");
+        return;
+    }
+    if (wdat_init(seconds)) {
+        g_watchdog.present = true;
+        return;
+    }
+    u32 id = pci_cfg_read32(0, LPC_DEV, 0, 0);
+    const char *why = tco_init(seconds, id);
+    if (why) {
+        k_snprintf(g_watchdog.evidence, sizeof(g_watchdog.evidence),
+                   "none (no usable ACPI WDAT; no Intel TCO: %s, LPC bridge 00:1f.0 vendor:device %04x:%04x): a hang "
+                   "of the boot CPU inside a check stops the run",
+                   why, id & 0xffff, id >> 16);
+        return;
+    }
     g_watchdog.present = true;
     k_snprintf(g_watchdog.evidence, sizeof(g_watchdog.evidence),
-               "Intel TCO (ICH9 family, LPC %04x:%04x) at I/O 0x%x: a machine reset %u.%u s after the boot CPU enters a "
-               "check that does not return", id & 0xffff, id >> 16, g_watchdog.tco, g_watchdog.ticks * 2 * 6 / 10,
-               g_watchdog.ticks * 2 * 6 % 10);
+               "Intel TCO (ICH9 family, LPC %04x:%04x) at I/O 0x%x (no usable ACPI WDAT): a machine reset %u.%u s "
+               "after the boot CPU enters a check that does not return",
+               id & 0xffff, id >> 16, g_watchdog.tco, g_watchdog.reset_ms / 1000, g_watchdog.reset_ms % 1000 / 100);
 }
 
 void watchdog_arm(void)
 {
-    if (!g_watchdog.present)
+    if (g_watchdog.kind == WATCHDOG_WDAT) {
+        wdat_run(&wdat, WDAT_SET_COUNTDOWN_PERIOD, g_watchdog.count, &wdat_regs, NULL);
+        wdat_run(&wdat, WDAT_RESET, 0, &wdat_regs, NULL);
+        wdat_run(&wdat, WDAT_SET_RUNNING_STATE, 0, &wdat_regs, NULL);
+        return;
+    }
+    if (g_watchdog.kind != WATCHDOG_TCO)
         return;
     u16 t = g_watchdog.tco;
-    outw(t + TCO_TMR, (u16)g_watchdog.ticks);
+    outw(t + TCO_TMR, (u16)g_watchdog.count);
     /* Status bits are write-1-to-clear (ICH9 13.9.4, 13.9.5): a first expiry left over would make the next one
      * the second. */
     outw(t + TCO1_STS, TCO1_STS_TIMEOUT);
@@ -87,7 +201,13 @@ void watchdog_arm(void)
 
 void watchdog_stop(void)
 {
-    if (!g_watchdog.present)
-        return;
-    outw(g_watchdog.tco + TCO1_CNT, inw(g_watchdog.tco + TCO1_CNT) | TCO1_CNT_TMR_HLT);
+    if (g_watchdog.kind == WATCHDOG_WDAT)
+        wdat_run(&wdat, WDAT_SET_STOPPED_STATE, 0, &wdat_regs, NULL);
+    else if (g_watchdog.kind == WATCHDOG_TCO)
+        outw(g_watchdog.tco + TCO1_CNT, inw(g_watchdog.tco + TCO1_CNT) | TCO1_CNT_TMR_HLT);
+}
+
+const char *watchdog_kind_name(void)
+{
+    return g_watchdog.kind == WATCHDOG_WDAT ? "ACPI WDAT" : g_watchdog.kind == WATCHDOG_TCO ? "Intel TCO" : "none";
 }

@@ -1,18 +1,27 @@
 /* A hardware watchdog armed around each check of the boot CPU, so that a hang there (which no other CPU supervises)
  * ends in a machine reset instead of silence; the next boot reads where it hung (lib/hang_record.h,
- * harness/hang_guard.c). One kind today: the Intel TCO timer of ICH9-family south bridges (ICH9 datasheet 13.9 "TCO
- * Registers": TCO_RLD, TCO1_CNT.TCO_TMR_HLT, TCO_TMR in 0.6 s ticks, a reset at the second expiry unless
- * GCS.NO_REBOOT), which QEMU's q35 emulates (hw/acpi/tco.c). The ACPI WDAT table, where firmware describes its
- * watchdog, is not interpreted yet: such a machine says so in the header. */
+ * harness/hang_guard.c). Two kinds, in this order:
+ *  - the ACPI WDAT table, the firmware's own description of its watchdog (lib/wdat.h), run as Linux runs it;
+ *  - the Intel TCO timer of ICH9-family south bridges (ICH9 datasheet 13.9 "TCO Registers": TCO_RLD,
+ *    TCO1_CNT.TCO_TMR_HLT, TCO_TMR in 0.6 s ticks, a reset at the second expiry unless GCS.NO_REBOOT), which QEMU's
+ *    q35 emulates (hw/acpi/tco.c).
+ * Neither: the header says so, and a hang of the boot CPU inside a check ends the run. */
 #pragma once
 #include "lib/types.h"
 
+enum watchdog_kind { WATCHDOG_NONE, WATCHDOG_WDAT, WATCHDOG_TCO };
+
 struct watchdog {
-    bool present;
-    char evidence[200]; /* what was found, or why there is none (the header line) */
-    u16 tco;            /* TCO register block (I/O) */
-    u32 gcs;            /* the chipset's GCS register (MMIO), NO_REBOOT in bit 5 */
-    u32 ticks;          /* TCO_TMR: the reset comes after twice this many 0.6 s ticks */
+    enum watchdog_kind kind;
+    bool present;        /* kind != WATCHDOG_NONE */
+    char evidence[320];  /* what was found, or why there is none (the header line) */
+    char problems[320];  /* a WDAT that was listed but not used, and why ("" when none) */
+    bool reset_was_ours; /* WDAT QUERY_WATCHDOG_STATUS said this boot follows a watchdog reset (then cleared) */
+    bool status_known;   /* the watchdog can say that */
+    u32 reset_ms;        /* from an arm to the reset: what the hang report calls "within N s" */
+    u16 tco;             /* TCO: register block (I/O) */
+    u32 gcs;             /* TCO: the chipset's GCS register (MMIO), NO_REBOOT in bit 5 */
+    u32 count;           /* TCO_TMR ticks (the reset after twice this), or the WDAT countdown */
 };
 extern struct watchdog g_watchdog;
 
@@ -20,3 +29,5 @@ extern struct watchdog g_watchdog;
 void watchdog_init(u32 seconds);
 void watchdog_arm(void);  /* reload and run: call before each guarded stretch */
 void watchdog_stop(void); /* halt the timer */
+/* "ACPI WDAT", "Intel TCO" or "none". */
+const char *watchdog_kind_name(void);

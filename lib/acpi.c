@@ -7,7 +7,7 @@
 
 typedef unsigned long long ull; /* for %llx */
 
-PRINTF_LIKE(2, 3) static void problem(struct acpi_problems *pr, const char *fmt, ...)
+void acpi_problem(struct acpi_problems *pr, const char *fmt, ...)
 {
     if (pr->count < ACPI_PROBLEMS_MAX) {
         va_list ap;
@@ -77,23 +77,23 @@ bool acpi_rsdp_parse(const struct phys_window *mem, u64 phys, u32 avail, struct 
     struct rsdp_raw r;
     u8 sum;
     if (avail && avail < RSDP_V1_LEN) {
-        problem(pr, "RSDP at 0x%llx: only %u bytes given, an RSDP has at least %u", (ull)phys, avail,
+        acpi_problem(pr, "RSDP at 0x%llx: only %u bytes given, an RSDP has at least %u", (ull)phys, avail,
                 RSDP_V1_LEN);
         return false;
     }
     if (!phys_read(mem, phys, &r, RSDP_V1_LEN)) {
-        problem(pr, "RSDP at 0x%llx lies outside readable memory", (ull)phys);
+        acpi_problem(pr, "RSDP at 0x%llx lies outside readable memory", (ull)phys);
         return false;
     }
     if (memcmp(r.signature, RSDP_SIG, sizeof(RSDP_SIG)) != 0) {
         char sig[9];
         text_copy(sig, r.signature, 8);
-        problem(pr, "RSDP at 0x%llx: signature \"%s\" is not \"RSD PTR \"", (ull)phys, sig);
+        acpi_problem(pr, "RSDP at 0x%llx: signature \"%s\" is not \"RSD PTR \"", (ull)phys, sig);
         return false;
     }
     byte_sum(mem, phys, RSDP_V1_LEN, &sum);
     if (sum != 0) { /* ACPI 6.5 5.2.5.3: Checksum covers the first 20 bytes */
-        problem(pr, "RSDP at 0x%llx: checksum of the first 20 bytes is 0x%02x, not 0; not used", (ull)phys,
+        acpi_problem(pr, "RSDP at 0x%llx: checksum of the first 20 bytes is 0x%02x, not 0; not used", (ull)phys,
                 sum);
         return false;
     }
@@ -110,22 +110,22 @@ bool acpi_rsdp_parse(const struct phys_window *mem, u64 phys, u32 avail, struct 
         if (avail && avail < RSDP_V2_LEN) {
             res.v1_part_only = true;
         } else if (!phys_read(mem, phys, &r, RSDP_V2_LEN)) {
-            problem(pr, "RSDP at 0x%llx: revision %u, but its 36-byte ACPI 2.0 form runs outside memory",
+            acpi_problem(pr, "RSDP at 0x%llx: revision %u, but its 36-byte ACPI 2.0 form runs outside memory",
                     (ull)phys, r.revision);
             return false;
         } else if (r.length < RSDP_V2_LEN || r.length > ACPI_RSDP_MAX_LEN) {
-            problem(pr, "RSDP at 0x%llx: revision %u with length %u outside [%u, %u]; not used", (ull)phys,
+            acpi_problem(pr, "RSDP at 0x%llx: revision %u with length %u outside [%u, %u]; not used", (ull)phys,
                     r.revision, r.length, RSDP_V2_LEN, ACPI_RSDP_MAX_LEN);
             return false;
         } else if (avail && r.length > avail) {
-            problem(pr, "RSDP at 0x%llx: length %u exceeds the %u bytes given; not used", (ull)phys, r.length,
+            acpi_problem(pr, "RSDP at 0x%llx: length %u exceeds the %u bytes given; not used", (ull)phys, r.length,
                     avail);
             return false;
         } else if (!byte_sum(mem, phys, r.length, &sum)) {
-            problem(pr, "RSDP at 0x%llx: length %u runs outside readable memory", (ull)phys, r.length);
+            acpi_problem(pr, "RSDP at 0x%llx: length %u runs outside readable memory", (ull)phys, r.length);
             return false;
         } else if (sum != 0) { /* Extended Checksum covers the whole structure, `length` bytes */
-            problem(pr, "RSDP at 0x%llx: extended checksum over %u bytes is 0x%02x, not 0; not used",
+            acpi_problem(pr, "RSDP at 0x%llx: extended checksum over %u bytes is 0x%02x, not 0; not used",
                     (ull)phys, r.length, sum);
             return false;
         } else {
@@ -172,10 +172,10 @@ bool acpi_rsdp_scan(const struct phys_window *mem, struct acpi_rsdp *out, struct
                              ? ""
                              : " (not all inside readable memory)";
     if (ebda)
-        problem(pr, "no valid RSDP in the EBDA (0x%llx, first 1 KiB) or in 0xE0000-0xFFFFF%s", (ull)ebda,
+        acpi_problem(pr, "no valid RSDP in the EBDA (0x%llx, first 1 KiB) or in 0xE0000-0xFFFFF%s", (ull)ebda,
                 partly);
     else
-        problem(pr, "no valid RSDP in 0xE0000-0xFFFFF%s (no EBDA segment at 0x40E)", partly);
+        acpi_problem(pr, "no valid RSDP in 0xE0000-0xFFFFF%s (no EBDA segment at 0x40E)", partly);
     return false;
 }
 
@@ -205,13 +205,13 @@ static bool sdt_check(const struct phys_window *mem, u64 phys, const char *expec
     u8 sum;
     memset(h, 0, sizeof(*h));
     if (!phys_read(mem, phys, h, sizeof(*h))) {
-        problem(pr, "%s at 0x%llx: header lies outside readable memory", what, (ull)phys);
+        acpi_problem(pr, "%s at 0x%llx: header lies outside readable memory", what, (ull)phys);
         return false;
     }
     text_copy(sig, h->signature, 4);
     if (expect) {
         if (memcmp(h->signature, expect, 4) != 0) {
-            problem(pr, "%s at 0x%llx: signature \"%s\", expected \"%s\"", what, (ull)phys, sig, expect);
+            acpi_problem(pr, "%s at 0x%llx: signature \"%s\", expected \"%s\"", what, (ull)phys, sig, expect);
             return false;
         }
         k_snprintf(where, sizeof(where), "%s at 0x%llx", what, (ull)phys);
@@ -219,28 +219,28 @@ static bool sdt_check(const struct phys_window *mem, u64 phys, const char *expec
         if (!printable(h->signature[0]) || !printable(h->signature[1]) || !printable(h->signature[2]) ||
             !printable(h->signature[3])) {
             const u8 *b = (const u8 *)h->signature;
-            problem(pr, "%s at 0x%llx: signature bytes %02x %02x %02x %02x are not ASCII; not used", what,
+            acpi_problem(pr, "%s at 0x%llx: signature bytes %02x %02x %02x %02x are not ASCII; not used", what,
                     (ull)phys, b[0], b[1], b[2], b[3]);
             return false;
         }
         k_snprintf(where, sizeof(where), "%s (\"%s\" at 0x%llx)", what, sig, (ull)phys);
     }
     if (h->length < min_len) {
-        problem(pr, "%s: length %u is shorter than the %u bytes of its fixed fields; not used", where,
+        acpi_problem(pr, "%s: length %u is shorter than the %u bytes of its fixed fields; not used", where,
                 h->length, min_len);
         return false;
     }
     if (h->length > ACPI_TABLE_MAX_LEN) {
-        problem(pr, "%s: length %u exceeds the %u-byte sanity bound; not used", where, h->length,
+        acpi_problem(pr, "%s: length %u exceeds the %u-byte sanity bound; not used", where, h->length,
                 ACPI_TABLE_MAX_LEN);
         return false;
     }
     if (!byte_sum(mem, phys, h->length, &sum)) {
-        problem(pr, "%s: its %u bytes run outside readable memory; not used", where, h->length);
+        acpi_problem(pr, "%s: its %u bytes run outside readable memory; not used", where, h->length);
         return false;
     }
     if (sum != 0) { /* ACPI 6.5 5.2.6: the entire table, including the checksum field, sums to 0 */
-        problem(pr, "%s: checksum over %u bytes is 0x%02x, not 0; not used", where, h->length, sum);
+        acpi_problem(pr, "%s: checksum over %u bytes is 0x%02x, not 0; not used", where, h->length, sum);
         return false;
     }
     return true;
@@ -268,11 +268,11 @@ static bool parse_root_table(const struct phys_window *mem, u64 phys, bool xsdt,
     root->length = h.length;
     u32 body = h.length - (u32)sizeof(h);
     if (body % esize)
-        problem(pr, "%s at 0x%llx: length %u is not 36 + %u*n; the last %u bytes are ignored", name, (ull)phys,
+        acpi_problem(pr, "%s at 0x%llx: length %u is not 36 + %u*n; the last %u bytes are ignored", name, (ull)phys,
                 h.length, esize, body % esize);
     root->entry_count = body / esize;
     if (root->entry_count > ACPI_ROOT_TABLES_MAX)
-        problem(pr, "%s at 0x%llx lists %u tables; only the first %u are examined", name, (ull)phys,
+        acpi_problem(pr, "%s at 0x%llx lists %u tables; only the first %u are examined", name, (ull)phys,
                 root->entry_count, ACPI_ROOT_TABLES_MAX);
     u32 n = MIN(root->entry_count, (u32)ACPI_ROOT_TABLES_MAX);
     for (u32 i = 0; i < n; i++) {
@@ -282,7 +282,7 @@ static bool parse_root_table(const struct phys_window *mem, u64 phys, bool xsdt,
         t->phys = xsdt ? acpi_get64(e) : acpi_get32(e);
         if (t->phys == 0) {
             text_copy(t->signature, "\0\0\0\0", 4);
-            problem(pr, "%s at 0x%llx: entry %u is a null pointer; skipped", name, (ull)phys, i);
+            acpi_problem(pr, "%s at 0x%llx: entry %u is a null pointer; skipped", name, (ull)phys, i);
             continue;
         }
         char what[24];
@@ -306,10 +306,10 @@ bool acpi_root_parse(const struct phys_window *mem, const struct acpi_rsdp *rsdp
             return true;
         if (rsdp->rsdt_phys == 0)
             return false;
-        problem(pr, "XSDT unusable; falling back to the RSDT at 0x%x", rsdp->rsdt_phys);
+        acpi_problem(pr, "XSDT unusable; falling back to the RSDT at 0x%x", rsdp->rsdt_phys);
     }
     if (rsdp->rsdt_phys == 0) {
-        problem(pr, "RSDP at 0x%llx (revision %u) gives no RSDT (address 0)%s", (ull)rsdp->phys, rsdp->revision,
+        acpi_problem(pr, "RSDP at 0x%llx (revision %u) gives no RSDT (address 0)%s", (ull)rsdp->phys, rsdp->revision,
                 rsdp->revision >= 2 ? " and no XSDT" : "");
         return false;
     }
@@ -408,7 +408,7 @@ static void add_cpu(struct acpi_madt *m, u8 type, u32 apic_id, u32 uid, u32 flag
     if (id_is_broadcast(type, apic_id)) { /* Linux skips these too (acpi_parse_lapic/acpi_parse_x2apic) */
         c->invalid_id = true;
         m->cpu_invalid++;
-        problem(pr, "MADT entry at offset 0x%x (%s): %s with APIC ID 0x%x, the broadcast ID; ignored", off,
+        acpi_problem(pr, "MADT entry at offset 0x%x (%s): %s with APIC ID 0x%x, the broadcast ID; ignored", off,
                 entry_name(type), c->enabled ? "enabled" : "online-capable", apic_id);
     }
 }
@@ -463,7 +463,7 @@ static void resolve_duplicates(struct acpi_madt *m, struct acpi_problems *pr)
         }
     }
     if (m->cpu_duplicates)
-        problem(pr, "MADT: %u repeated APIC IDs ignored (%u Local APIC + x2APIC pairs), e.g. %s", m->cpu_duplicates,
+        acpi_problem(pr, "MADT: %u repeated APIC IDs ignored (%u Local APIC + x2APIC pairs), e.g. %s", m->cpu_duplicates,
                 pairs, eg);
 }
 
@@ -501,7 +501,7 @@ static void decode_entry(struct acpi_madt *m, const u8 *e, u32 off, struct acpi_
         break;
     case ACPI_MADT_LAPIC_OVERRIDE: /* 5.2.12.8: reserved u16 @2, 64-bit address @4; at most one */
         if (m->lapic_override) {
-            problem(pr, "MADT entry at offset 0x%x: a second Local APIC Address Override (0x%llx); ignored",
+            acpi_problem(pr, "MADT entry at offset 0x%x: a second Local APIC Address Override (0x%llx); ignored",
                     off, (ull)acpi_get64(e + 4));
             break;
         }
@@ -517,7 +517,7 @@ static void decode_entry(struct acpi_madt *m, const u8 *e, u32 off, struct acpi_
 static void report_overflow(struct acpi_problems *pr, u32 total, u32 max, const char *what)
 {
     if (total > max)
-        problem(pr, "MADT lists %u %s; only the first %u are kept", total, what, max);
+        acpi_problem(pr, "MADT lists %u %s; only the first %u are kept", total, what, max);
 }
 
 bool acpi_madt_parse(const struct phys_window *mem, u64 phys, struct acpi_madt *madt, struct acpi_problems *pr)
@@ -542,7 +542,7 @@ bool acpi_madt_parse(const struct phys_window *mem, u64 phys, struct acpi_madt *
     while (off < len) {
         u8 e[256];
         if (len - off < 2) {
-            problem(pr, "MADT entry at offset 0x%x: 1 stray byte before the table end; ignored", off);
+            acpi_problem(pr, "MADT entry at offset 0x%x: 1 stray byte before the table end; ignored", off);
             madt->entries_complete = false;
             break;
         }
@@ -551,13 +551,13 @@ bool acpi_madt_parse(const struct phys_window *mem, u64 phys, struct acpi_madt *
         const u32 need = entry_min_len(type);
         if (elen < need || elen > len - off) {
             if (elen < 2)
-                problem(pr, "MADT entry at offset 0x%x (type %u): length %u cannot be; rest of table ignored",
+                acpi_problem(pr, "MADT entry at offset 0x%x (type %u): length %u cannot be; rest of table ignored",
                         off, type, elen);
             else if (elen < need)
-                problem(pr, "MADT entry at offset 0x%x (%s): length %u < its %u bytes; rest of table ignored",
+                acpi_problem(pr, "MADT entry at offset 0x%x (%s): length %u < its %u bytes; rest of table ignored",
                         off, entry_name(type), elen, need);
             else
-                problem(pr, "MADT entry at offset 0x%x (type %u): length %u runs past the table end (%u); "
+                acpi_problem(pr, "MADT entry at offset 0x%x (type %u): length %u runs past the table end (%u); "
                             "rest ignored",
                         off, type, elen, len);
             madt->entries_complete = false;
@@ -574,9 +574,9 @@ bool acpi_madt_parse(const struct phys_window *mem, u64 phys, struct acpi_madt *
     report_overflow(pr, madt->iso_total, ACPI_MAX_ISOS, "interrupt source overrides");
     report_overflow(pr, madt->nmi_source_total, ACPI_MAX_NMI_SOURCES, "NMI sources");
     if (madt->cpu_total == 0)
-        problem(pr, "MADT at 0x%llx lists no processor (no Local APIC or x2APIC entry)", (ull)phys);
+        acpi_problem(pr, "MADT at 0x%llx lists no processor (no Local APIC or x2APIC entry)", (ull)phys);
     else if (madt->cpu_enabled == 0)
-        problem(pr, "MADT at 0x%llx: none of its %u processors is enabled", (ull)phys, madt->cpu_total);
+        acpi_problem(pr, "MADT at 0x%llx: none of its %u processors is enabled", (ull)phys, madt->cpu_total);
     return true;
 }
 
@@ -598,7 +598,7 @@ static const char *gas_space_name(u8 space)
 static bool pm_timer_port(struct acpi_fadt *f, u64 port, const char *field, struct acpi_problems *pr)
 {
     if (port > 0xFFFF) {
-        problem(pr, "FADT %s: I/O port 0x%llx above 0xFFFF; PM timer not used", field, (ull)port);
+        acpi_problem(pr, "FADT %s: I/O port 0x%llx above 0xFFFF; PM timer not used", field, (ull)port);
         return false;
     }
     f->pm_timer = true;
@@ -633,19 +633,19 @@ bool acpi_fadt_parse(const struct phys_window *mem, u64 phys, struct acpi_fadt *
         const u8 *g = b + FADT_X_PM_TMR_BLK;
         const u64 addr = acpi_get64(g + 4);
         if (g[0] != ACPI_GAS_SYSTEM_IO) {
-            problem(pr, "FADT X_PM_TMR_BLK at 0x%llx is in %s space (ID %u), not system I/O; PM timer not used",
+            acpi_problem(pr, "FADT X_PM_TMR_BLK at 0x%llx is in %s space (ID %u), not system I/O; PM timer not used",
                     (ull)addr, gas_space_name(g[0]), g[0]);
             k_snprintf(f.no_pm_timer, sizeof(f.no_pm_timer), "X_PM_TMR_BLK not in system I/O space");
         } else if (pm_timer_port(&f, addr, "X_PM_TMR_BLK", pr) && legacy && legacy != addr) {
             /* ACPI 6.5 Table 5.9: X_PM_TMR_BLK supersedes PM_TMR_BLK when not zero */
-            problem(pr, "FADT: X_PM_TMR_BLK 0x%llx and PM_TMR_BLK 0x%x differ; X_PM_TMR_BLK used", (ull)addr,
+            acpi_problem(pr, "FADT: X_PM_TMR_BLK 0x%llx and PM_TMR_BLK 0x%x differ; X_PM_TMR_BLK used", (ull)addr,
                     legacy);
         }
     } else if (legacy == 0 || legacy_len == 0) {
         k_snprintf(f.no_pm_timer, sizeof(f.no_pm_timer), "FADT PM_TMR_BLK 0x%x, PM_TMR_LEN %u: no PM timer", legacy,
                    legacy_len);
     } else if (legacy_len != 4) { /* Table 5.9: "If the PM Timer is supported, this field's value must be 4" */
-        problem(pr, "FADT PM_TMR_BLK 0x%x with PM_TMR_LEN %u, not 4; PM timer not used", legacy, legacy_len);
+        acpi_problem(pr, "FADT PM_TMR_BLK 0x%x with PM_TMR_LEN %u, not 4; PM timer not used", legacy, legacy_len);
         k_snprintf(f.no_pm_timer, sizeof(f.no_pm_timer), "PM_TMR_LEN %u, not 4", legacy_len);
     } else {
         pm_timer_port(&f, legacy, "PM_TMR_BLK", pr);
@@ -669,12 +669,12 @@ bool acpi_hpet_parse(const struct phys_window *mem, u64 phys, struct acpi_hpet *
     const u8 *g = b + 40; /* Base Address: GAS */
     const u64 addr = acpi_get64(g + 4);
     if (g[0] != ACPI_GAS_SYSTEM_MEMORY) {
-        problem(pr, "HPET table at 0x%llx: base address 0x%llx in %s space (ID %u), not system memory; not used",
+        acpi_problem(pr, "HPET table at 0x%llx: base address 0x%llx in %s space (ID %u), not system memory; not used",
                 (ull)phys, (ull)addr, gas_space_name(g[0]), g[0]);
         return false;
     }
     if (addr == 0 || addr % HPET_BLOCK_ALIGN) {
-        problem(pr, "HPET table at 0x%llx: base address 0x%llx is %s; not used", (ull)phys, (ull)addr,
+        acpi_problem(pr, "HPET table at 0x%llx: base address 0x%llx is %s; not used", (ull)phys, (ull)addr,
                 addr ? "not 1 KiB aligned" : "0");
         return false;
     }
@@ -859,7 +859,7 @@ u32 acpi_discover(struct acpi_info *ai, const struct phys_window *mem, const str
 
     const struct acpi_table_ref *t = acpi_root_find(&ai->root, "APIC");
     if (!t) {
-        problem(pr, "no valid MADT (\"APIC\") listed in the %s at 0x%llx", ai->root.is_xsdt ? "XSDT" : "RSDT",
+        acpi_problem(pr, "no valid MADT (\"APIC\") listed in the %s at 0x%llx", ai->root.is_xsdt ? "XSDT" : "RSDT",
                 (ull)ai->root.phys);
         return pr->count;
     }

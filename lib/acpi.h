@@ -43,6 +43,9 @@ struct acpi_problems {
     char msg[ACPI_PROBLEMS_MAX][ACPI_PROBLEM_LEN];
 };
 
+/* Add a message (kept while there is room, always counted). */
+PRINTF_LIKE(2, 3) void acpi_problem(struct acpi_problems *pr, const char *fmt, ...);
+
 /* ---- RSDP (ACPI 6.5 5.2.5.3) ---- */
 struct acpi_rsdp {
     u64 phys;       /* where the validated RSDP (or the loader's copy of it) lies */

@@ -249,7 +249,8 @@ error_runs=(
     "error-path|--machine pc --append nonsense=1 --timeout 20|nonsense|'nonsense=1' rejected"
     "deviations-strict|--machine pc --append deviations=strict --append suite=apic --timeout 60|^not ok [0-9]* - cpu0/apic/esr_clear\$|QEMU TCG's known deviations FAIL with deviations=strict (they are TODO in every other run)"
     "no-clock|--machine pc --no-pit --machine-opt hpet=off,acpi=off --append suite=boot --timeout 30|^not ok [0-9]* - boot/clocks|no PIT, HPET or ACPI PM timer: boot/clocks fails, no TSC frequency is made up"
-    "watchdog-q35|--machine q35 --smp 2 --append suite=timeout --append check_timeout_ms=500 --append timeout_hang=bsp --append watchdog_s=4 --timeout 120|^  \"failure\": \"hung: no return within [0-9]* s on this thread, watchdog reset|the boot CPU hung inside cpu0/timeout/time_limit: q35's TCO watchdog reset the machine and the next boot reported that check failed and finished the stream"
+    "watchdog-q35|--machine q35 --smp 2 --append suite=timeout --append check_timeout_ms=500 --append timeout_hang=bsp --append watchdog_s=4 --timeout 120|^  \"failure\": \"hung: no return within [0-9]* s on this thread, watchdog reset (Intel TCO, |the boot CPU hung inside cpu0/timeout/time_limit: q35's TCO watchdog reset the machine and the next boot reported that check failed and finished the stream"
+    "watchdog-wdat-q35|--machine q35 --wdat --smp 2 --append suite=timeout --append check_timeout_ms=500 --append timeout_hang=bsp --append watchdog_s=4 --timeout 120|^  \"failure\": \"hung: no return within [0-9]* s on this thread, watchdog reset (ACPI WDAT, |as watchdog-q35, with the TCO described by an ACPI WDAT table (run-qemu.sh --wdat): the kernel drove it through the table's actions"
 )
 
 # More CPUs than the memory holds: 288 vCPUs in 32 MiB leave about 120 without a check record and report buffer;

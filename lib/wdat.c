@@ -1,0 +1,190 @@
+/* ACPI WDAT decoding and its interpreter (see wdat.h). Offsets from the "Hardware Watchdog Timers Design
+ * Specification", Table 1 (the header) and Table 2 (an instruction entry). */
+#include "lib/wdat.h"
+
+#include <string.h>
+
+typedef unsigned long long ull; /* for %llx */
+
+static u32 access_bytes(const struct acpi_gas *g)
+{
+    return g->access_size >= 1 && g->access_size <= 3 ? 1u << (g->access_size - 1) : 0;
+}
+
+static bool known_instruction(u8 ins)
+{
+    return (ins & (u8)~WDAT_PRESERVE_REGISTER) <= WDAT_WRITE_COUNTDOWN;
+}
+
+/* What makes an entry unusable, or NULL. */
+static const char *entry_problem(const struct wdat_entry *e)
+{
+    const struct acpi_gas *g = &e->reg;
+    u32 bytes = access_bytes(g);
+    if (!known_instruction(e->instruction))
+        return "an unknown instruction";
+    if (g->space_id != 0 && g->space_id != 1)
+        return "a register neither in system memory nor in system I/O";
+    if (!bytes) /* as Linux's interpreter: byte, word or dword access, nothing else */
+        return "a register access size that is not byte, word or dword";
+    if (g->bit_offset >= bytes * 8)
+        return "a bit offset outside the register";
+    if (g->space_id == 1 && g->address + bytes - 1 > 0xffff)
+        return "an I/O port past 0xffff";
+    if (g->space_id == 1 && g->address <= 0x77 && g->address + bytes > 0x70) /* Linux skips these too */
+        return "the RTC/CMOS ports 0x70..0x77, where pmuboot keeps its record of where the boot CPU is";
+    if (g->space_id == 0 && (g->address % bytes || g->address + bytes > (1ull << 32)))
+        return "a memory register unaligned or above 4 GiB (pmuboot maps only the low 4 GiB)";
+    return NULL;
+}
+
+bool acpi_wdat_parse(const struct phys_window *mem, u64 phys, struct acpi_wdat *out, struct acpi_problems *pr)
+{
+    u8 h[WDAT_ENTRIES_AT];
+    memset(out, 0, sizeof(*out));
+    if (!acpi_table_check(mem, phys, "WDAT", "WDAT", WDAT_ENTRIES_AT, pr))
+        return false;
+    phys_read(mem, phys, h, sizeof(h));
+    u32 length = acpi_get32(h + 4), header_len = acpi_get32(h + 36);
+    out->phys = phys;
+    out->pci_segment = acpi_get16(h + 40);
+    out->pci_bus = h[42];
+    out->pci_dev = h[43];
+    out->pci_fn = h[44];
+    out->period_ms = acpi_get32(h + 48);
+    out->max_count = acpi_get32(h + 52);
+    out->min_count = acpi_get32(h + 56);
+    out->flags = h[60];
+    u32 n = acpi_get32(h + 64);
+    bool ok = true;
+    if (header_len != WDAT_HEADER_LEN) {
+        acpi_problem(pr, "WDAT: Watchdog Header Length %u, not %u: where the instructions start is unknown", header_len,
+                     WDAT_HEADER_LEN);
+        ok = false;
+    }
+    if (n > (length - WDAT_ENTRIES_AT) / WDAT_ENTRY_LEN) {
+        acpi_problem(pr, "WDAT: %u instruction entries do not fit in its %u bytes", n, length);
+        ok = false;
+    } else if (n > WDAT_MAX_ENTRIES) {
+        acpi_problem(pr, "WDAT: %u instruction entries, pmuboot keeps %u", n, WDAT_MAX_ENTRIES);
+        ok = false;
+    }
+    if (!out->period_ms || !out->max_count || out->min_count > out->max_count) {
+        acpi_problem(pr, "WDAT: Timer Period %u ms, counts %u..%u: no usable countdown", out->period_ms,
+                     out->min_count, out->max_count);
+        ok = false;
+    }
+    /* As Linux (drivers/acpi/acpi_watchdog.c): a watchdog the firmware disabled, or one on a PCI device (whose
+     * registers move with its BARs), is not used. */
+    if (!(out->flags & WDAT_FLAG_ENABLED)) {
+        acpi_problem(pr, "WDAT: Watchdog Flags 0x%x: disabled by the firmware", out->flags);
+        ok = false;
+    }
+    if (out->pci_segment != 0xff || out->pci_bus != 0xff || out->pci_dev != 0xff || out->pci_fn != 0xff) {
+        acpi_problem(pr, "WDAT: the watchdog is PCI device %04x:%02x:%02x.%x (its registers move with its BARs)",
+                     out->pci_segment, out->pci_bus, out->pci_dev, out->pci_fn);
+        ok = false;
+    }
+    if (!ok)
+        return false;
+    for (u32 i = 0; i < n; i++) {
+        u8 b[WDAT_ENTRY_LEN];
+        phys_read(mem, phys + WDAT_ENTRIES_AT + (u64)i * WDAT_ENTRY_LEN, b, sizeof(b));
+        struct wdat_entry *e = &out->e[i];
+        e->action = b[0];
+        e->instruction = b[1];
+        e->reg = (struct acpi_gas){b[4], b[5], b[6], b[7], acpi_get64(b + 8)};
+        e->value = acpi_get32(b + 16);
+        e->mask = acpi_get32(b + 20);
+        const char *why = entry_problem(e);
+        if (why) {
+            acpi_problem(pr, "WDAT: instruction %u (action 0x%x, instruction 0x%x, register 0x%llx) has %s", i,
+                         e->action, e->instruction, (ull)e->reg.address, why);
+            ok = false;
+        }
+    }
+    out->count = n;
+    static const struct {
+        u8 action;
+        const char *name;
+    } required[] = {{WDAT_RESET, "RESET"},
+                    {WDAT_SET_RUNNING_STATE, "SET_RUNNING_STATE"},
+                    {WDAT_SET_STOPPED_STATE, "SET_STOPPED_STATE"}};
+    for (u32 i = 0; i < sizeof(required) / sizeof(required[0]); i++)
+        if (!wdat_has(out, required[i].action)) {
+            acpi_problem(pr, "WDAT: no %s action (required)", required[i].name);
+            ok = false;
+        }
+    return ok;
+}
+
+enum wdat_state acpi_wdat_find(const struct phys_window *mem, const struct acpi_info *ai, struct acpi_wdat *out,
+                               struct acpi_problems *pr)
+{
+    memset(out, 0, sizeof(*out));
+    if (!ai->has_rsdp || !ai->has_root)
+        return WDAT_NO_ACPI;
+    bool listed = false;
+    for (u32 i = 0; i < ai->root.table_count; i++)
+        listed |= !memcmp(ai->root.tables[i].signature, "WDAT", 5);
+    const struct acpi_table_ref *t = acpi_root_find(&ai->root, "WDAT");
+    if (!t) {
+        if (listed)
+            acpi_problem(pr, "WDAT: listed, but its header or checksum is wrong");
+        return listed ? WDAT_BAD : WDAT_ABSENT;
+    }
+    return acpi_wdat_parse(mem, t->phys, out, pr) ? WDAT_FOUND : WDAT_BAD;
+}
+
+bool wdat_has(const struct acpi_wdat *w, u8 action)
+{
+    for (u32 i = 0; i < w->count; i++)
+        if (w->e[i].action == action)
+            return true;
+    return false;
+}
+
+bool wdat_run(const struct acpi_wdat *w, u8 action, u32 param, const struct wdat_io *io, u32 *result)
+{
+    bool found = false;
+    u32 ret = 0;
+    for (u32 i = 0; i < w->count; i++) {
+        const struct wdat_entry *e = &w->e[i];
+        if (e->action != action)
+            continue;
+        found = true;
+        u32 width = access_bytes(&e->reg), shift = e->reg.bit_offset, x;
+        u8 ins = e->instruction & (u8)~WDAT_PRESERVE_REGISTER;
+        switch (ins) {
+        case WDAT_READ_VALUE: /* true when the field holds the value */
+            x = (io->read(io->ctx, &e->reg, width) >> shift) & e->mask;
+            ret = x == e->value;
+            break;
+        case WDAT_READ_COUNTDOWN:
+            ret = (io->read(io->ctx, &e->reg, width) >> shift) & e->mask;
+            break;
+        case WDAT_WRITE_VALUE:
+        case WDAT_WRITE_COUNTDOWN:
+            x = ((ins == WDAT_WRITE_VALUE ? e->value : param) & e->mask) << shift;
+            if (e->instruction & WDAT_PRESERVE_REGISTER)
+                x |= io->read(io->ctx, &e->reg, width) & ~(e->mask << shift);
+            io->write(io->ctx, &e->reg, width, x);
+            break;
+        }
+    }
+    if (result)
+        *result = ret;
+    return found;
+}
+
+u32 wdat_count_for(const struct acpi_wdat *w, u32 ms)
+{
+    u64 c = ((u64)ms + w->period_ms - 1) / w->period_ms;
+    return c < w->min_count ? w->min_count : c > w->max_count ? w->max_count : (u32)c;
+}
+
+void acpi_wdat_format(const struct acpi_wdat *w, struct strbuf *sb)
+{
+    sb_printf(sb, "period %u ms, counts %u..%u, %u instructions, flags 0x%x", w->period_ms, w->min_count, w->max_count,
+              w->count, w->flags);
+}
