@@ -9,7 +9,7 @@
 #include "kernel/report.h"
 #include "kernel/watchdog.h"
 #include "lib/hang_record.h"
-#include "lib/reset_plan.h"
+#include "lib/cmos_slot.h"
 
 static struct {
     bool active;    /* a slot, and a record to keep */

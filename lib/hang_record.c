@@ -55,25 +55,21 @@ bool hang_record_decode(const u8 in[HANG_RECORD_BYTES], struct hang_record *r)
     return true;
 }
 
-int hang_cmos_slot(const u8 cmos[0x40], bool *found_record)
+static bool is_hang_record(const u8 b[CMOS_RECORD_BYTES])
 {
     struct hang_record r;
-    *found_record = false;
-    for (u32 idx = RESET_CMOS_FIRST; idx < RESET_CMOS_END; idx++)
-        if (reset_cmos_slot_allowed(idx) && hang_record_decode(&cmos[idx - RESET_CMOS_FIRST], &r)) {
-            *found_record = true;
-            return (int)idx;
-        }
-    for (u32 idx = RESET_CMOS_FIRST; idx < RESET_CMOS_END; idx++) {
-        if (!reset_cmos_slot_allowed(idx))
-            continue;
-        u32 k = 0;
-        while (k < HANG_RECORD_BYTES && cmos[idx - RESET_CMOS_FIRST + k] == 0)
-            k++;
-        if (k == HANG_RECORD_BYTES)
-            return (int)idx;
-    }
-    return -1;
+    return hang_record_decode(b, &r);
+}
+
+static bool is_reset_record(const u8 b[CMOS_RECORD_BYTES])
+{
+    struct reset_record r;
+    return reset_record_decode(b, &r);
+}
+
+int hang_cmos_slot(const u8 cmos[0x40], bool *found_record)
+{
+    return cmos_record_slot(cmos, is_hang_record, is_reset_record, found_record);
 }
 
 bool hang_skipped(const struct hang_record *r, u8 suite, u8 check)

@@ -1,5 +1,5 @@
 /* Where the boot CPU was when a hang stopped the run: a 16-byte record in unused CMOS bytes (the area suite reset
- * uses, lib/reset_plan.h, in its own slot), written before each of its checks while a hardware watchdog runs
+ * uses, in a slot of its own: lib/cmos_slot.h), written before each of its checks while a hardware watchdog runs
  * (kernel/watchdog.h), so that the boot after the watchdog's reset knows which check on which thread hung, reports it
  * as failed and skips it. Portable: the kernel reads and writes the bytes (harness/hang_guard.c), this decides.
  *
@@ -7,9 +7,10 @@
  * full (HANG_MAX_SKIPS), a place that hung although it was to be skipped, or more than HANG_MAX_BOOTS boots: the
  * watchdog is no longer armed (the next hang stops the run, said in the header). */
 #pragma once
+#include "lib/cmos_slot.h"
 #include "lib/types.h"
 
-#define HANG_RECORD_BYTES 16
+#define HANG_RECORD_BYTES CMOS_RECORD_BYTES
 #define HANG_MAX_SKIPS 2
 #define HANG_MAX_BOOTS 5
 
@@ -34,7 +35,7 @@ void hang_record_encode(const struct hang_record *r, u8 out[HANG_RECORD_BYTES]);
 bool hang_record_decode(const u8 in[HANG_RECORD_BYTES], struct hang_record *r);
 
 /* The slot in CMOS bytes 0x40..0x7F (cmos[0] is byte 0x40): a valid hang record's, else the first 16 bytes that read
- * 0 and are allowed (reset_cmos_slot_allowed); -1 when there is none. */
+ * 0, are allowed and do not overlap suite reset's record (lib/cmos_slot.h); -1 when there is none. */
 int hang_cmos_slot(const u8 cmos[0x40], bool *found_record);
 
 enum hang_boot {

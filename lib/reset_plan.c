@@ -1,5 +1,7 @@
 #include "lib/reset_plan.h"
 
+#include "lib/hang_record.h"
+
 #include <string.h>
 
 #define MAGIC0 'P'
@@ -97,29 +99,19 @@ const char *reset_type_name(int type)
     return type >= 0 && type < RESET_TYPES ? names[type] : "?";
 }
 
-bool reset_cmos_slot_allowed(u32 idx)
+static bool is_reset_record(const u8 b[CMOS_RECORD_BYTES])
 {
-    return idx + RESET_RECORD_BYTES <= RESET_CMOS_END &&
-           (idx + RESET_RECORD_BYTES <= RESET_CMOS_KEEP_FIRST || idx > RESET_CMOS_KEEP_LAST);
+    struct reset_record r;
+    return reset_record_decode(b, &r);
+}
+
+static bool is_hang_record(const u8 b[CMOS_RECORD_BYTES])
+{
+    struct hang_record r;
+    return hang_record_decode(b, &r);
 }
 
 int reset_cmos_slot(const u8 cmos[RESET_CMOS_END - RESET_CMOS_FIRST], bool *found_record)
 {
-    struct reset_record r;
-    *found_record = false;
-    for (u32 idx = RESET_CMOS_FIRST; idx < RESET_CMOS_END; idx++)
-        if (reset_cmos_slot_allowed(idx) && reset_record_decode(&cmos[idx - RESET_CMOS_FIRST], &r)) {
-            *found_record = true;
-            return (int)idx;
-        }
-    for (u32 idx = RESET_CMOS_FIRST; idx < RESET_CMOS_END; idx++) {
-        if (!reset_cmos_slot_allowed(idx))
-            continue;
-        u32 k = 0;
-        while (k < RESET_RECORD_BYTES && cmos[idx - RESET_CMOS_FIRST + k] == 0)
-            k++;
-        if (k == RESET_RECORD_BYTES)
-            return (int)idx;
-    }
-    return -1;
+    return cmos_record_slot(cmos, is_reset_record, is_hang_record, found_record);
 }

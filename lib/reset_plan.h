@@ -8,25 +8,16 @@
  * died before finishing or resetting) ends the run with a failure, and so does a boot count above the number of
  * requested resets + 1. */
 #pragma once
+#include "lib/cmos_slot.h"
 #include "lib/types.h"
 
 enum reset_type { RESET_CF9, RESET_KBC, RESET_TRIPLE, RESET_TYPES };
 #define RESET_ALL ((1u << RESET_TYPES) - 1) /* reset=all: one bit per enum reset_type */
 
-#define RESET_RECORD_BYTES 16
+#define RESET_RECORD_BYTES CMOS_RECORD_BYTES
 
-/* Where the record goes. CMOS bytes 0x40..0x7F are the firmware's extended area: boards keep settings there. So
- * the record is written only into 16 bytes that read 0 (unused) -- the first such run, or the run already
- * holding a valid record of this run -- and they are written back to 0 when the run ends, their value before.
- * Never over QEMU's and SeaBIOS's bytes 0x5B..0x5F (memory above 4 GiB, CPU count). */
-#define RESET_CMOS_FIRST 0x40
-#define RESET_CMOS_END 0x80
-#define RESET_CMOS_KEEP_FIRST 0x5B
-#define RESET_CMOS_KEEP_LAST 0x5F
-/* Whether a 16-byte record may start at CMOS index idx (inside the area, clear of the bytes kept for QEMU/SeaBIOS). */
-bool reset_cmos_slot_allowed(u32 idx);
-/* cmos holds bytes RESET_CMOS_FIRST..RESET_CMOS_END-1 (cmos[0] is byte 0x40). Returns the CMOS index of the
- * slot (a valid record's, else the first all-zero run), or -1 when there is none. *found_record tells which. */
+/* Where the record goes: a slot of lib/cmos_slot.h (the first 16 unused bytes, or the run already holding a valid
+ * record of this run), clear of the watchdog's record. */
 int reset_cmos_slot(const u8 cmos[RESET_CMOS_END - RESET_CMOS_FIRST], bool *found_record);
 
 enum reset_state { RESET_STATE_NONE, RESET_STATE_ISSUED, RESET_STATE_RUNNING };

@@ -57,6 +57,32 @@ static void test_slot_beside_the_reset_record(void **state)
     assert_int_equal(hang_cmos_slot(cmos, &found), -1);
 }
 
+/* Two kinds of record, "AA..." and "BB...", whose tails are 0 (an empty skip list, a checksum that came out 0): a
+ * slot for one never starts inside the other's record, though its zero tail and the unused bytes after it would
+ * make a run of 16 zeros. */
+static bool is_a(const u8 b[CMOS_RECORD_BYTES]) { return b[0] == 'A' && b[1] == 'A'; }
+static bool is_b(const u8 b[CMOS_RECORD_BYTES]) { return b[0] == 'B' && b[1] == 'B'; }
+
+static void test_slots_never_overlap(void **state)
+{
+    (void)state;
+    u8 cmos[0x40] = {0};
+    bool found;
+    cmos[0] = cmos[1] = 'B';
+    assert_int_equal(cmos_record_slot(cmos, is_b, is_a, &found), 0x40);
+    assert_true(found);
+    assert_int_equal(cmos_record_slot(cmos, is_a, is_b, &found), 0x60); /* not 0x42; 0x50.. reaches 0x5B */
+    assert_false(found);
+    cmos[0x20] = cmos[0x21] = 'A';
+    assert_int_equal(cmos_record_slot(cmos, is_a, is_b, &found), 0x60);
+    assert_true(found);
+    memset(cmos, 0, sizeof(cmos));
+    cmos[0x22] = cmos[0x23] = 'B'; /* at 0x62: the 16 bytes from 0x60 would overlap it, and so would 0x61..0x6F */
+    assert_int_equal(cmos_record_slot(cmos, is_a, is_b, &found), 0x40);
+    memset(cmos, 0xee, 0x1b);      /* 0x40..0x5A used by firmware */
+    assert_int_equal(cmos_record_slot(cmos, is_a, is_b, &found), -1); /* 0x72.. reaches past 0x7F */
+}
+
 static void test_plan_never_loops(void **state)
 {
     (void)state;
@@ -98,6 +124,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip_and_corruption),
         cmocka_unit_test(test_slot_beside_the_reset_record),
+        cmocka_unit_test(test_slots_never_overlap),
         cmocka_unit_test(test_plan_never_loops),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
