@@ -138,6 +138,11 @@ static const char *tco_init(u32 seconds, u32 id)
         return "the chipset configuration registers (RCBA) are not enabled";
     g_watchdog.tco = (u16)((pm & 0xff80) + 0x60);
     g_watchdog.gcs = (rcba & ~0x3fffu) + GCS_OFF;
+    /* TCO2_STS.SECOND_TO_STS: the second expiry happened, i.e. the TCO reset the machine; kept across that reset
+     * (resume well, cleared by RSMRST#: ICH9 datasheet 13.9.5). Read, then cleared for the next boot. */
+    g_watchdog.status_known = true;
+    g_watchdog.reset_was_ours = inw(g_watchdog.tco + TCO2_STS) & TCO2_STS_SECOND_TO;
+    outw(g_watchdog.tco + TCO2_STS, TCO2_STS_SECOND_TO);
     /* A reset at the second expiry: each expiry half the time, in 0.6 s ticks, 2..1023 (TCO_TMR, 10 bits). */
     u32 ticks = (seconds * 1000 / 2 + TCO_TICK_MS - 1) / TCO_TICK_MS;
     g_watchdog.count = ticks < 2 ? 2 : ticks > 1023 ? 1023 : ticks;
