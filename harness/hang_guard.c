@@ -8,8 +8,8 @@
 #include "kernel/globals.h"
 #include "kernel/report.h"
 #include "kernel/watchdog.h"
-#include "lib/hang_record.h"
 #include "lib/cmos_slot.h"
+#include "lib/hang_record.h"
 
 static struct {
     bool active;    /* a slot, and a record to keep */
@@ -17,7 +17,7 @@ static struct {
     u8 slot;
     struct hang_record rec;
     u8 written[HANG_RECORD_BYTES];
-    struct hang_place hung_now; /* the place the previous boot hung in (skipped on this boot as well) */
+    struct hang_place hung_now; /* the place the previous boot stopped in (skipped on this boot as well) */
     bool has_hung_now;
 } hg;
 
@@ -31,6 +31,12 @@ static void write_record(void)
     memcpy(hg.written, b, sizeof(b));
 }
 
+static void clear_record(u8 slot)
+{
+    for (u32 i = 0; i < HANG_RECORD_BYTES; i++)
+        cmos_write((u8)(slot + i), 0);
+}
+
 static const char *place_name(struct hang_place p, char *buf, size_t n)
 {
     const struct suite *s = p.suite < all_suites_count ? all_suites[p.suite] : NULL;
@@ -41,19 +47,70 @@ static const char *place_name(struct hang_place p, char *buf, size_t n)
     return buf;
 }
 
+static enum hang_wd_status wd_status(void)
+{
+    return !g_watchdog.status_known ? HANG_WD_UNKNOWN : g_watchdog.reset_was_ours ? HANG_WD_OURS : HANG_WD_NOT_OURS;
+}
+
+static void report_previous(enum hang_boot b, const struct hang_record *before)
+{
+    char name[96];
+    const char *why = "";
+    switch (b) {
+    case HANG_BOOT_FIRST:
+    case HANG_BOOT_CONTINUE:
+        return;
+    case HANG_BOOT_LOST:
+        report_comment("hang: the watchdog's status says it reset the machine, but no record of this run says where "
+                       "(CMOS did not keep it, or another program's watchdog): the watchdog is not armed on this boot, "
+                       "so a hang that repeats cannot loop");
+        return;
+    case HANG_BOOT_STALE:
+        report_comment("hang: a record of an earlier boot %s: a new run",
+                       before->run_id != hg.rec.run_id ? "of another run (another image or command line)"
+                                                       : "between checks (it stopped outside a check: a power cycle, "
+                                                         "or a hang while it supervised)");
+        return;
+    case HANG_BOOT_GIVE_UP:
+        why = "; the watchdog is not armed again (a hang in a place already skipped, more places than the record "
+              "holds, or too many boots)";
+        break;
+    case HANG_BOOT_HUNG:
+        break;
+    }
+    if (before->state != HANG_IN_CHECK) {
+        report_comment("hang: boot %u of this run: too many boots%s", hg.rec.boots, why);
+        return;
+    }
+    enum hang_wd_status wd = wd_status();
+    report_comment("hang: boot %u of this run: the previous boot stopped in %s on the boot CPU (APIC ID 0x%x): %s: "
+                   "reported failed and skipped%s",
+                   hg.rec.boots, place_name(before->at, name, sizeof(name)), before->cpu_apic_id,
+                   wd == HANG_WD_NOT_OURS ? "the machine was reset, but not by the watchdog (its status says so: a "
+                                            "reset or power cycle from outside, or a crash)"
+                   : wd == HANG_WD_OURS   ? "the watchdog reset the machine (its status agrees)"
+                                          : "the watchdog reset the machine",
+                   why);
+}
+
 void hang_guard_boot(void)
 {
     watchdog_init(g_options.watchdog_s);
     report_comment("watchdog: %s", g_watchdog.evidence);
     if (g_watchdog.problems[0])
         report_comment("watchdog: %s", g_watchdog.problems);
-    if (!g_watchdog.present)
-        return;
     u8 cmos[RESET_CMOS_END - RESET_CMOS_FIRST];
     for (u32 i = 0; i < sizeof(cmos); i++)
         cmos[i] = cmos_read((u8)(RESET_CMOS_FIRST + i));
     bool found = false;
     int slot = hang_cmos_slot(cmos, &found);
+    if (!g_watchdog.present) {
+        if (found) { /* an earlier run's, with the watchdog on: the bytes were unused before it */
+            clear_record((u8)slot);
+            report_comment("hang: an earlier run's record cleared (no watchdog on this boot)");
+        }
+        return;
+    }
     if (slot < 0) {
         report_comment("watchdog: not armed: no 16 unused CMOS bytes in 0x40..0x7F for the record of where the boot "
                        "CPU is (a hang would not be attributed)");
@@ -64,40 +121,24 @@ void hang_guard_boot(void)
     memcpy(hg.written, &cmos[slot - RESET_CMOS_FIRST], sizeof(hg.written));
     hang_record_decode(hg.written, &hg.rec);
     struct hang_record before = hg.rec;
-    enum hang_boot b = hang_plan_boot(&hg.rec, found);
-    char name[96];
-    switch (b) {
-    case HANG_BOOT_FIRST:
-        if (g_watchdog.reset_was_ours)
-            report_comment("hang: the watchdog's status says the last reset was its own, but no record says where: "
-                           "an earlier run's, or another program's watchdog");
-        break;
-    case HANG_BOOT_STALE:
-        report_comment("hang: a record of an earlier boot between checks (it stopped outside a check: a power cycle, "
-                       "or a hang while it supervised): a new run");
-        break;
-    case HANG_BOOT_HUNG:
-    case HANG_BOOT_GIVE_UP:
+    enum hang_boot b = hang_plan_boot(&hg.rec, found, hang_run_id(PMUBOOT_VERSION, g_boot.cmdline), wd_status());
+    if (b == HANG_BOOT_HUNG || b == HANG_BOOT_GIVE_UP) {
         hg.hung_now = before.at;
-        hg.has_hung_now = true;
-        report_comment("hang: boot %u of this run: the previous boot hung in %s on the boot CPU (APIC ID 0x%x) and the "
-                       "watchdog (%s) reset the machine after at least %u s%s: reported failed and skipped%s",
-                       hg.rec.boots, place_name(before.at, name, sizeof(name)), before.cpu_apic_id, watchdog_kind_name(),
-                       before.seconds,
-                       !g_watchdog.status_known  ? ""
-                       : g_watchdog.reset_was_ours ? " (the watchdog's status agrees: the last reset was its own)"
-                                                   : " (but the watchdog's status says the last reset was not its "
-                                                     "own: a reset or power cycle from outside, as a lab's timeout)",
-                       b == HANG_BOOT_GIVE_UP ? "; the watchdog is not armed again (a hang in a place already "
-                                                "skipped, more places than the record holds, or too many boots)"
-                                              : "");
-        break;
+        hg.has_hung_now = before.state == HANG_IN_CHECK;
     }
+    report_previous(b, &before);
     hg.rec.cpu_apic_id = (u8)apic_id();
-    u32 secs = g_watchdog.reset_ms / 1000; /* "no return within N s": rounded down, it stays a lower bound */
+    u32 secs = g_watchdog.least_ms / 1000; /* "no return within N s": the least time to the reset */
     hg.rec.seconds = (u8)(secs > 255 ? 255 : secs);
-    hg.armed = b != HANG_BOOT_GIVE_UP;
     write_record();
+    /* Never arm without a record that survives: the next boot could not skip a hang, and would hang again. */
+    for (u32 i = 0; i < HANG_RECORD_BYTES; i++)
+        if (cmos_read((u8)(hg.slot + i)) != hg.written[i]) {
+            report_comment("watchdog: not armed: CMOS byte 0x%x did not keep what was written (the record of where the "
+                           "boot CPU is would not survive a reset)", hg.slot + i);
+            return;
+        }
+    hg.armed = b != HANG_BOOT_GIVE_UP && b != HANG_BOOT_LOST;
 }
 
 static bool guarded(const struct suite *s)
@@ -118,12 +159,25 @@ bool hang_guard_hung(const struct suite *s, u32 slot, struct check *c)
     if (!hg.active)
         return false;
     u8 si = suite_index(s);
-    bool now = hg.has_hung_now && hg.hung_now.suite == si && hg.hung_now.check == slot;
-    if (!now && !hang_skipped(&hg.rec, si, (u8)slot))
+    int k = hang_skip_index(&hg.rec, si, (u8)slot);
+    if (k < 0)
         return false;
+    bool now = hg.has_hung_now && hg.hung_now.suite == si && hg.hung_now.check == slot;
     c->hung = true;
-    check_fail(c, "hung: no return within %u s on this thread, watchdog reset (%s, an earlier boot of this run); not "
-               "run again", hg.rec.seconds, watchdog_kind_name());
+    if (hg.rec.skip_not_watchdog[k])
+        check_fail(c, "stopped: the machine was reset while this check ran on this thread, not by the watchdog (%s "
+                   "boot of this run); not run again", now ? "the previous" : "an earlier");
+    else
+        check_fail(c, "hung: no return within %u s on this thread, watchdog reset (%s, %s boot of this run); not run "
+                   "again", hg.rec.seconds, watchdog_kind_name(), now ? "the previous" : "an earlier");
+    return true;
+}
+
+bool hang_guard_previous_stop(char *name, size_t n)
+{
+    if (!hg.active || !hg.has_hung_now)
+        return false;
+    place_name(hg.hung_now, name, n);
     return true;
 }
 
@@ -146,12 +200,20 @@ void hang_guard_leave(void)
     write_record();
 }
 
+void hang_guard_before_reset(void)
+{
+    watchdog_stop();
+    if (!hg.active)
+        return;
+    hg.rec.state = HANG_RESETTING;
+    write_record();
+}
+
 void hang_guard_finish(void)
 {
     watchdog_stop();
     if (!hg.active)
         return;
-    for (u32 i = 0; i < HANG_RECORD_BYTES; i++)
-        cmos_write((u8)(hg.slot + i), 0);
+    clear_record(hg.slot);
     hg.active = false;
 }

@@ -11,5 +11,11 @@ void hang_guard_boot(void);
 bool hang_guard_hung(const struct suite *s, u32 slot, struct check *c);
 void hang_guard_enter(const struct suite *s, u32 slot); /* the breadcrumb, then the watchdog armed */
 void hang_guard_leave(void);                             /* the watchdog stopped, then the breadcrumb cleared */
+/* Whether the previous boot of this run stopped in one of the boot CPU's checks (reported as hung or stopped on this
+ * boot): then its name. */
+bool hang_guard_previous_stop(char *name, size_t n);
+/* Suite reset is about to reset the machine on purpose: the watchdog stopped, and the record says so, so that the
+ * next boot goes on with this run (its skip list kept) instead of taking the reset for a hang. */
+void hang_guard_before_reset(void);
 /* The run is over: the watchdog stopped, the record's bytes back to 0. */
 void hang_guard_finish(void);

@@ -176,11 +176,11 @@ static void run_one(const struct suite *s, u32 slot)
     cpu->current_check = c;
     /* The boot CPU under the watchdog: a check that hung it on an earlier boot is reported, not run again. */
     bool bsp = cpu->index == 0, hung = bsp && hang_guard_hung(s, slot, c);
-    if (bsp && !hung)
-        hang_guard_enter(s, slot);
     if (hung) {
         /* reported by hang_guard_hung */
     } else if (k_setjmp(cpu->check_jmp) == 0) {
+        if (bsp) /* after the setjmp: a fault while arming (a WDAT register) lands here, not in a stale frame */
+            hang_guard_enter(s, slot);
         d->run(c);
     } else {
         /* Resumed from the trap handler: leave no trace of the abandoned context. */

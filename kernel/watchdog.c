@@ -78,7 +78,8 @@ static bool wdat_init(u32 seconds)
         }
     }
     const char *period = "";
-    g_watchdog.count = wdat_count_for(&wdat, seconds * 1000);
+    /* One count more than the time asks for: the first may end at once (watchdog.h least_ms). */
+    g_watchdog.count = wdat_count_for(&wdat, seconds * 1000 + wdat.period_ms);
     if (!wdat_has(&wdat, WDAT_SET_COUNTDOWN_PERIOD)) {
         /* The firmware's own countdown: as it says, else the least the table allows (the hang report says "no
          * return within N s": a lower bound keeps it true). */
@@ -87,17 +88,18 @@ static bool wdat_init(u32 seconds)
             v = wdat.min_count;
         g_watchdog.count = v;
     }
-    u64 ms = (u64)g_watchdog.count * wdat.period_ms;
+    u64 ms = (u64)g_watchdog.count * wdat.period_ms, least = ms >= wdat.period_ms ? ms - wdat.period_ms : 0;
     g_watchdog.reset_ms = ms > 0xffffffffu ? 0xffffffffu : (u32)ms;
+    g_watchdog.least_ms = least > 0xffffffffu ? 0xffffffffu : (u32)least;
     char desc[120];
     struct strbuf sb;
     sb_init(&sb, desc, sizeof(desc));
     acpi_wdat_format(&wdat, &sb);
     k_snprintf(g_watchdog.evidence, sizeof(g_watchdog.evidence),
-               "ACPI WDAT at 0x%llx (%s; %s): a machine reset %u.%u s after the boot CPU enters a check that does not "
-               "return%s",
-               (unsigned long long)wdat.phys, desc, reboot, g_watchdog.reset_ms / 1000, g_watchdog.reset_ms % 1000 / 100,
-               period);
+               "ACPI WDAT at 0x%llx (%s; %s): a machine reset %u.%u..%u.%u s after the boot CPU enters a check that "
+               "does not return%s",
+               (unsigned long long)wdat.phys, desc, reboot, g_watchdog.least_ms / 1000, g_watchdog.least_ms % 1000 / 100,
+               g_watchdog.reset_ms / 1000, g_watchdog.reset_ms % 1000 / 100, period);
     g_watchdog.kind = WATCHDOG_WDAT;
     return true;
 }
@@ -143,15 +145,23 @@ static const char *tco_init(u32 seconds, u32 id)
     g_watchdog.status_known = true;
     g_watchdog.reset_was_ours = inw(g_watchdog.tco + TCO2_STS) & TCO2_STS_SECOND_TO;
     outw(g_watchdog.tco + TCO2_STS, TCO2_STS_SECOND_TO);
-    /* A reset at the second expiry: each expiry half the time, in 0.6 s ticks, 2..1023 (TCO_TMR, 10 bits). */
-    u32 ticks = (seconds * 1000 / 2 + TCO_TICK_MS - 1) / TCO_TICK_MS;
+    /* A reset at the second expiry, in 0.6 s ticks, 2..1023 each (TCO_TMR, 10 bits). The first tick of each expiry
+     * comes anywhere within its 0.6 s, so the two take between (2 * ticks - 2) and 2 * ticks ticks: one tick more
+     * than the time asks for makes it the least. */
+    u32 ticks = (seconds * 1000 / 2 + TCO_TICK_MS - 1) / TCO_TICK_MS + 1;
     g_watchdog.count = ticks < 2 ? 2 : ticks > 1023 ? 1023 : ticks;
     g_watchdog.reset_ms = g_watchdog.count * 2 * TCO_TICK_MS;
+    g_watchdog.least_ms = (g_watchdog.count * 2 - 2) * TCO_TICK_MS;
     outw(g_watchdog.tco + TCO1_CNT, inw(g_watchdog.tco + TCO1_CNT) | TCO1_CNT_TMR_HLT);
-    /* NO_REBOOT set (by a strap, or firmware) makes the second expiry do nothing: clear it, and believe it only if
-     * it stays clear (ICH9 datasheet 10.1.75 GCS; a locked platform keeps it). */
+    /* NO_REBOOT set (by a strap, or firmware) makes the second expiry do nothing: it is cleared while the timer runs
+     * and put back as found when it stops (Linux's iTCO_wdt sets and clears it so), and believed only if it stays
+     * clear (ICH9 datasheet 10.1.75 GCS; a locked platform keeps it). */
+    g_watchdog.no_reboot_was = *gcs_reg() & GCS_NO_REBOOT;
     *gcs_reg() &= ~GCS_NO_REBOOT;
-    if (*gcs_reg() & GCS_NO_REBOOT)
+    bool stuck = *gcs_reg() & GCS_NO_REBOOT;
+    if (g_watchdog.no_reboot_was)
+        *gcs_reg() |= GCS_NO_REBOOT;
+    if (stuck)
         return "GCS.NO_REBOOT stays set: the TCO timer cannot reset this machine";
     g_watchdog.kind = WATCHDOG_TCO;
     return NULL;
@@ -179,9 +189,10 @@ void watchdog_init(u32 seconds)
     }
     g_watchdog.present = true;
     k_snprintf(g_watchdog.evidence, sizeof(g_watchdog.evidence),
-               "Intel TCO (ICH9 family, LPC %04x:%04x) at I/O 0x%x (no usable ACPI WDAT): a machine reset %u.%u s "
-               "after the boot CPU enters a check that does not return",
-               id & 0xffff, id >> 16, g_watchdog.tco, g_watchdog.reset_ms / 1000, g_watchdog.reset_ms % 1000 / 100);
+               "Intel TCO (ICH9 family, LPC %04x:%04x) at I/O 0x%x (no usable ACPI WDAT): a machine reset %u.%u..%u.%u "
+               "s after the boot CPU enters a check that does not return",
+               id & 0xffff, id >> 16, g_watchdog.tco, g_watchdog.least_ms / 1000, g_watchdog.least_ms % 1000 / 100,
+               g_watchdog.reset_ms / 1000, g_watchdog.reset_ms % 1000 / 100);
 }
 
 void watchdog_arm(void)
@@ -201,6 +212,8 @@ void watchdog_arm(void)
     outw(t + TCO1_STS, TCO1_STS_TIMEOUT);
     outw(t + TCO2_STS, TCO2_STS_SECOND_TO);
     outw(t + TCO_RLD, 1);
+    if (g_watchdog.no_reboot_was)
+        *gcs_reg() &= ~GCS_NO_REBOOT;
     outw(t + TCO1_CNT, inw(t + TCO1_CNT) & ~TCO1_CNT_TMR_HLT);
 }
 
@@ -208,8 +221,11 @@ void watchdog_stop(void)
 {
     if (g_watchdog.kind == WATCHDOG_WDAT)
         wdat_run(&wdat, WDAT_SET_STOPPED_STATE, 0, &wdat_regs, NULL);
-    else if (g_watchdog.kind == WATCHDOG_TCO)
+    else if (g_watchdog.kind == WATCHDOG_TCO) {
         outw(g_watchdog.tco + TCO1_CNT, inw(g_watchdog.tco + TCO1_CNT) | TCO1_CNT_TMR_HLT);
+        if (g_watchdog.no_reboot_was)
+            *gcs_reg() |= GCS_NO_REBOOT;
+    }
 }
 
 const char *watchdog_kind_name(void)

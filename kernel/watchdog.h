@@ -18,7 +18,10 @@ struct watchdog {
     char problems[320];  /* a WDAT that was listed but not used, and why ("" when none) */
     bool reset_was_ours; /* WDAT QUERY_WATCHDOG_STATUS said this boot follows a watchdog reset (then cleared) */
     bool status_known;   /* the watchdog can say that */
-    u32 reset_ms;        /* from an arm to the reset: what the hang report calls "within N s" */
+    u32 reset_ms;        /* from an arm to the reset, at most */
+    u32 least_ms;        /* ... and at least (a count's first tick comes anywhere within its period): what the hang
+                          * report calls "no return within N s", and what watchdog_s= asks for */
+    bool no_reboot_was;  /* TCO: GCS.NO_REBOOT as found, put back whenever the timer stops (as Linux's iTCO_wdt) */
     u16 tco;             /* TCO: register block (I/O) */
     u32 gcs;             /* TCO: the chipset's GCS register (MMIO), NO_REBOOT in bit 5 */
     u32 count;           /* TCO_TMR ticks (the reset after twice this), or the WDAT countdown */

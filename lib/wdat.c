@@ -29,11 +29,11 @@ static const char *entry_problem(const struct wdat_entry *e)
         return "a register access size that is not byte, word or dword";
     if (g->bit_offset >= bytes * 8)
         return "a bit offset outside the register";
-    if (g->space_id == 1 && g->address + bytes - 1 > 0xffff)
+    if (g->space_id == 1 && g->address > 0x10000 - bytes) /* no wrap-around: address is 64 bits from the table */
         return "an I/O port past 0xffff";
     if (g->space_id == 1 && g->address <= 0x77 && g->address + bytes > 0x70) /* Linux skips these too */
         return "the RTC/CMOS ports 0x70..0x77, where pmuboot keeps its record of where the boot CPU is";
-    if (g->space_id == 0 && (g->address % bytes || g->address + bytes > (1ull << 32)))
+    if (g->space_id == 0 && (g->address % bytes || g->address > (1ull << 32) - bytes))
         return "a memory register unaligned or above 4 GiB (pmuboot maps only the low 4 GiB)";
     return NULL;
 }

@@ -1,6 +1,7 @@
 /* lib/hang_record.c: the boot CPU's breadcrumb in CMOS survives a watchdog reset, is told from stale or foreign
  * bytes, shares the area with suite reset's record, and the plan never loops: a place that hung is skipped, a
- * place that hangs although skipped, a third place, or a sixth boot gives up the watchdog. */
+ * place that hangs although skipped, a third place, too many boots, or a watchdog reset without a record gives up
+ * the watchdog; another run's record starts a new run; suite reset's deliberate reset carries the run on. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -15,7 +16,9 @@
 static void test_round_trip_and_corruption(void **state)
 {
     (void)state;
-    struct hang_record r = {HANG_IN_CHECK, 2, {7, 3}, 0x12, 5, 1, {{4, 1}, {0, 0}}}, back;
+    struct hang_record r = {.state = HANG_IN_CHECK, .boots = 2, .at = {7, 3}, .cpu_apic_id = 0x12, .seconds = 5,
+                            .run_id = 0xa5, .nskip = 2, .skip = {{4, 1}, {9, 0}}, .skip_not_watchdog = {false, true}},
+                       back;
     u8 b[HANG_RECORD_BYTES];
     hang_record_encode(&r, b);
     assert_true(hang_record_decode(b, &back));
@@ -45,7 +48,7 @@ static void test_slot_beside_the_reset_record(void **state)
     struct reset_record rr = {.requested = 1, .state = RESET_STATE_RUNNING, .boots = 1};
     reset_record_encode(&rr, cmos);
     assert_int_equal(hang_cmos_slot(cmos, &found), 0x60);
-    struct hang_record h = {HANG_IDLE, 1, {0, 0}, 0, 4, 0, {{0, 0}}};
+    struct hang_record h = {.state = HANG_IDLE, .boots = 1, .seconds = 4};
     hang_record_encode(&h, &cmos[0x60 - 0x40]);
     assert_int_equal(hang_cmos_slot(cmos, &found), 0x60);
     assert_true(found);
@@ -83,40 +86,69 @@ static void test_slots_never_overlap(void **state)
     assert_int_equal(cmos_record_slot(cmos, is_a, is_b, &found), -1); /* 0x72.. reaches past 0x7F */
 }
 
+#define RUN 0x5c
+
 static void test_plan_never_loops(void **state)
 {
     (void)state;
     struct hang_record r = {0};
-    assert_int_equal(hang_plan_boot(&r, false), HANG_BOOT_FIRST);
+    assert_int_equal(hang_plan_boot(&r, false, RUN, HANG_WD_UNKNOWN), HANG_BOOT_FIRST);
     assert_int_equal(r.boots, 1);
+    assert_int_equal(r.run_id, RUN);
+    assert_int_equal(hang_plan_boot(&r, false, RUN, HANG_WD_NOT_OURS), HANG_BOOT_FIRST);
+    /* The watchdog reset the machine but no record survived: never arm again (it would loop). */
+    assert_int_equal(hang_plan_boot(&r, false, RUN, HANG_WD_OURS), HANG_BOOT_LOST);
     /* Between checks: stale, a new run. */
     r.state = HANG_IDLE;
-    assert_int_equal(hang_plan_boot(&r, true), HANG_BOOT_STALE);
+    assert_int_equal(hang_plan_boot(&r, true, RUN, HANG_WD_UNKNOWN), HANG_BOOT_STALE);
+    /* In a check, but another run's record (another image or command line): a new run, nothing skipped. */
+    r = (struct hang_record){.state = HANG_IN_CHECK, .boots = 1, .at = {3, 2}, .seconds = 5, .run_id = RUN + 1};
+    assert_int_equal(hang_plan_boot(&r, true, RUN, HANG_WD_OURS), HANG_BOOT_STALE);
+    assert_int_equal(r.nskip, 0);
     /* Hung in (3, 2): skipped from now on. */
-    r = (struct hang_record){HANG_IN_CHECK, 1, {3, 2}, 0, 5, 0, {{0, 0}}};
-    assert_int_equal(hang_plan_boot(&r, true), HANG_BOOT_HUNG);
+    r = (struct hang_record){.state = HANG_IN_CHECK, .boots = 1, .at = {3, 2}, .seconds = 5, .run_id = RUN};
+    assert_int_equal(hang_plan_boot(&r, true, RUN, HANG_WD_OURS), HANG_BOOT_HUNG);
     assert_int_equal(r.boots, 2);
     assert_int_equal(r.state, HANG_IDLE);
-    assert_true(hang_skipped(&r, 3, 2));
-    assert_false(hang_skipped(&r, 3, 1));
-    /* A second place. */
+    assert_int_equal(hang_skip_index(&r, 3, 2), 0);
+    assert_false(r.skip_not_watchdog[0]);
+    assert_int_equal(hang_skip_index(&r, 3, 1), -1);
+    /* Suite reset's deliberate reset: the run goes on with its skip list. */
+    r.state = HANG_RESETTING;
+    assert_int_equal(hang_plan_boot(&r, true, RUN, HANG_WD_NOT_OURS), HANG_BOOT_CONTINUE);
+    assert_int_equal(r.boots, 3);
+    assert_int_equal(hang_skip_index(&r, 3, 2), 0);
+    /* A second place, the machine reset from outside (the watchdog says it was not its reset). */
     r.state = HANG_IN_CHECK;
     r.at = (struct hang_place){5, 0};
-    assert_int_equal(hang_plan_boot(&r, true), HANG_BOOT_HUNG);
-    assert_true(hang_skipped(&r, 5, 0) && hang_skipped(&r, 3, 2));
+    assert_int_equal(hang_plan_boot(&r, true, RUN, HANG_WD_NOT_OURS), HANG_BOOT_HUNG);
+    assert_int_equal(hang_skip_index(&r, 5, 0), 1);
+    assert_true(r.skip_not_watchdog[1]);
     /* A third: the list is full, give up. */
     struct hang_record third = r;
     third.state = HANG_IN_CHECK;
     third.at = (struct hang_place){6, 1};
-    assert_int_equal(hang_plan_boot(&third, true), HANG_BOOT_GIVE_UP);
+    assert_int_equal(hang_plan_boot(&third, true, RUN, HANG_WD_OURS), HANG_BOOT_GIVE_UP);
     /* The same place again although skipped: give up. */
     struct hang_record again = r;
     again.state = HANG_IN_CHECK;
     again.at = (struct hang_place){3, 2};
-    assert_int_equal(hang_plan_boot(&again, true), HANG_BOOT_GIVE_UP);
-    /* Too many boots. */
-    struct hang_record many = {HANG_IN_CHECK, HANG_MAX_BOOTS, {1, 1}, 0, 5, 0, {{0, 0}}};
-    assert_int_equal(hang_plan_boot(&many, true), HANG_BOOT_GIVE_UP);
+    assert_int_equal(hang_plan_boot(&again, true, RUN, HANG_WD_OURS), HANG_BOOT_GIVE_UP);
+    /* Too many boots, hung or reset on purpose. */
+    struct hang_record many = {.state = HANG_IN_CHECK, .boots = HANG_MAX_BOOTS, .at = {1, 1}, .run_id = RUN};
+    assert_int_equal(hang_plan_boot(&many, true, RUN, HANG_WD_OURS), HANG_BOOT_GIVE_UP);
+    many = (struct hang_record){.state = HANG_RESETTING, .boots = HANG_MAX_BOOTS, .run_id = RUN};
+    assert_int_equal(hang_plan_boot(&many, true, RUN, HANG_WD_UNKNOWN), HANG_BOOT_GIVE_UP);
+}
+
+static void test_run_id(void **state)
+{
+    (void)state;
+    u8 a = hang_run_id("3eafc5e", "suite=timeout timeout_hang=bsp");
+    assert_int_equal(a, hang_run_id("3eafc5e", "suite=timeout timeout_hang=bsp"));
+    /* Another image or command line: another id (these differ; an 8-bit id can collide, 1 in 256). */
+    assert_int_not_equal(a, hang_run_id("3eafc5f", "suite=timeout timeout_hang=bsp"));
+    assert_int_not_equal(a, hang_run_id("3eafc5e", "suite=timeout"));
 }
 
 int main(void)
@@ -126,6 +158,7 @@ int main(void)
         cmocka_unit_test(test_slot_beside_the_reset_record),
         cmocka_unit_test(test_slots_never_overlap),
         cmocka_unit_test(test_plan_never_loops),
+        cmocka_unit_test(test_run_id),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -70,6 +70,12 @@ static void round_check(struct check *c)
     u8 b[RESET_RECORD_BYTES];
     memcpy(b, &cmos[slot - RESET_CMOS_FIRST], sizeof(b));
     bool valid = found && reset_record_decode(b, &rs.rec);
+    char hung[96];
+    if (valid && rs.rec.state == RESET_STATE_RUNNING && hang_guard_previous_stop(hung, sizeof(hung))) {
+        /* Not this suite's crash: the boot CPU stopped in another check, reported there; the round starts over. */
+        check_note(c, "previous boot", "stopped in %s (reported there): this round of resets starts again", hung);
+        valid = false;
+    }
     u8 was = rs.rec.current;
     rs.boot = reset_plan_boot(&rs.rec, valid, req);
     rs.active = true;
@@ -281,7 +287,7 @@ void suites_after_run(void)
     }
     reset_plan_issue(&rs.rec, rs.next);
     record_save();
-    hang_guard_finish(); /* this reset is on purpose: the next boot must not take it for a hang */
+    hang_guard_before_reset(); /* on purpose: the next boot must not take it for a hang */
     report_comment("reset: boot %u issues the %s reset; this boot's TAP stream ends here, phase 2 follows after "
                    "the firmware and the boot loader (the run's verdict is the last boot's stream)",
                    rs.rec.boots, reset_type_name(rs.next));
