@@ -6,6 +6,7 @@
 #include "kernel/pci.h"
 #include "kernel/x86.h"
 #include "lib/format.h"
+#include "lib/tco_lpc_ids.h"
 #include "lib/wdat.h"
 
 struct watchdog g_watchdog;
@@ -131,6 +132,10 @@ static const char *tco_init(u32 seconds, u32 id)
     u32 class = pci_cfg_read32(0, LPC_DEV, 0, 8) >> 16;
     if ((id & 0xffff) != 0x8086 || class != 0x0601)
         return "no Intel ISA bridge there";
+    const char *chipset = tco_lpc_name((u16)(id >> 16));
+    if (!chipset)
+        return "an Intel LPC bridge without a version-2 TCO (Linux lpc_ich: ICH6..ICH10, 5- to 9-series PCH)";
+    k_snprintf(g_watchdog.chipset, sizeof(g_watchdog.chipset), "%s", chipset);
     u32 pm = pci_cfg_read32(0, LPC_DEV, 0, PMBASE), acpi = pci_cfg_read32(0, LPC_DEV, 0, ACPI_CNTL);
     u32 rcba = pci_cfg_read32(0, LPC_DEV, 0, RCBA);
     if (!(pm & 1) || !(pm & 0xff80) || !(acpi & 0x80))
@@ -189,9 +194,9 @@ void watchdog_init(u32 seconds)
     }
     g_watchdog.present = true;
     k_snprintf(g_watchdog.evidence, sizeof(g_watchdog.evidence),
-               "Intel TCO (ICH9 family, LPC %04x:%04x) at I/O 0x%x (no usable ACPI WDAT): a machine reset %u.%u..%u.%u "
+               "Intel TCO (%s, LPC %04x:%04x) at I/O 0x%x (no usable ACPI WDAT): a machine reset %u.%u..%u.%u "
                "s after the boot CPU enters a check that does not return",
-               id & 0xffff, id >> 16, g_watchdog.tco, g_watchdog.least_ms / 1000, g_watchdog.least_ms % 1000 / 100,
+               g_watchdog.chipset, id & 0xffff, id >> 16, g_watchdog.tco, g_watchdog.least_ms / 1000, g_watchdog.least_ms % 1000 / 100,
                g_watchdog.reset_ms / 1000, g_watchdog.reset_ms % 1000 / 100);
 }
 

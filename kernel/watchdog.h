@@ -2,7 +2,7 @@
  * ends in a machine reset instead of silence; the next boot reads where it hung (lib/hang_record.h,
  * harness/hang_guard.c). Two kinds, in this order:
  *  - the ACPI WDAT table, the firmware's own description of its watchdog (lib/wdat.h), run as Linux runs it;
- *  - the Intel TCO timer of ICH9-family south bridges (ICH9 datasheet 13.9 "TCO Registers": TCO_RLD,
+ *  - the Intel TCO timer of ICH9-family south bridges (the LPC bridges of lib/tco_lpc_ids.h) (ICH9 datasheet 13.9 "TCO Registers": TCO_RLD,
  *    TCO1_CNT.TCO_TMR_HLT, TCO_TMR in 0.6 s ticks, a reset at the second expiry unless GCS.NO_REBOOT), which QEMU's
  *    q35 emulates (hw/acpi/tco.c).
  * Neither: the header says so, and a hang of the boot CPU inside a check ends the run. */
@@ -22,6 +22,7 @@ struct watchdog {
     u32 least_ms;        /* ... and at least (a count's first tick comes anywhere within its period): what the hang
                           * report calls "no return within N s", and what watchdog_s= asks for */
     bool no_reboot_was;  /* TCO: GCS.NO_REBOOT as found, put back whenever the timer stops (as Linux's iTCO_wdt) */
+    char chipset[40];    /* TCO: the chipset's name (lib/tco_lpc_ids.h) */
     u16 tco;             /* TCO: register block (I/O) */
     u32 gcs;             /* TCO: the chipset's GCS register (MMIO), NO_REBOOT in bit 5 */
     u32 count;           /* TCO_TMR ticks (the reset after twice this), or the WDAT countdown */

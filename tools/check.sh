@@ -103,6 +103,11 @@ if regen_err=$(tools/gen-event-catalog generate tools/catalog/intel-perfmon.json
 else
     run_check no "event catalog: pmu/event_catalog_data.c differs from what tools/gen-event-catalog generates${regen_err:+ ($regen_err)} (diff $out/event_catalog_data.c pmu/event_catalog_data.c)"
 fi
+if regen_err=$(tools/gen-tco-ids tools/tco/lpc-ich-itco2.txt 2>&1 >"$out/tco_lpc_ids.c") && cmp -s "$out/tco_lpc_ids.c" lib/tco_lpc_ids.c; then
+    run_check yes "watchdog: lib/tco_lpc_ids.c regenerates from tools/tco/lpc-ich-itco2.txt (Linux lpc_ich)"
+else
+    run_check no "watchdog: lib/tco_lpc_ids.c differs from what tools/gen-tco-ids generates${regen_err:+ ($regen_err)} (diff $out/tco_lpc_ids.c lib/tco_lpc_ids.c)"
+fi
 if build/tools/event-catalog-doc >"$out/event-catalog-parts.md" 2>&1 && cmp -s "$out/event-catalog-parts.md" docs/event-catalog-parts.md; then
     run_check yes "event catalog: docs/event-catalog-parts.md is what build/tools/event-catalog-doc generates"
 else

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/tco_lpc_ids.h"
 #include "lib/wdat.h"
 
 #define BASE 0x7fe0000ull
@@ -270,12 +271,29 @@ static void test_refused(void **state)
     refused(&t, "checksum");
 }
 
+/* The TCO's LPC bridges (generated from Linux's lpc_ich): QEMU's ICH9, real ones, and not the later parts. */
+static void test_tco_lpc_ids(void **state)
+{
+    (void)state;
+    assert_string_equal(tco_lpc_name(0x2918), "ICH9");
+    assert_non_null(tco_lpc_name(0x1c44)); /* Cougar Point */
+    assert_non_null(tco_lpc_name(tco_lpc_ids[0].device));
+    assert_non_null(tco_lpc_name(tco_lpc_ids[tco_lpc_ids_count - 1].device));
+    assert_null(tco_lpc_name(0x0f1c)); /* Bay Trail: TCO version 3 */
+    assert_null(tco_lpc_name(0x7000)); /* PIIX3, QEMU's pc */
+    assert_null(tco_lpc_name(0x0000));
+    assert_null(tco_lpc_name(0xffff));
+    for (unsigned i = 1; i < tco_lpc_ids_count; i++)
+        assert_true(tco_lpc_ids[i - 1].device < tco_lpc_ids[i].device);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ich9_table_runs),
         cmocka_unit_test(test_bit_offset),
         cmocka_unit_test(test_refused),
+        cmocka_unit_test(test_tco_lpc_ids),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
