@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/host/support/acpi_checksum.h"
 #include "lib/acpi.h"
 #include "lib/cpu_list.h"
 
@@ -35,20 +36,7 @@ static void put16(struct blob *t, u16 v) { put(t, &v, 2); }
 static void put32(struct blob *t, u32 v) { put(t, &v, 4); }
 static void put64(struct blob *t, u64 v) { put(t, &v, 8); }
 
-static u8 sum_bytes(const u8 *p, u32 n)
-{
-    u8 s = 0;
-    for (u32 i = 0; i < n; i++)
-        s = (u8)(s + p[i]);
-    return s;
-}
 
-/* Set p[at] so that n bytes at p sum to 0 (ACPI checksum). */
-static void fix_checksum(u8 *p, u32 n, u32 at)
-{
-    p[at] = 0;
-    p[at] = (u8)(0 - sum_bytes(p, n));
-}
 
 /* ACPI 6.5 5.2.6 header: signature, length (set by sdt_end), revision, checksum, OEM fields. */
 static void sdt_begin(struct blob *t, const char *sig, u8 rev)
@@ -68,7 +56,7 @@ static void sdt_begin(struct blob *t, const char *sig, u8 rev)
 static void sdt_end(struct blob *t)
 {
     memcpy(t->b + 4, &t->len, 4);
-    fix_checksum(t->b, t->len, 9);
+    acpi_test_checksum(t->b, t->len, 9);
 }
 
 /* MADT (5.2.12): header + Local Interrupt Controller Address + Flags, then entries. */
@@ -237,16 +225,16 @@ static void image_build(struct image *im, u8 rsdp_rev, const struct blob *madt, 
         put8(&rsdp, 0);
         put8(&rsdp, 0), put16(&rsdp, 0);
     }
-    fix_checksum(rsdp.b, 20, 8);
+    acpi_test_checksum(rsdp.b, 20, 8);
     if (v2)
-        fix_checksum(rsdp.b, 36, 32);
+        acpi_test_checksum(rsdp.b, 36, 32);
     memcpy(at(im, im->rsdp), rsdp.b, rsdp.len);
 }
 
 /* Re-checksum a table in the image after editing it. */
 static void refix_table(struct image *im, u64 phys, u32 len)
 {
-    fix_checksum(at(im, phys), len, 9);
+    acpi_test_checksum(at(im, phys), len, 9);
 }
 
 static void set32(struct image *im, u64 phys, u32 v)
@@ -642,7 +630,7 @@ static void test_rsdt_outside_memory(void **state)
     madt_qemu(&madt_a, 4, 4);
     image_build(&im, 0, &madt_a, NULL);
     set32(&im, im.rsdp + 16, 0x1000);
-    fix_checksum(at(&im, im.rsdp), 20, 8);
+    acpi_test_checksum(at(&im, im.rsdp), 20, 8);
     discover_v1_tag(&im);
     assert_true(info.has_rsdp);
     assert_false(info.has_root);
@@ -943,7 +931,7 @@ static void low_image(struct image *low, struct image *src, u64 tables, bool ebd
         p = (u32)(p + delta);
         memcpy(rsdt + 36 + 4 * i, &p, 4);
     }
-    fix_checksum(rsdt, 48, 9);
+    acpi_test_checksum(rsdt, 48, 9);
 }
 
 static void put_rsdp(struct image *low, u64 where, u32 rsdt, bool good)
@@ -951,7 +939,7 @@ static void put_rsdp(struct image *low, u64 where, u32 rsdt, bool good)
     u8 r[20] = "RSD PTR ";
     memcpy(r + 9, "BOCHS ", 6);
     memcpy(r + 16, &rsdt, 4);
-    fix_checksum(r, 20, 8);
+    acpi_test_checksum(r, 20, 8);
     if (!good)
         r[8] ^= 0x55;
     memcpy(at(low, where), r, 20);
@@ -1517,7 +1505,7 @@ static void test_fadt_bad_tables(void **state)
     image_free(&im);
     fadt_build(&t, &(struct fadt_spec){1, 116, 0x608, 4, 0, 0, 0});
     memcpy(t.b + 4, &(u32){200}, 4); /* a length past the buffer */
-    fix_checksum(t.b, t.len, 9);
+    acpi_test_checksum(t.b, t.len, 9);
     image_of(&im, &t);
     memset(&pr, 0, sizeof(pr));
     assert_false(acpi_fadt_parse(&im.w, IMG_BASE, &f, &pr));

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/host/support/acpi_checksum.h"
 #include "lib/console_choice.h"
 #include "lib/spcr.h"
 
@@ -24,11 +25,7 @@ struct table {
 
 static void fix_checksum(struct table *t)
 {
-    u8 s = 0;
-    t->b[9] = 0;
-    for (u32 i = 0; i < t->len; i++)
-        s = (u8)(s + t->b[i]);
-    t->b[9] = (u8)(0 - s);
+    acpi_test_checksum(t->b, t->len, 9);
 }
 
 static void put32(u8 *p, u32 v) { memcpy(p, &v, 4); }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/host/support/acpi_checksum.h"
 #include "lib/tco_lpc_ids.h"
 #include "lib/wdat.h"
 
@@ -47,11 +48,7 @@ static void put64(u8 *p, u64 v) { memcpy(p, &v, 8); }
 
 static void fix_checksum(struct table *t)
 {
-    u8 s = 0;
-    t->b[9] = 0;
-    for (u32 i = 0; i < t->len; i++)
-        s = (u8)(s + t->b[i]);
-    t->b[9] = (u8)(0 - s);
+    acpi_test_checksum(t->b, t->len, 9);
 }
 
 static struct table wdat_new(const struct ins *in, u32 n)
