@@ -324,6 +324,14 @@ const struct acpi_table_ref *acpi_root_find(const struct acpi_root *root, const 
     return NULL;
 }
 
+bool acpi_root_listed(const struct acpi_root *root, const char *signature)
+{
+    for (u32 i = 0; i < root->table_count; i++)
+        if (memcmp(root->tables[i].signature, signature, 5) == 0)
+            return true;
+    return false;
+}
+
 /* ---- MADT ---- */
 
 #define MADT_FIXED_LEN 44u /* ACPI 6.5 5.2.12: header, Local Interrupt Controller Address, Flags */

@@ -95,6 +95,9 @@ bool acpi_root_parse(const struct phys_window *mem, const struct acpi_rsdp *rsdp
 
 /* First valid table with this 4-character signature, or NULL. */
 const struct acpi_table_ref *acpi_root_find(const struct acpi_root *root, const char *signature);
+/* Whether the root table lists this signature at all, valid or not (a listed table that acpi_root_find does not
+ * return failed its header or checksum checks). */
+bool acpi_root_listed(const struct acpi_root *root, const char *signature);
 
 /* Any other table: header readable, this signature, length in [min_len, ACPI_TABLE_MAX_LEN] and inside
  * memory, checksum 0. Reports what is wrong under the name `what`. */

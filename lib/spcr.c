@@ -139,11 +139,8 @@ enum spcr_state acpi_spcr_find(const struct phys_window *mem, const struct acpi_
     memset(out, 0, sizeof(*out));
     if (!ai->has_rsdp || !ai->has_root)
         return SPCR_NO_ACPI;
-    bool listed = false;
-    for (u32 i = 0; i < ai->root.table_count; i++)
-        listed |= !memcmp(ai->root.tables[i].signature, "SPCR", 5);
     const struct acpi_table_ref *t = acpi_root_find(&ai->root, "SPCR");
     if (!t)
-        return listed ? SPCR_BAD : SPCR_ABSENT;
+        return acpi_root_listed(&ai->root, "SPCR") ? SPCR_BAD : SPCR_ABSENT;
     return acpi_spcr_parse(mem, t->phys, out, pr) ? SPCR_FOUND : SPCR_BAD;
 }

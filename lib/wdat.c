@@ -124,14 +124,12 @@ enum wdat_state acpi_wdat_find(const struct phys_window *mem, const struct acpi_
     memset(out, 0, sizeof(*out));
     if (!ai->has_rsdp || !ai->has_root)
         return WDAT_NO_ACPI;
-    bool listed = false;
-    for (u32 i = 0; i < ai->root.table_count; i++)
-        listed |= !memcmp(ai->root.tables[i].signature, "WDAT", 5);
     const struct acpi_table_ref *t = acpi_root_find(&ai->root, "WDAT");
     if (!t) {
-        if (listed)
-            acpi_problem(pr, "WDAT: listed, but its header or checksum is wrong");
-        return listed ? WDAT_BAD : WDAT_ABSENT;
+        if (!acpi_root_listed(&ai->root, "WDAT"))
+            return WDAT_ABSENT;
+        acpi_problem(pr, "WDAT: listed, but its header or checksum is wrong");
+        return WDAT_BAD;
     }
     return acpi_wdat_parse(mem, t->phys, out, pr) ? WDAT_FOUND : WDAT_BAD;
 }
