@@ -7,6 +7,22 @@ bool cmos_slot_allowed(u32 idx)
            (idx + CMOS_RECORD_BYTES <= RESET_CMOS_KEEP_FIRST || idx > RESET_CMOS_KEEP_LAST);
 }
 
+void cmos_record_seal(u8 b[CMOS_RECORD_BYTES])
+{
+    u8 sum = 0;
+    for (u32 i = 0; i < CMOS_RECORD_BYTES - 1; i++)
+        sum = (u8)(sum + b[i]);
+    b[CMOS_RECORD_BYTES - 1] = (u8)(0x100 - sum);
+}
+
+bool cmos_record_sealed(const u8 b[CMOS_RECORD_BYTES])
+{
+    u8 sum = 0;
+    for (u32 i = 0; i < CMOS_RECORD_BYTES; i++)
+        sum = (u8)(sum + b[i]);
+    return sum == 0;
+}
+
 int cmos_record_slot(const u8 cmos[RESET_CMOS_END - RESET_CMOS_FIRST], cmos_record_valid mine,
                      cmos_record_valid other, bool *found_record)
 {

@@ -16,6 +16,10 @@
 /* Whether a record may start at CMOS index idx (inside the area, clear of the bytes kept for QEMU/SeaBIOS). */
 bool cmos_slot_allowed(u32 idx);
 
+/* Both kinds end in a checksum byte that makes the record's bytes sum to 0. */
+void cmos_record_seal(u8 b[CMOS_RECORD_BYTES]);
+bool cmos_record_sealed(const u8 b[CMOS_RECORD_BYTES]);
+
 typedef bool (*cmos_record_valid)(const u8 b[CMOS_RECORD_BYTES]);
 /* cmos holds bytes 0x40..0x7F (cmos[0] is byte 0x40). The CMOS index of a valid record of this kind (mine; then
  * *found_record), else of the first all-zero run that no valid record of the other kind overlaps; -1 when there is

@@ -35,19 +35,13 @@ void hang_record_encode(const struct hang_record *r, u8 out[HANG_RECORD_BYTES])
         out[11 + 2 * i] = r->skip[i].check;
     }
     out[14] = r->run_id;
-    u8 sum = 0;
-    for (u32 i = 0; i < HANG_RECORD_BYTES - 1; i++)
-        sum = (u8)(sum + out[i]);
-    out[HANG_RECORD_BYTES - 1] = (u8)(0x100 - sum);
+    cmos_record_seal(out);
 }
 
 bool hang_record_decode(const u8 in[HANG_RECORD_BYTES], struct hang_record *r)
 {
     memset(r, 0, sizeof(*r));
-    u8 sum = 0;
-    for (u32 i = 0; i < HANG_RECORD_BYTES; i++)
-        sum = (u8)(sum + in[i]);
-    if (in[0] != MAGIC0 || in[1] != MAGIC1 || in[2] != VERSION || sum != 0)
+    if (in[0] != MAGIC0 || in[1] != MAGIC1 || in[2] != VERSION || !cmos_record_sealed(in))
         return false;
     if ((in[3] & STATE_MASK) > HANG_RESETTING || in[3] >> (NOT_WATCHDOG_SHIFT + HANG_MAX_SKIPS) ||
         (in[3] & 0x0c) || in[9] > HANG_MAX_SKIPS || !in[4])

@@ -22,19 +22,13 @@ void reset_record_encode(const struct reset_record *r, u8 out[RESET_RECORD_BYTES
         out[7 + i] = r->result[i];
         out[7 + RESET_TYPES + i] = r->mismatches[i];
     }
-    u8 sum = 0;
-    for (u32 i = 0; i < RESET_RECORD_BYTES - 1; i++)
-        sum = (u8)(sum + out[i]);
-    out[RESET_RECORD_BYTES - 1] = (u8)(0x100 - sum);
+    cmos_record_seal(out);
 }
 
 bool reset_record_decode(const u8 in[RESET_RECORD_BYTES], struct reset_record *r)
 {
     memset(r, 0, sizeof(*r));
-    u8 sum = 0;
-    for (u32 i = 0; i < RESET_RECORD_BYTES; i++)
-        sum = (u8)(sum + in[i]);
-    if (in[0] != MAGIC0 || in[1] != MAGIC1 || in[2] != VERSION || sum != 0)
+    if (in[0] != MAGIC0 || in[1] != MAGIC1 || in[2] != VERSION || !cmos_record_sealed(in))
         return false;
     if (in[4] > RESET_STATE_RUNNING || in[5] >= RESET_TYPES || (in[3] & ~RESET_ALL))
         return false;
