@@ -77,47 +77,44 @@ static const char *set_pmu_pebs(struct options *o, const char *v)
     return NULL;
 }
 
+/* The messages of an option that refines the emulated kind: without pmu=emulated:KIND, and with a value that does not
+ * fit the kind. Both return false, for the caller to return. */
+static bool needs_kind(const char *opt, const char *what, char *err, size_t err_size)
+{
+    k_snprintf(err, err_size, "%s= needs pmu=emulated:KIND (%s)", opt, what);
+    return false;
+}
+
+static bool misfit(const char *opt, const char *value, const struct pmu_emul_kind *k, const char *why, char *err,
+                   size_t err_size)
+{
+    k_snprintf(err, err_size, "%s=%s does not fit pmu=emulated:%s: %s", opt, value, k->name, why);
+    return false;
+}
+
 /* Faults, parts and skid exist only in the emulated PMU; a part must fit the kind. */
 static bool consistent(const struct options *o, char *err, size_t err_size)
 {
+    const struct pmu_emul_kind *k = o->pmu_emulated[0] ? pmu_emul_kind_find(o->pmu_emulated) : NULL;
+    struct pmu_emul_kind refined;
+    const char *why = NULL;
     if (o->pmu_part[0]) {
-        struct pmu_emul_kind as_part;
-        const char *why = NULL;
-        const struct pmu_emul_kind *k = o->pmu_emulated[0] ? pmu_emul_kind_find(o->pmu_emulated) : NULL;
-        if (!k) {
-            k_snprintf(err, err_size, "pmu_part= needs pmu=emulated:KIND (the part is what the emulated PMU presents)");
-            return false;
-        }
-        if (!pmu_emul_kind_as_part(k, event_catalog_part_named(o->pmu_part), &as_part, &why)) {
-            k_snprintf(err, err_size, "pmu_part=%s does not fit pmu=emulated:%s: %s", o->pmu_part, k->name, why);
-            return false;
-        }
+        if (!k)
+            return needs_kind("pmu_part", "the part is what the emulated PMU presents", err, err_size);
+        if (!pmu_emul_kind_as_part(k, event_catalog_part_named(o->pmu_part), &refined, &why))
+            return misfit("pmu_part", o->pmu_part, k, why, err, err_size);
     }
     if (o->pmu_lbr[0]) {
-        struct pmu_emul_kind with;
-        const char *why = NULL;
-        const struct pmu_emul_kind *k = o->pmu_emulated[0] ? pmu_emul_kind_find(o->pmu_emulated) : NULL;
-        if (!k) {
-            k_snprintf(err, err_size, "pmu_lbr= needs pmu=emulated:KIND (the LBR is the emulated PMU's)");
-            return false;
-        }
-        if (!pmu_emul_kind_with_lbr(k, o->pmu_lbr, &with, &why)) {
-            k_snprintf(err, err_size, "pmu_lbr=%s does not fit pmu=emulated:%s: %s", o->pmu_lbr, k->name, why);
-            return false;
-        }
+        if (!k)
+            return needs_kind("pmu_lbr", "the LBR is the emulated PMU's", err, err_size);
+        if (!pmu_emul_kind_with_lbr(k, o->pmu_lbr, &refined, &why))
+            return misfit("pmu_lbr", o->pmu_lbr, k, why, err, err_size);
     }
     if (o->pmu_pebs[0]) {
-        struct pmu_emul_kind with;
-        const char *why = NULL;
-        const struct pmu_emul_kind *k = o->pmu_emulated[0] ? pmu_emul_kind_find(o->pmu_emulated) : NULL;
-        if (!k) {
-            k_snprintf(err, err_size, "pmu_pebs= needs pmu=emulated:KIND (the PEBS is the emulated PMU's)");
-            return false;
-        }
-        if (!pmu_emul_kind_with_pebs(k, o->pmu_pebs, &with, &why)) {
-            k_snprintf(err, err_size, "pmu_pebs=%s does not fit pmu=emulated:%s: %s", o->pmu_pebs, k->name, why);
-            return false;
-        }
+        if (!k)
+            return needs_kind("pmu_pebs", "the PEBS is the emulated PMU's", err, err_size);
+        if (!pmu_emul_kind_with_pebs(k, o->pmu_pebs, &refined, &why))
+            return misfit("pmu_pebs", o->pmu_pebs, k, why, err, err_size);
     }
     if (o->pmu_skid && !o->pmu_emulated[0]) {
         k_snprintf(err, err_size, "pmu_skid= needs pmu=emulated:KIND (silicon's skid is measured, not set)");
