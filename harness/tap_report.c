@@ -85,7 +85,8 @@ static void put_block(struct strbuf *sb, const struct check *c)
     sb_printf(sb, "  ...\n");
 }
 
-/* monitor=lava: "pmuboot-result: ID RESULT[ VALUE UNIT]", ID the check's name with '/' as '.' (cpu3.apic.tpr),
+/* monitor=lava: "pmuboot-result: ID RESULT[ VALUE UNIT]", ID the check's name with '/' as '.' (cpu3.apic.tpr), and
+ * ".emulated_pmu" after it where the TAP line says [emulated PMU] (a lab must never take it for silicon's result),
  * RESULT pass, fail, skip or todo (a TODO: a known deviation or an inconclusive measurement; the LAVA jobs' fixupdict
  * makes it "unknown"), VALUE UNIT the check's first figure with a unit. One line, so that a monitor's pattern takes
  * it whole (docs/running.md "In a lab"). */
@@ -98,7 +99,7 @@ static void put_monitor_line(struct strbuf *sb, const struct check *c, enum repo
     for (char *p = id; *p; p++)
         if (*p == '/')
             *p = '.';
-    sb_printf(sb, "pmuboot-result: %s %s", id, result[v]);
+    sb_printf(sb, "pmuboot-result: %s%s %s", id, c->emulated_pmu ? ".emulated_pmu" : "", result[v]);
     if (c->has_figure && v != VERDICT_SKIP)
         sb_printf(sb, " %lld %s", (long long)c->figure, c->figure_unit);
     sb_printf(sb, "\n");

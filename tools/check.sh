@@ -222,6 +222,7 @@ qemu_runs+=(
     "iso-mb2-fb|--iso --vga std --machine pc --smp 1 --append suite=boot"
     "pxe-pc-smp2|--pxe --machine pc --smp 2"
     "lava-monitor-pc-smp2|--machine pc --smp 2 --append monitor=lava"
+    "lava-monitor-emulated-pc-smp2|--machine pc --smp 2 --append monitor=lava --append pmu=emulated:intel-v4 --append suite=pmu_regs,pmi"
     "reset-kernel-pc|--machine pc --smp 2 --append suite=reset"
     "reset-kernel-q35|--machine q35 --smp 2 --append suite=reset"
     "reset-iso-mb2-q35|--iso --machine q35 --smp 2 --append suite=reset"
@@ -434,10 +435,13 @@ fi
 
 # --- 3e. LAVA: the job definitions against LAVA's schema, their monitors on the monitor=lava run's log ---------
 if [[ ${CHECK_QEMU:-1} != 0 ]]; then
-    lava_run=lava-monitor-pc-smp2
+    # Two monitor=lava runs: the hardware path, and the emulated PMU's verdicts (their ids marked .emulated_pmu).
+    lava_args=()
+    for lava_run in lava-monitor-pc-smp2 lava-monitor-emulated-pc-smp2; do
+        lava_args+=(--log "$out/qemu/$lava_run.log" --report "$out/qemu/$lava_run.report/report.json")
+    done
     set +e
-    /usr/bin/python3 tools/lava/check-jobs --log "$out/qemu/$lava_run.log" --report "$out/qemu/$lava_run.report/report.json" \
-        >"$out/lava.tap" 2>"$out/lava.err" </dev/null
+    /usr/bin/python3 tools/lava/check-jobs "${lava_args[@]}" >"$out/lava.tap" 2>"$out/lava.err" </dev/null
     lava_status=$?
     set -e
     if ! grep -q '^1\.\.' "$out/lava.tap"; then
