@@ -89,6 +89,8 @@ static bool wdat_init(u32 seconds)
             v = wdat.min_count;
         g_watchdog.count = v;
     }
+    /* Once: the countdown stays set, and each arm only restarts it (as Linux sets its timeout apart from pings). */
+    wdat_run(&wdat, WDAT_SET_COUNTDOWN_PERIOD, g_watchdog.count, &wdat_regs, NULL);
     u64 ms = (u64)g_watchdog.count * wdat.period_ms, least = ms >= wdat.period_ms ? ms - wdat.period_ms : 0;
     g_watchdog.reset_ms = ms > 0xffffffffu ? 0xffffffffu : (u32)ms;
     g_watchdog.least_ms = least > 0xffffffffu ? 0xffffffffu : (u32)least;
@@ -158,6 +160,7 @@ static const char *tco_init(u32 seconds, u32 id)
     g_watchdog.reset_ms = g_watchdog.count * 2 * TCO_TICK_MS;
     g_watchdog.least_ms = (g_watchdog.count * 2 - 2) * TCO_TICK_MS;
     outw(g_watchdog.tco + TCO1_CNT, inw(g_watchdog.tco + TCO1_CNT) | TCO1_CNT_TMR_HLT);
+    outw(g_watchdog.tco + TCO_TMR, (u16)g_watchdog.count); /* once: each arm reloads from it */
     /* NO_REBOOT set (by a strap, or firmware) makes the second expiry do nothing: it is cleared while the timer runs
      * and put back as found when it stops (Linux's iTCO_wdt sets and clears it so), and believed only if it stays
      * clear (ICH9 datasheet 10.1.75 GCS; a locked platform keeps it). */
@@ -203,7 +206,6 @@ void watchdog_init(u32 seconds)
 void watchdog_arm(void)
 {
     if (g_watchdog.kind == WATCHDOG_WDAT) {
-        wdat_run(&wdat, WDAT_SET_COUNTDOWN_PERIOD, g_watchdog.count, &wdat_regs, NULL);
         wdat_run(&wdat, WDAT_RESET, 0, &wdat_regs, NULL);
         wdat_run(&wdat, WDAT_SET_RUNNING_STATE, 0, &wdat_regs, NULL);
         return;
@@ -211,7 +213,6 @@ void watchdog_arm(void)
     if (g_watchdog.kind != WATCHDOG_TCO)
         return;
     u16 t = g_watchdog.tco;
-    outw(t + TCO_TMR, (u16)g_watchdog.count);
     /* Status bits are write-1-to-clear (ICH9 13.9.4, 13.9.5): a first expiry left over would make the next one
      * the second. */
     outw(t + TCO1_STS, TCO1_STS_TIMEOUT);
