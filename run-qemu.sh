@@ -36,6 +36,7 @@
 #   --wdat             q35 only: add an ACPI WDAT table (QEMU -acpitable) describing the ICH9 TCO watchdog at the
 #                      I/O and memory addresses SeaBIOS gives it (TCO at 0x660, GCS at 0xfed1f410), as QEMU's own
 #                      hw/acpi/wdat-ich9.c does, plus SET_REBOOT; the kernel then drives the watchdog through it
+#   --wdat-no-countdown  as --wdat, without the SET_COUNTDOWN_PERIOD action: the kernel must refuse the table
 #   --kernel FILE      boot this kernel image instead of build/pmuboot.elf (nothing is built)
 #   --no-build         do not run make; the kernel image must exist
 #   --dry-run          print the QEMU command line and exit
@@ -122,6 +123,7 @@ while [[ $# -gt 0 ]]; do
         --qemu-arg) need_value "$@"; extra+=("$2"); shift ;;
         --spcr) need_value "$@"; spcr=$2; shift ;;
         --wdat) wdat=yes ;;
+        --wdat-no-countdown) wdat=no-countdown ;;
         --vga) need_value "$@"; vga=$2; shift ;;
         --kernel) need_value "$@"; kernel=$2; build=no; shift ;;
         --no-build) build=no ;;
@@ -134,7 +136,7 @@ done
 
 [[ $smp =~ ^[1-9][0-9]*$ && $smp -le 4096 ]] || bad_usage "--smp wants a number of CPUs from 1 to 4096, not '$smp'"
 [[ $smp -le 255 || $iommu == yes ]] || bad_usage "--smp $smp: more than 255 CPUs needs x2APIC IDs and interrupt remapping: add --machine q35 --iommu"
-[[ $wdat == no || $machine == q35 ]] || bad_usage "--wdat needs --machine q35 (the table describes q35's ICH9 TCO)"
+[[ $wdat == no || $machine == q35 ]] || bad_usage "--wdat and --wdat-no-countdown need --machine q35 (the table describes q35's ICH9 TCO)"
 [[ $iommu == no || $machine == q35 ]] || bad_usage "--iommu needs --machine q35 (the intel-iommu device is a q35 device)"
 [[ $mem =~ ^[1-9][0-9]*$ && $mem -ge 32 ]] || bad_usage "--mem wants MiB, at least 32, not '$mem'"
 case $machine in pc|q35) ;; *) bad_usage "--machine wants pc or q35, not '$machine'" ;; esac
@@ -264,7 +266,7 @@ if [[ -n $spcr ]]; then
                         7,0,1,0,0,0, 0xffff,0xffff, 0,0,0, 0, 0, 0)' "${ports[$n]}" "${irqs[$n]}" >"$work/spcr.bin"
     extra+=(-acpitable "sig=SPCR,rev=2,oem_id=PMUBT,oem_table_id=PMUBOOT,data=$work/spcr.bin")
 fi
-if [[ $wdat == yes ]]; then
+if [[ $wdat != no ]]; then
     # WDAT ("Hardware Watchdog Timers Design Specification", Tables 1-2) after the 36-byte ACPI header: header length
     # 32, PCI segment/bus/device/function 0xff (not a PCI device), period 600 ms, counts 4..1023, flags 0x81
     # (enabled, stopped in sleep), then 24-byte instructions {action, instruction, GAS, value, mask}. The TCO block
@@ -277,17 +279,18 @@ if [[ $wdat == yes ]]; then
             [0x09, 0x82, 1, 16, 2, 0x668, 0x0, 0x800],    # SET_RUNNING_STATE
             [0x0a, 0x00, 1, 16, 2, 0x668, 0x800, 0x800],  # QUERY_STOPPED_STATE
             [0x0b, 0x82, 1, 16, 2, 0x668, 0x800, 0x800],  # SET_STOPPED_STATE
-            [0x06, 0x03, 1, 16, 2, 0x672, 0x0, 0x3ff],    # SET_COUNTDOWN_PERIOD: TCO_TMR
+            [0x06, 0x03, 1, 16, 2, 0x672, 0x0, 0x3ff],    # SET_COUNTDOWN_PERIOD: TCO_TMR (left out by --wdat-no-countdown)
             [0x05, 0x01, 1, 16, 2, 0x672, 0x0, 0x3ff],    # QUERY_COUNTDOWN_PERIOD
             [0x20, 0x00, 1, 16, 2, 0x666, 0x2, 0x2],      # QUERY_WATCHDOG_STATUS: TCO2_STS.SECOND_TO_STS
             [0x21, 0x82, 1, 16, 2, 0x666, 0x2, 0x2],      # SET_WATCHDOG_STATUS (write 1 to clear)
             [0x11, 0x82, 0, 32, 3, 0xfed1f410, 0x0, 0x20], # SET_REBOOT: GCS.NO_REBOOT clear
             [0x10, 0x00, 0, 32, 3, 0xfed1f410, 0x0, 0x20], # QUERY_REBOOT
         );
+        @i = grep { $_->[0] != 0x06 } @i if $ARGV[0] eq "no-countdown";
         print pack("L< S< C C C C3 L< L< L< C C3 L<", 32, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 600, 1023, 4, 0x81,
                    0, 0, 0, scalar @i);
         print pack("C C S< C C C C Q< L< L<", $_->[0], $_->[1], 0, $_->[2], $_->[3], 0, $_->[4], $_->[5], $_->[6],
-                   $_->[7]) for @i;' >"$work/wdat.bin"
+                   $_->[7]) for @i;' "$wdat" >"$work/wdat.bin"
     extra+=(-acpitable "sig=WDAT,rev=1,oem_id=PMUBT,oem_table_id=PMUBOOT,data=$work/wdat.bin")
 fi
 machine_opt+=$machine_extra

@@ -2,6 +2,7 @@
 #include "kernel/watchdog.h"
 
 #include "kernel/enumerate.h"
+#include "kernel/ledger.h"
 #include "kernel/paging.h"
 #include "kernel/pci.h"
 #include "kernel/x86.h"
@@ -46,8 +47,25 @@ static void wdat_write(void *ctx, const struct acpi_gas *g, u32 width, u32 v)
 
 static const struct wdat_io wdat_regs = {NULL, wdat_read, wdat_write};
 
-/* The WDAT, when the firmware lists a usable one: true with the watchdog set up. */
-static bool wdat_init(u32 seconds)
+/* The ledger's view of the WDAT: the countdown (QUERY/SET_COUNTDOWN_PERIOD) and whether it runs (QUERY_RUNNING_STATE,
+ * SET_RUNNING_STATE or SET_STOPPED_STATE). */
+static u64 wdat_get(u64 action)
+{
+    u32 v = 0;
+    wdat_run(&wdat, (u8)action, 0, &wdat_regs, &v);
+    return v;
+}
+
+static void wdat_put(u64 action, u64 v)
+{
+    if (action == WDAT_QUERY_RUNNING_STATE)
+        wdat_run(&wdat, v ? WDAT_SET_RUNNING_STATE : WDAT_SET_STOPPED_STATE, 0, &wdat_regs, NULL);
+    else
+        wdat_run(&wdat, WDAT_SET_COUNTDOWN_PERIOD, (u32)v, &wdat_regs, NULL);
+}
+
+/* The WDAT, when the firmware lists a usable one: true with the watchdog set up (or refused, with why). */
+static bool wdat_init(u32 seconds, bool on_request)
 {
     struct acpi_problems pr = {0};
     enum wdat_state st = acpi_wdat_find(&phys_all, &g_acpi, &wdat, &pr);
@@ -61,16 +79,19 @@ static bool wdat_init(u32 seconds)
     if (st != WDAT_FOUND)
         return false;
     u32 v = 0;
-    wdat_run(&wdat, WDAT_SET_STOPPED_STATE, 0, &wdat_regs, NULL);
-    /* As Linux's wdat_wdt probe: was the last reset the watchdog's? Then clear the status for the next boot. */
-    if (wdat_run(&wdat, WDAT_QUERY_WATCHDOG_STATUS, 0, &wdat_regs, &v)) {
-        g_watchdog.status_known = true;
-        g_watchdog.reset_was_ours = v;
-        wdat_run(&wdat, WDAT_SET_WATCHDOG_STATUS, 0, &wdat_regs, NULL);
-    }
-    const char *reboot = "no SET_REBOOT action: an expiry does what the firmware set";
-    if (wdat_run(&wdat, WDAT_SET_REBOOT, 0, &wdat_regs, NULL)) {
-        reboot = "SET_REBOOT run";
+    /* As Linux's wdat_wdt probe: does an expiry reset the machine? SET_REBOOT makes it so, and no action undoes it:
+     * run only on request (watchdog_s=N), never by default. */
+    bool reboots = wdat_run(&wdat, WDAT_QUERY_REBOOT, 0, &wdat_regs, &v) && v;
+    const char *reboot = reboots ? "QUERY_REBOOT: an expiry resets" : "no QUERY_REBOOT: an expiry does what the firmware set";
+    if (!reboots && wdat_has(&wdat, WDAT_SET_REBOOT)) {
+        if (!on_request) {
+            k_snprintf(g_watchdog.problems, sizeof(g_watchdog.problems),
+                       "the ACPI WDAT watchdog is not armed by default: an expiry would reset only after SET_REBOOT, a "
+                       "firmware setting no WDAT action puts back (watchdog_s=N runs it)");
+            return false;
+        }
+        wdat_run(&wdat, WDAT_SET_REBOOT, 0, &wdat_regs, NULL);
+        reboot = "SET_REBOOT run on request (not undone: no action for it)";
         if (wdat_run(&wdat, WDAT_QUERY_REBOOT, 0, &wdat_regs, &v) && !v) {
             k_snprintf(g_watchdog.problems, sizeof(g_watchdog.problems),
                        "the ACPI WDAT watchdog is not used: after SET_REBOOT, QUERY_REBOOT says an expiry would not "
@@ -78,18 +99,24 @@ static bool wdat_init(u32 seconds)
             return false;
         }
     }
-    const char *period = "";
-    /* One count more than the time asks for: the first may end at once (watchdog.h least_ms). */
-    g_watchdog.count = wdat_count_for(&wdat, seconds * 1000 + wdat.period_ms);
-    if (!wdat_has(&wdat, WDAT_SET_COUNTDOWN_PERIOD)) {
-        /* The firmware's own countdown: as it says, else the least the table allows (the hang report says "no
-         * return within N s": a lower bound keeps it true). */
-        period = " (no SET_COUNTDOWN_PERIOD: the firmware's countdown, not watchdog_s)";
-        if (!wdat_run(&wdat, WDAT_QUERY_COUNTDOWN_PERIOD, 0, &wdat_regs, &v) || !v)
-            v = wdat.min_count;
-        g_watchdog.count = v;
+    /* The ledger first, with what the firmware left: running or not, and its countdown. */
+    if (wdat_has(&wdat, WDAT_QUERY_RUNNING_STATE))
+        ledger_note("ACPI WDAT running state", wdat_get, wdat_put, WDAT_QUERY_RUNNING_STATE,
+                    wdat_get(WDAT_QUERY_RUNNING_STATE), 8);
+    if (wdat_has(&wdat, WDAT_QUERY_COUNTDOWN_PERIOD))
+        ledger_note("ACPI WDAT countdown period", wdat_get, wdat_put, WDAT_QUERY_COUNTDOWN_PERIOD,
+                    wdat_get(WDAT_QUERY_COUNTDOWN_PERIOD), 32);
+    wdat_run(&wdat, WDAT_SET_STOPPED_STATE, 0, &wdat_regs, NULL);
+    /* As Linux's wdat_wdt probe: was the last reset the watchdog's? Then clear the status for the next boot. */
+    if (wdat_run(&wdat, WDAT_QUERY_WATCHDOG_STATUS, 0, &wdat_regs, &v)) {
+        g_watchdog.status_known = true;
+        g_watchdog.reset_was_ours = v;
+        wdat_run(&wdat, WDAT_SET_WATCHDOG_STATUS, 0, &wdat_regs, NULL);
     }
-    /* Once: the countdown stays set, and each arm only restarts it (as Linux sets its timeout apart from pings). */
+    /* One count more than the time asks for: the first may end at once (watchdog.h least_ms). SET_COUNTDOWN_PERIOD
+     * is there: lib/wdat.c refuses a table without it, as Linux does. Set once: each arm only restarts the count (as
+     * Linux sets its timeout apart from its pings). */
+    g_watchdog.count = wdat_count_for(&wdat, seconds * 1000 + wdat.period_ms);
     wdat_run(&wdat, WDAT_SET_COUNTDOWN_PERIOD, g_watchdog.count, &wdat_regs, NULL);
     u64 ms = (u64)g_watchdog.count * wdat.period_ms, least = ms >= wdat.period_ms ? ms - wdat.period_ms : 0;
     g_watchdog.reset_ms = ms > 0xffffffffu ? 0xffffffffu : (u32)ms;
@@ -100,9 +127,9 @@ static bool wdat_init(u32 seconds)
     acpi_wdat_format(&wdat, &sb);
     k_snprintf(g_watchdog.evidence, sizeof(g_watchdog.evidence),
                "ACPI WDAT at 0x%llx (%s; %s): a machine reset %u.%u..%u.%u s after the boot CPU enters a check that "
-               "does not return%s",
+               "does not return",
                (unsigned long long)wdat.phys, desc, reboot, g_watchdog.least_ms / 1000, g_watchdog.least_ms % 1000 / 100,
-               g_watchdog.reset_ms / 1000, g_watchdog.reset_ms % 1000 / 100, period);
+               g_watchdog.reset_ms / 1000, g_watchdog.reset_ms % 1000 / 100);
     g_watchdog.kind = WATCHDOG_WDAT;
     return true;
 }
@@ -123,13 +150,43 @@ enum { TCO_RLD = 0x00, TCO1_STS = 0x04, TCO2_STS = 0x06, TCO1_CNT = 0x08, TCO_TM
 #define TCO1_CNT_TMR_HLT (1u << 11)
 #define TCO_TICK_MS 600
 
+#define SMI_EN 0x30 /* PMBASE + 30H (ICH9 datasheet 13.8.3.12) */
+#define SMI_EN_TCO_EN (1u << 13)
+
 static volatile u32 *gcs_reg(void)
 {
     return (volatile u32 *)(uintptr_t)g_watchdog.gcs;
 }
 
+/* The ledger's view of the TCO: TCO1_CNT.TMR_HLT, TCO_TMR's 10 bits, GCS.NO_REBOOT. */
+static u64 tco_get(u64 which)
+{
+    switch (which) {
+    case TCO1_CNT:
+        return inw(g_watchdog.tco + TCO1_CNT) & TCO1_CNT_TMR_HLT;
+    case TCO_TMR:
+        return inw(g_watchdog.tco + TCO_TMR) & 0x3ff;
+    default:
+        return *gcs_reg() & GCS_NO_REBOOT;
+    }
+}
+
+static void tco_put(u64 which, u64 v)
+{
+    switch (which) {
+    case TCO1_CNT:
+        outw(g_watchdog.tco + TCO1_CNT, (u16)((inw(g_watchdog.tco + TCO1_CNT) & ~TCO1_CNT_TMR_HLT) | v));
+        break;
+    case TCO_TMR:
+        outw(g_watchdog.tco + TCO_TMR, (u16)((inw(g_watchdog.tco + TCO_TMR) & ~0x3ffu) | v));
+        break;
+    default:
+        *gcs_reg() = (*gcs_reg() & ~GCS_NO_REBOOT) | (u32)v;
+    }
+}
+
 /* Why there is no TCO, or NULL with the TCO set up. */
-static const char *tco_init(u32 seconds, u32 id)
+static const char *tco_init(u32 seconds, u32 id, bool on_request)
 {
     u32 class = pci_cfg_read32(0, LPC_DEV, 0, 8) >> 16;
     if ((id & 0xffff) != 0x8086 || class != 0x0601)
@@ -145,10 +202,32 @@ static const char *tco_init(u32 seconds, u32 id)
                "elsewhere)";
     if (!(rcba & 1) || (rcba & ~0x3fffu) >= 0xffffc000u)
         return "the chipset configuration registers (RCBA) are not enabled";
-    g_watchdog.tco = (u16)((pm & 0xff80) + 0x60);
+    u16 pmbase = (u16)(pm & 0xff80);
+    g_watchdog.tco = (u16)(pmbase + 0x60);
     g_watchdog.gcs = (rcba & ~0x3fffu) + GCS_OFF;
+    /* NO_REBOOT set (by a strap, or firmware) makes the second expiry do nothing. Linux's iTCO_wdt clears it only when
+     * someone opens the watchdog; pmuboot only when asked (watchdog_s=N): cleared while the timer runs, put back as
+     * found when it stops, and believed only if it stays clear (ICH9 datasheet 10.1.75 GCS; a locked platform keeps
+     * it). By default a set NO_REBOOT is left alone and the TCO is not armed. */
+    g_watchdog.no_reboot_was = *gcs_reg() & GCS_NO_REBOOT;
+    if (g_watchdog.no_reboot_was && !on_request)
+        return "GCS.NO_REBOOT is set, so an expiry would not reset; it is left as found by default (watchdog_s=N "
+               "clears it for the run and puts it back)";
+    if (g_watchdog.no_reboot_was) {
+        ledger_note("Intel TCO GCS.NO_REBOOT", tco_get, tco_put, GCS_OFF, GCS_NO_REBOOT, 32);
+        *gcs_reg() &= ~GCS_NO_REBOOT;
+        bool stuck = *gcs_reg() & GCS_NO_REBOOT;
+        *gcs_reg() |= GCS_NO_REBOOT;
+        if (stuck)
+            return "GCS.NO_REBOOT stays set: the TCO timer cannot reset this machine";
+    }
+    /* SMI_EN.TCO_EN: the first expiry raises an SMI, and firmware that handles it may reload the timer, so that the
+     * second expiry, the reset, never comes (ICH9 datasheet 13.8.3.12; Linux's iTCO_wdt leaves it as found on version
+     * 2 TCOs). Left as found; the header then promises no reset. */
+    g_watchdog.smi_routed = inl(pmbase + SMI_EN) & SMI_EN_TCO_EN;
     /* TCO2_STS.SECOND_TO_STS: the second expiry happened, i.e. the TCO reset the machine; kept across that reset
-     * (resume well, cleared by RSMRST#: ICH9 datasheet 13.9.5). Read, then cleared for the next boot. */
+     * (resume well, cleared by RSMRST#: ICH9 datasheet 13.9.5). Read, then cleared for the next boot, as Linux's
+     * iTCO_wdt does at probe. */
     g_watchdog.status_known = true;
     g_watchdog.reset_was_ours = inw(g_watchdog.tco + TCO2_STS) & TCO2_STS_SECOND_TO;
     outw(g_watchdog.tco + TCO2_STS, TCO2_STS_SECOND_TO);
@@ -159,35 +238,35 @@ static const char *tco_init(u32 seconds, u32 id)
     g_watchdog.count = ticks < 2 ? 2 : ticks > 1023 ? 1023 : ticks;
     g_watchdog.reset_ms = g_watchdog.count * 2 * TCO_TICK_MS;
     g_watchdog.least_ms = (g_watchdog.count * 2 - 2) * TCO_TICK_MS;
+    ledger_note("Intel TCO TCO1_CNT.TMR_HLT", tco_get, tco_put, TCO1_CNT, tco_get(TCO1_CNT), 16);
+    ledger_note("Intel TCO TCO_TMR", tco_get, tco_put, TCO_TMR, tco_get(TCO_TMR), 16);
     outw(g_watchdog.tco + TCO1_CNT, inw(g_watchdog.tco + TCO1_CNT) | TCO1_CNT_TMR_HLT);
     outw(g_watchdog.tco + TCO_TMR, (u16)g_watchdog.count); /* once: each arm reloads from it */
-    /* NO_REBOOT set (by a strap, or firmware) makes the second expiry do nothing: it is cleared while the timer runs
-     * and put back as found when it stops (Linux's iTCO_wdt sets and clears it so), and believed only if it stays
-     * clear (ICH9 datasheet 10.1.75 GCS; a locked platform keeps it). */
-    g_watchdog.no_reboot_was = *gcs_reg() & GCS_NO_REBOOT;
-    *gcs_reg() &= ~GCS_NO_REBOOT;
-    bool stuck = *gcs_reg() & GCS_NO_REBOOT;
-    if (g_watchdog.no_reboot_was)
-        *gcs_reg() |= GCS_NO_REBOOT;
-    if (stuck)
-        return "GCS.NO_REBOOT stays set: the TCO timer cannot reset this machine";
+    /* Does the timer start? Linux's iTCO_wdt_start reads TMR_HLT back after clearing it ("failed to reset NO_REBOOT
+     * flag" / "can't start"): firmware may lock it. Reloaded first, so the instant it runs is harmless. */
+    outw(g_watchdog.tco + TCO_RLD, 1);
+    outw(g_watchdog.tco + TCO1_CNT, inw(g_watchdog.tco + TCO1_CNT) & ~TCO1_CNT_TMR_HLT);
+    bool halted = inw(g_watchdog.tco + TCO1_CNT) & TCO1_CNT_TMR_HLT;
+    outw(g_watchdog.tco + TCO1_CNT, inw(g_watchdog.tco + TCO1_CNT) | TCO1_CNT_TMR_HLT);
+    if (halted)
+        return "TCO1_CNT.TMR_HLT stays set when cleared: the firmware keeps the TCO timer halted";
     g_watchdog.kind = WATCHDOG_TCO;
     return NULL;
 }
 
-void watchdog_init(u32 seconds)
+void watchdog_init(u32 seconds, bool on_request)
 {
     g_watchdog = (struct watchdog){0};
     if (!seconds) {
         k_snprintf(g_watchdog.evidence, sizeof(g_watchdog.evidence), "off (watchdog_s=0)");
         return;
     }
-    if (wdat_init(seconds)) {
+    if (wdat_init(seconds, on_request)) {
         g_watchdog.present = true;
         return;
     }
     u32 id = pci_cfg_read32(0, LPC_DEV, 0, 0);
-    const char *why = tco_init(seconds, id);
+    const char *why = tco_init(seconds, id, on_request);
     if (why) {
         k_snprintf(g_watchdog.evidence, sizeof(g_watchdog.evidence),
                    "none (no usable ACPI WDAT; no Intel TCO: %s, LPC bridge 00:1f.0 vendor:device %04x:%04x): a hang "
@@ -197,21 +276,30 @@ void watchdog_init(u32 seconds)
     }
     g_watchdog.present = true;
     k_snprintf(g_watchdog.evidence, sizeof(g_watchdog.evidence),
-               "Intel TCO (%s, LPC %04x:%04x) at I/O 0x%x (no usable ACPI WDAT): a machine reset %u.%u..%u.%u "
-               "s after the boot CPU enters a check that does not return",
-               g_watchdog.chipset, id & 0xffff, id >> 16, g_watchdog.tco, g_watchdog.least_ms / 1000, g_watchdog.least_ms % 1000 / 100,
-               g_watchdog.reset_ms / 1000, g_watchdog.reset_ms % 1000 / 100);
+               "Intel TCO (%s, LPC %04x:%04x) at I/O 0x%x (no usable ACPI WDAT): %s %u.%u..%u.%u s after the boot CPU "
+               "enters a check that does not return%s",
+               g_watchdog.chipset, id & 0xffff, id >> 16, g_watchdog.tco,
+               g_watchdog.smi_routed ? "an SMI, and a machine reset unless the firmware's handler reloads the timer,"
+                                     : "a machine reset",
+               g_watchdog.least_ms / 1000, g_watchdog.least_ms % 1000 / 100, g_watchdog.reset_ms / 1000,
+               g_watchdog.reset_ms % 1000 / 100,
+               g_watchdog.smi_routed ? " (SMI_EN.TCO_EN is set: the first expiry goes to the firmware's SMI handler; "
+                                       "no reset is promised)"
+                                     : "");
 }
 
-void watchdog_arm(void)
+bool watchdog_arm(void)
 {
+    g_watchdog.running = g_watchdog.kind != WATCHDOG_NONE;
     if (g_watchdog.kind == WATCHDOG_WDAT) {
         wdat_run(&wdat, WDAT_RESET, 0, &wdat_regs, NULL);
         wdat_run(&wdat, WDAT_SET_RUNNING_STATE, 0, &wdat_regs, NULL);
-        return;
+        u32 v = 1;
+        return !wdat_has(&wdat, WDAT_QUERY_RUNNING_STATE) ||
+               (wdat_run(&wdat, WDAT_QUERY_RUNNING_STATE, 0, &wdat_regs, &v) && v);
     }
     if (g_watchdog.kind != WATCHDOG_TCO)
-        return;
+        return false;
     u16 t = g_watchdog.tco;
     /* Status bits are write-1-to-clear (ICH9 13.9.4, 13.9.5): a first expiry left over would make the next one
      * the second. */
@@ -221,10 +309,14 @@ void watchdog_arm(void)
     if (g_watchdog.no_reboot_was)
         *gcs_reg() &= ~GCS_NO_REBOOT;
     outw(t + TCO1_CNT, inw(t + TCO1_CNT) & ~TCO1_CNT_TMR_HLT);
+    return !(inw(t + TCO1_CNT) & TCO1_CNT_TMR_HLT); /* read back, as Linux's iTCO_wdt_start */
 }
 
 void watchdog_stop(void)
 {
+    if (!g_watchdog.running)
+        return; /* nothing to stop: and a stop now would undo what the ledger put back */
+    g_watchdog.running = false;
     if (g_watchdog.kind == WATCHDOG_WDAT)
         wdat_run(&wdat, WDAT_SET_STOPPED_STATE, 0, &wdat_regs, NULL);
     else if (g_watchdog.kind == WATCHDOG_TCO) {

@@ -22,6 +22,8 @@ struct watchdog {
     u32 least_ms;        /* ... and at least (a count's first tick comes anywhere within its period): what the hang
                           * report calls "no return within N s", and what watchdog_s= asks for */
     bool no_reboot_was;  /* TCO: GCS.NO_REBOOT as found, put back whenever the timer stops (as Linux's iTCO_wdt) */
+    bool running;        /* armed since the last stop */
+    bool smi_routed;     /* TCO: SMI_EN.TCO_EN set: the first expiry is the firmware's SMI; a reset is not promised */
     char chipset[40];    /* TCO: the chipset's name (lib/tco_lpc_ids.h) */
     u16 tco;             /* TCO: register block (I/O) */
     u32 gcs;             /* TCO: the chipset's GCS register (MMIO), NO_REBOOT in bit 5 */
@@ -29,9 +31,12 @@ struct watchdog {
 };
 extern struct watchdog g_watchdog;
 
-/* Find the watchdog and set its period so that the reset comes `seconds` after the last arm (0: leave it off). */
-void watchdog_init(u32 seconds);
-void watchdog_arm(void);  /* reload and run: call before each guarded stretch */
+/* Find the watchdog and set its period so that the reset comes `seconds` after the last arm (0: leave it off).
+ * on_request (watchdog_s=N rather than auto): a firmware setting that keeps an expiry from resetting (GCS.NO_REBOOT,
+ * a WDAT that needs SET_REBOOT) may be changed for the run; by default the watchdog is then not used. Every register
+ * it changes is in the ledger (kernel/ledger.h). */
+void watchdog_init(u32 seconds, bool on_request);
+bool watchdog_arm(void);  /* reload and run: call before each guarded stretch; false when it did not start */
 void watchdog_stop(void); /* halt the timer */
 /* "ACPI WDAT", "Intel TCO" or "none". */
 const char *watchdog_kind_name(void);

@@ -109,10 +109,18 @@ bool acpi_wdat_parse(const struct phys_window *mem, u64 phys, struct acpi_wdat *
         const char *name;
     } required[] = {{WDAT_RESET, "RESET"},
                     {WDAT_SET_RUNNING_STATE, "SET_RUNNING_STATE"},
-                    {WDAT_SET_STOPPED_STATE, "SET_STOPPED_STATE"}};
+                    {WDAT_SET_STOPPED_STATE, "SET_STOPPED_STATE"},
+                    /* Not required by the specification, but Linux's wdat_wdt probe fails without it (it sets its own
+                     * timeout before anything else: "In some cases the BIOS default is too short and causes immediate
+                     * reboot"), and so does pmuboot: the firmware's countdown is unknown and may be too short. */
+                    {WDAT_SET_COUNTDOWN_PERIOD, "SET_COUNTDOWN_PERIOD"}};
     for (u32 i = 0; i < sizeof(required) / sizeof(required[0]); i++)
         if (!wdat_has(out, required[i].action)) {
-            acpi_problem(pr, "WDAT: no %s action (required)", required[i].name);
+            acpi_problem(pr, "WDAT: no %s action (%s)", required[i].name,
+                         required[i].action == WDAT_SET_COUNTDOWN_PERIOD
+                             ? "the watchdog's countdown would be the firmware's, which may be too short; Linux's "
+                               "wdat_wdt refuses such a table too"
+                             : "required");
             ok = false;
         }
     return ok;

@@ -266,6 +266,15 @@ static void test_refused(void **state)
     t = wdat_new(ich9, NICH9);
     t.b[9] ^= 1;
     refused(&t, "checksum");
+
+    /* No SET_COUNTDOWN_PERIOD: the firmware's countdown, possibly too short (Linux's wdat_wdt refuses it too). */
+    u32 k = 0;
+    for (u32 i = 0; i < NICH9; i++)
+        if (ich9[i].action != WDAT_SET_COUNTDOWN_PERIOD)
+            in[k++] = ich9[i];
+    assert_int_equal(k, NICH9 - 1);
+    t = wdat_new(in, k);
+    refused(&t, "no SET_COUNTDOWN_PERIOD action");
 }
 
 /* The TCO's LPC bridges (generated from Linux's lpc_ich): QEMU's ICH9, real ones, and not the later parts. */
