@@ -1,4 +1,5 @@
 #include "kernel/exit.h"
+#include "kernel/ledger.h"
 #include "kernel/watchdog.h"
 
 #include "kernel/console.h"
@@ -67,6 +68,12 @@ void kernel_exit(bool passed, enum exit_mode mode)
     /* A bail-out can end the run inside a check: the watchdog must not reset a machine told to halt (a reboot says
      * the rest; the next boot reads the record, kernel/watchdog.h). */
     watchdog_stop();
+    /* Whatever way the run ends: every change the ledger holds is put back (a record left behind would make the next
+     * boot report this run's last check as stopped, and firmware would find its bytes changed). */
+    u32 put_back = ledger_restore_all();
+    if (put_back)
+        kprintf("# machine: %u change%s put back before the exit (kernel/ledger.h)\n", put_back,
+                put_back == 1 ? "" : "s");
     switch (mode) {
     case EXIT_QEMU:
         outb(QEMU_EXIT_PORT, passed ? QEMU_EXIT_PASS : QEMU_EXIT_FAIL);

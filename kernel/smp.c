@@ -5,6 +5,7 @@
 
 #include "apic/apic.h"
 #include "kernel/cmos.h"
+#include "kernel/ledger.h"
 #include "kernel/console.h"
 #include "kernel/cpuid_hw.h"
 #include "lib/fw_resume.h"
@@ -186,6 +187,27 @@ static bool bsp_resume_supported(const char **why)
 #define CMOS_SHUTDOWN 0x0F
 #define BDA_WARM_RESET_VECTOR 0x467 /* 40:67, offset then segment */
 
+/* The warm-reset vector as the ledger sees it (kernel/ledger.h): the firmware jumps through it after a reset with
+ * shutdown code 0x0A. */
+static volatile u32 *warm_vector(void)
+{
+    uintptr_t a = BDA_WARM_RESET_VECTOR;
+    asm("" : "+r"(a)); /* low memory is identity-mapped; keep GCC from calling the address invalid */
+    return (volatile u32 *)a;
+}
+
+static u64 warm_get(u64 arg)
+{
+    (void)arg;
+    return *warm_vector();
+}
+
+static void warm_put(u64 arg, u64 v)
+{
+    (void)arg;
+    *warm_vector() = (u32)v;
+}
+
 bool smp_init_roundtrip(void (*capture)(void *arg), void *arg, u64 *init_tsc, const char **why)
 {
     struct cpu *self = this_cpu();
@@ -219,6 +241,8 @@ bool smp_init_roundtrip(void (*capture)(void *arg), void *arg, u64 *init_tsc, co
         smp_ap_stack_tops[me] = (u64)(uintptr_t)(reentry_stack + sizeof(reentry_stack));
         __atomic_store_n(&r->armed, true, __ATOMIC_RELEASE);
         if (me == 0) { /* INIT to itself, back through the firmware's warm-reset vector */
+            ledger_note("BDA 40:67 warm-reset vector", warm_get, warm_put, 0, *warm_vector(), 32);
+            ledger_note_cmos(CMOS_SHUTDOWN, cmos_read(CMOS_SHUTDOWN), "shutdown status");
             warm[0] = 0;
             warm[1] = (u16)(trampoline_phys >> 4);
             cmos_write(CMOS_SHUTDOWN, 0x0A);
@@ -233,7 +257,7 @@ bool smp_init_roundtrip(void (*capture)(void *arg), void *arg, u64 *init_tsc, co
     if (me == 0) {
         warm[0] = warm_old[0];
         warm[1] = warm_old[1];
-        cmos_write(CMOS_SHUTDOWN, 0);
+        ledger_restore_cmos(CMOS_SHUTDOWN); /* as found */
     }
     smp_ap_stack_tops[me] = r->stack_top;
     *init_tsc = restart_init_tsc[me];

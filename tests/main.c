@@ -11,6 +11,7 @@
 #include "kernel/timing.h"
 #include "kernel/cpuid_hw.h"
 #include "kernel/globals.h"
+#include "kernel/ledger.h"
 #include "kernel/memory.h"
 #include "kernel/paging.h"
 #include "kernel/percpu.h"
@@ -26,6 +27,8 @@
 #include "harness/framework.h"
 #include "harness/tap_report.h"
 #include "tests/boot/boot_early.h"
+
+extern const struct suite suite_machine; /* tests/machine: last, always */
 
 struct boot_info g_boot;
 struct options g_options;
@@ -55,6 +58,7 @@ void kmain(u32 magic, u32 info_phys)
     trap_add_claim(1, singlestep_trap); /* the single-step oracle's #DB (kernel/singlestep.h) */
     trap_set_catch_hooks(&(struct trap_catch_hooks){.exception = check_exception, .time_limit = check_time_limit});
     cpu_local_init(0, 0);
+    ledger_snapshot_cmos(); /* before anything writes CMOS: suite machine compares the end with it */
     pic_mask_all();
     struct uart_desc com1;
     uart_com(&com1, 0, 115200);
@@ -74,6 +78,7 @@ void kmain(u32 magic, u32 info_phys)
     console_setup(&g_options, &g_acpi, &phys_all);
     cpu_ident_decode(&g_ident, &cpuid_hw);
     check_deviations_strict = g_options.deviations_strict;
+    ledger_set_skip(g_options.restore_skip);
     if (cmdline_ok)
         pmu_emul_boot();
 
@@ -122,5 +127,7 @@ void kmain(u32 magic, u32 info_phys)
     suites_run(g_options.suites, g_options.exclude);
     suites_after_run();
     hang_guard_finish();
+    ledger_restore_all(); /* every change put back, then read back by suite machine */
+    suites_run_one(&suite_machine);
     tap_report_finish();
 }
