@@ -4,37 +4,27 @@
 #include <string.h>
 
 #include "apic/apic.h"
-#include "kernel/cmos.h"
 #include "kernel/globals.h"
+#include "kernel/record_store.h"
 #include "kernel/report.h"
 #include "kernel/watchdog.h"
-#include "lib/cmos_slot.h"
 #include "lib/hang_record.h"
 
 static struct {
     bool active;    /* a slot, and a record to keep */
     bool armed;     /* the watchdog runs around the checks */
-    u8 slot;
     struct hang_record rec;
     u8 written[HANG_RECORD_BYTES];
     struct hang_place hung_now; /* the place the previous boot stopped in (skipped on this boot as well) */
     bool has_hung_now;
 } hg;
 
-static void write_record(void)
+static bool write_record(void)
 {
     u8 b[HANG_RECORD_BYTES];
     hang_record_encode(&hg.rec, b);
-    for (u32 i = 0; i < HANG_RECORD_BYTES; i++)
-        if (b[i] != hg.written[i])
-            cmos_write((u8)(hg.slot + i), b[i]);
     memcpy(hg.written, b, sizeof(b));
-}
-
-static void clear_record(u8 slot)
-{
-    for (u32 i = 0; i < HANG_RECORD_BYTES; i++)
-        cmos_write((u8)(slot + i), 0);
+    return record_store_write(RECORD_HANG, b);
 }
 
 static const char *place_name(struct hang_place p, char *buf, size_t n)
@@ -95,50 +85,59 @@ static void report_previous(enum hang_boot b, const struct hang_record *before)
 
 void hang_guard_boot(void)
 {
-    watchdog_init(g_options.watchdog_s);
-    report_comment("watchdog: %s", g_watchdog.evidence);
+    record_store_init();
+    report_comment("records: %s", g_records.evidence);
+    if (g_options.watchdog_auto && g_records.kind == STORE_NONE) {
+        /* Nothing is touched: no watchdog register is even read. */
+        report_comment("watchdog: not armed by default on this machine: no record store to say where a hang was "
+                       "(watchdog_s=N with cmos=FIRST-LAST arms it; another CPU's NMI still ends a hang of the boot "
+                       "CPU where one can)");
+        return;
+    }
+    watchdog_init(options_watchdog_s(&g_options), !g_options.watchdog_auto);
+    report_comment("watchdog: %s%s", g_watchdog.evidence,
+                   g_watchdog.present ? "" : g_options.watchdog_auto ? "; not armed" : "");
     if (g_watchdog.problems[0])
         report_comment("watchdog: %s", g_watchdog.problems);
-    u8 cmos[RESET_CMOS_END - RESET_CMOS_FIRST];
-    for (u32 i = 0; i < sizeof(cmos); i++)
-        cmos[i] = cmos_read((u8)(RESET_CMOS_FIRST + i));
+    u8 b[HANG_RECORD_BYTES];
     bool found = false;
-    int slot = hang_cmos_slot(cmos, &found);
+    char why[200];
     if (!g_watchdog.present) {
-        if (found) { /* an earlier run's, with the watchdog on: the bytes were unused before it */
-            clear_record((u8)slot);
-            report_comment("hang: an earlier run's record cleared (no watchdog on this boot)");
+        if (record_store_holds(RECORD_HANG) && record_store_open(RECORD_HANG, b, &found, why, sizeof(why))) {
+            /* an earlier run's, with the watchdog on */
+            record_store_clear(RECORD_HANG);
+            report_comment("hang: an earlier run's record cleared from %s (no watchdog on this boot)",
+                           record_store_where(RECORD_HANG));
         }
         return;
     }
-    if (slot < 0) {
-        report_comment("watchdog: not armed: no 16 unused CMOS bytes in 0x40..0x7F for the record of where the boot "
-                       "CPU is (a hang would not be attributed)");
+    if (!record_store_open(RECORD_HANG, b, &found, why, sizeof(why))) {
+        report_comment("watchdog: not armed: %s (a hang would not be attributed, and the next boot would hang again)",
+                       why);
         return;
     }
-    hg.slot = (u8)slot;
     hg.active = true;
-    memcpy(hg.written, &cmos[slot - RESET_CMOS_FIRST], sizeof(hg.written));
+    memcpy(hg.written, b, sizeof(hg.written));
     hang_record_decode(hg.written, &hg.rec);
     struct hang_record before = hg.rec;
-    enum hang_boot b = hang_plan_boot(&hg.rec, found, hang_run_id(PMUBOOT_VERSION, g_boot.cmdline), wd_status());
-    if (b == HANG_BOOT_HUNG || b == HANG_BOOT_GIVE_UP) {
+    enum hang_boot bt = hang_plan_boot(&hg.rec, found, hang_run_id(PMUBOOT_VERSION, g_boot.cmdline), wd_status());
+    if (bt == HANG_BOOT_HUNG || bt == HANG_BOOT_GIVE_UP) {
         hg.hung_now = before.at;
         hg.has_hung_now = before.state == HANG_IN_CHECK;
     }
-    report_previous(b, &before);
+    report_previous(bt, &before);
     hg.rec.cpu_apic_id = (u8)apic_id();
     u32 secs = g_watchdog.least_ms / 1000; /* "no return within N s": the least time to the reset */
     hg.rec.seconds = (u8)(secs > 255 ? 255 : secs);
-    write_record();
     /* Never arm without a record that survives: the next boot could not skip a hang, and would hang again. */
-    for (u32 i = 0; i < HANG_RECORD_BYTES; i++)
-        if (cmos_read((u8)(hg.slot + i)) != hg.written[i]) {
-            report_comment("watchdog: not armed: CMOS byte 0x%x did not keep what was written (the record of where the "
-                           "boot CPU is would not survive a reset)", hg.slot + i);
-            return;
-        }
-    hg.armed = b != HANG_BOOT_GIVE_UP && b != HANG_BOOT_LOST;
+    if (!write_record()) {
+        report_comment("watchdog: not armed: %s did not keep what was written (the record of where the boot CPU is "
+                       "would not survive a reset)", record_store_where(RECORD_HANG));
+        return;
+    }
+    hg.armed = bt != HANG_BOOT_GIVE_UP && bt != HANG_BOOT_LOST;
+    report_comment("watchdog: %s around each of the boot CPU's checks; the record of where it is: %s",
+                   hg.armed ? "armed" : "not armed", record_store_where(RECORD_HANG));
 }
 
 static bool guarded(const struct suite *s)
@@ -188,7 +187,14 @@ void hang_guard_enter(const struct suite *s, u32 slot)
     hg.rec.state = HANG_IN_CHECK;
     hg.rec.at = (struct hang_place){suite_index(s), (u8)slot};
     write_record();
-    watchdog_arm();
+    if (!watchdog_arm()) {
+        watchdog_stop();
+        hg.armed = false;
+        hg.rec.state = HANG_IDLE;
+        write_record();
+        report_comment("watchdog: did not start (%s reads back halted): not armed from here on",
+                       watchdog_kind_name());
+    }
 }
 
 void hang_guard_leave(void)
@@ -211,9 +217,6 @@ void hang_guard_before_reset(void)
 
 void hang_guard_finish(void)
 {
-    watchdog_stop();
-    if (!hg.active)
-        return;
-    clear_record(hg.slot);
+    watchdog_stop(); /* the record goes with the ledger's restore (kernel/ledger.h), the last step of every run */
     hg.active = false;
 }

@@ -17,5 +17,5 @@ bool hang_guard_previous_stop(char *name, size_t n);
 /* Suite reset is about to reset the machine on purpose: the watchdog stopped, and the record says so, so that the
  * next boot goes on with this run (its skip list kept) instead of taking the reset for a hang. */
 void hang_guard_before_reset(void);
-/* The run is over: the watchdog stopped, the record's bytes back to 0. */
+/* The run is over: the watchdog stopped (the record is cleared by the ledger's restore, kernel/ledger.h). */
 void hang_guard_finish(void);

@@ -593,6 +593,7 @@ bool acpi_madt_parse(const struct phys_window *mem, u64 phys, struct acpi_madt *
 #define FADT_V1_LEN 116u         /* ACPI 1.0 FADT: up to and including Flags */
 #define FADT_PM_TMR_BLK 76u      /* ACPI 6.5 Table 5.9: u32 I/O port */
 #define FADT_PM_TMR_LEN 91u      /* u8: 4 when the PM timer is supported, else 0 */
+#define FADT_CENTURY 108u        /* u8: the RTC CMOS index of the century, 0 when there is none (ACPI 6.5 Table 5.9) */
 #define FADT_FLAGS 112u          /* u32 */
 #define FADT_X_PM_TMR_BLK 208u   /* GAS, ACPI 2.0+ */
 #define GAS_LEN 12u              /* ACPI 6.5 5.2.3.2: space, bit width, bit offset, access size, u64 address */
@@ -629,6 +630,8 @@ bool acpi_fadt_parse(const struct phys_window *mem, u64 phys, struct acpi_fadt *
     f.length = h.length;
     f.revision = h.revision;
     f.flags = acpi_get32(b + FADT_FLAGS);
+    f.century = b[FADT_CENTURY];
+    memcpy(f.oem_id, b + 10, 6); /* the SDT header's OEM ID (ACPI 6.5 Table 5.4) */
     f.pm_timer_bits = (f.flags & ACPI_FADT_TMR_VAL_EXT) ? 32 : 24; /* ACPI 6.5 4.8.3.3 */
     const u32 legacy = acpi_get32(b + FADT_PM_TMR_BLK);
     const u8 legacy_len = b[FADT_PM_TMR_LEN];

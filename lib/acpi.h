@@ -215,6 +215,8 @@ struct acpi_fadt {
     u32 length;
     u8 revision;
     u32 flags;
+    u8 century;           /* CENTURY: the RTC's century byte in CMOS, 0 when none */
+    char oem_id[7];       /* the table header's OEM ID, NUL-terminated */
     bool pm_timer;        /* a usable PM timer: an I/O port */
     u16 pm_timer_port;
     u8 pm_timer_bits;     /* 24, or 32 with TMR_VAL_EXT */

@@ -148,7 +148,43 @@ static const char *set_check_timeout(struct options *o, const char *v)
 
 static const char *set_watchdog(struct options *o, const char *v)
 {
-    return opt_u32(v, &o->watchdog_s, 0, 1200) ? NULL : "expects seconds, 0 (off) or 4..1200";
+    o->watchdog_auto = !strcmp(v, "auto");
+    if (o->watchdog_auto) {
+        o->watchdog_s = 0;
+        return NULL;
+    }
+    return opt_u32(v, &o->watchdog_s, 0, 1200) ? NULL : "expects auto, 0 (off) or seconds, 4..1200";
+}
+
+static bool parse_id(const char *s, u32 *out);
+
+/* cmos=FIRST-LAST: CMOS bytes the user gives pmuboot's records (lib/cmos_slot.h says which are allowed, once the
+ * FADT's century byte is known). */
+static const char *set_cmos(struct options *o, const char *v)
+{
+    const char *dash = strchr(v, '-');
+    char first[8];
+    u32 a, b;
+    if (!dash || dash == v || (size_t)(dash - v) >= sizeof(first))
+        return "expects FIRST-LAST, CMOS indexes in decimal or 0x-hex, e.g. 0x70-0x7f";
+    memcpy(first, v, (size_t)(dash - v));
+    first[dash - v] = '\0';
+    if (!parse_id(first, &a) || !parse_id(dash + 1, &b) || a > 0x7f || b > 0x7f)
+        return "expects FIRST-LAST, CMOS indexes 0..0x7f in decimal or 0x-hex, e.g. 0x70-0x7f";
+    if (a < 0x40 || b < a || b - a + 1 < 16)
+        return "expects at least 16 bytes inside 0x40..0x7f (0x00..0x3f hold the RTC, the AT configuration and "
+               "its checksum)";
+    o->cmos_first = a;
+    o->cmos_last = b;
+    return NULL;
+}
+
+static const char *set_restore_skip(struct options *o, const char *v)
+{
+    if (!*v || strlen(v) >= sizeof(o->restore_skip))
+        return "expects a word of the ledger entry's name (machine/restored lists them), up to 23 characters";
+    memcpy(o->restore_skip, v, strlen(v) + 1);
+    return NULL;
 }
 
 static const char *set_timeout_hang(struct options *o, const char *v)
@@ -262,10 +298,18 @@ static const struct opt_desc base_options[] = {
      "lava: after each verdict, one line 'pmuboot-result: ID RESULT [VALUE UNIT]' per check and thread, for LAVA's "
      "test monitors (docs/running.md, In a lab); implies fold=off",
      set_monitor},
-    {"watchdog_s", "watchdog_s=N",
-     "the boot CPU's checks run under the hardware watchdog (Intel TCO): a check that does not return within N s "
-     "(default 120; 0: off) resets the machine, and the next boot reports it failed and skips it (docs/running.md)",
+    {"watchdog_s", "watchdog_s=auto|0|N",
+     "the boot CPU's checks run under the hardware reset watchdog (ACPI WDAT or Intel TCO): a check that does not "
+     "return within N s resets the machine, and the next boot reports it failed and skips it; auto (default): armed "
+     "only where a record store exists (QEMU, cmos=) and the watchdog needs no setting changed, for 120 s or the "
+     "check limit + 3 s; N arms it on request (docs/running.md)",
      set_watchdog},
+    {"cmos", "cmos=FIRST-LAST",
+     "CMOS bytes (inside 0x40..0x7f, at least 16) that are free on this board, for the records that survive a reset "
+     "(watchdog, suite reset); without it, CMOS is used only on QEMU", set_cmos},
+    {"restore_skip", "restore_skip=TEXT",
+     "testing: the ledger's changes whose name holds TEXT (e.g. record) are not put back, so that machine/restored "
+     "must fail", set_restore_skip},
     {"timeout_hang", "timeout_hang=none|bsp",
      "suite timeout: bsp makes time_limit hang the boot CPU too, which only the watchdog ends (needs suite=timeout)",
      set_timeout_hang},
@@ -320,7 +364,15 @@ void options_default(struct options *o)
     o->init_delay_us = -1;
     o->ap_timeout_ms = 100;
     o->check_timeout_ms = 20000;
-    o->watchdog_s = 120;
+    o->watchdog_auto = true;
+}
+
+u32 options_watchdog_s(const struct options *o)
+{
+    if (!o->watchdog_auto)
+        return o->watchdog_s;
+    u32 s = (o->check_timeout_ms + WATCHDOG_MARGIN_MS + 999) / 1000;
+    return s > WATCHDOG_AUTO_S ? s : WATCHDOG_AUTO_S;
 }
 
 static bool is_blank(char c)
@@ -348,6 +400,13 @@ static bool options_consistent(const struct options *o, char *err, size_t err_si
     if (o->watchdog_s && o->watchdog_s < 4) {
         k_snprintf(err, err_size, "watchdog_s=%u: the watchdog's 0.6 s ticks make 4 s the shortest (0 turns it off)",
                    o->watchdog_s);
+        return false;
+    }
+    if (o->watchdog_s && (u64)o->watchdog_s * 1000 < (u64)o->check_timeout_ms + WATCHDOG_MARGIN_MS) {
+        k_snprintf(err, err_size, "watchdog_s=%u: the reset watchdog must outlast the boot CPU's check limit "
+                   "(check_timeout_ms=%u) by %u s, so that another CPU's NMI ends a hung check first (raise watchdog_s "
+                   "to %u, or lower check_timeout_ms)", o->watchdog_s, o->check_timeout_ms, WATCHDOG_MARGIN_MS / 1000,
+                   (o->check_timeout_ms + WATCHDOG_MARGIN_MS + 999) / 1000);
         return false;
     }
     if (o->timeout_hang && !list_contains(o->suites, "timeout")) {

@@ -32,6 +32,9 @@ struct options {
     u32 run_cpus;               /* run_cpus=auto|N: at most N CPUs run checks at once (0 = auto) */
     u32 check_timeout_ms;       /* check_timeout_ms=N: a check on another CPU still running after N is stopped */
     u32 watchdog_s;             /* watchdog_s=N: the boot CPU's checks under a hardware watchdog of N s (0: off) */
+    bool watchdog_auto;         /* watchdog_s=auto (default): armed only where it is safe, for options_watchdog_s() */
+    u32 cmos_first, cmos_last;  /* cmos=FIRST-LAST: CMOS bytes for the records (0: not given) */
+    char restore_skip[24];      /* restore_skip=TEXT: ledger entries whose name holds TEXT are left changed (testing) */
     u32 timeout_hang;           /* timeout_hang=none|bsp: 1 = suite timeout's time_limit hangs the boot CPU too */
     s64 init_delay_us;          /* init_delay_us=N; -1 = chosen by CPU family */
     u32 ap_timeout_ms;          /* ap_timeout_ms=N */
@@ -51,6 +54,12 @@ struct options {
 };
 
 void options_default(struct options *o);
+
+/* The reset watchdog outlasts the boot CPU's check limit by this much (watchdog_s= is refused otherwise). */
+#define WATCHDOG_MARGIN_MS 3000
+#define WATCHDOG_AUTO_S 120
+/* The watchdog's seconds: watchdog_s=N, or with auto the longer of 120 s and the check limit + the margin. */
+u32 options_watchdog_s(const struct options *o);
 
 /* For an option with a fixed set of values: *out = the index of v in names (a NULL-terminated list) and NULL, or
  * `why` ("expects a, b or c") when v is none of them. */

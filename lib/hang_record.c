@@ -72,9 +72,9 @@ static bool is_reset_record(const u8 b[CMOS_RECORD_BYTES])
     return reset_record_decode(b, &r);
 }
 
-int hang_cmos_slot(const u8 cmos[0x40], bool *found_record)
+int hang_cmos_slot(const struct cmos_window *w, const u8 cmos[0x40], bool *found_record)
 {
-    return cmos_record_slot(cmos, is_hang_record, is_reset_record, found_record);
+    return cmos_record_slot(w, cmos, is_hang_record, is_reset_record, found_record);
 }
 
 int hang_skip_index(const struct hang_record *r, u8 suite, u8 check)

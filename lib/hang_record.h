@@ -43,7 +43,7 @@ bool hang_record_decode(const u8 in[HANG_RECORD_BYTES], struct hang_record *r);
 
 /* The slot in CMOS bytes 0x40..0x7F (cmos[0] is byte 0x40): a valid hang record's, else the first 16 bytes that read
  * 0, are allowed and do not overlap suite reset's record (lib/cmos_slot.h); -1 when there is none. */
-int hang_cmos_slot(const u8 cmos[0x40], bool *found_record);
+int hang_cmos_slot(const struct cmos_window *w, const u8 cmos[0x40], bool *found_record);
 
 enum hang_boot {
     HANG_BOOT_FIRST,    /* no record: a new run */

@@ -105,7 +105,7 @@ static bool is_hang_record(const u8 b[CMOS_RECORD_BYTES])
     return hang_record_decode(b, &r);
 }
 
-int reset_cmos_slot(const u8 cmos[RESET_CMOS_END - RESET_CMOS_FIRST], bool *found_record)
+int reset_cmos_slot(const struct cmos_window *w, const u8 cmos[RESET_CMOS_END - RESET_CMOS_FIRST], bool *found_record)
 {
-    return cmos_record_slot(cmos, is_reset_record, is_hang_record, found_record);
+    return cmos_record_slot(w, cmos, is_reset_record, is_hang_record, found_record);
 }

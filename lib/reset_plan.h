@@ -1,8 +1,7 @@
 /* Suite reset's plan across boots: which machine reset comes next, what the previous boot left, and when to
- * stop. The state lives in 16 unused CMOS bytes of 0x40..0x7F (they survive a reset on QEMU and on PC
- * hardware; reset_cmos_slot), written as a record with a magic, a version and a checksum, so a stale or foreign
- * byte pattern is never taken for a round in flight. Portable: the kernel reads and writes the
- * bytes (kernel/cmos.c), this decides.
+ * stop. The state lives in the record store (kernel/record_store.h: an ACPI ERST, or a CMOS window where its layout is
+ * known, reset_cmos_slot), written as a record with a magic, a version and a checksum, so a stale or foreign byte
+ * pattern is never taken for a round in flight. Portable: the kernel reads and writes the bytes, this decides.
  *
  * Never loops: every boot of a run increments `boots`; a boot that finds its predecessor still "running" (it
  * died before finishing or resetting) ends the run with a failure, and so does a boot count above the number of
@@ -18,7 +17,7 @@ enum reset_type { RESET_CF9, RESET_KBC, RESET_TRIPLE, RESET_TYPES };
 
 /* Where the record goes: a slot of lib/cmos_slot.h (the first 16 unused bytes, or the run already holding a valid
  * record of this run), clear of the watchdog's record. */
-int reset_cmos_slot(const u8 cmos[RESET_CMOS_END - RESET_CMOS_FIRST], bool *found_record);
+int reset_cmos_slot(const struct cmos_window *w, const u8 cmos[RESET_CMOS_END - RESET_CMOS_FIRST], bool *found_record);
 
 enum reset_state { RESET_STATE_NONE, RESET_STATE_ISSUED, RESET_STATE_RUNNING };
 

@@ -260,6 +260,15 @@ error_runs=(
     "watchdog-wdat-q35|--machine q35 --wdat --smp 2 --append suite=timeout --append check_timeout_ms=500 --append timeout_hang=bsp --append watchdog_s=4 --timeout 120|^  \"failure\": \"hung: no return within [0-9]* s on this thread, watchdog reset (ACPI WDAT, |as watchdog-q35, with the TCO described by an ACPI WDAT table (run-qemu.sh --wdat): the kernel drove it through the table's actions"
 )
 
+# Runs that must pass and whose log must hold a line: name | options | the line (grep -E) | what it shows.
+pattern_runs=(
+    "wdat-no-countdown-q35|--machine q35 --wdat-no-countdown --smp 2 --append suite=boot --append watchdog_s=4 --append check_timeout_ms=500 --timeout 60|^# watchdog: an ACPI WDAT is listed but not used: WDAT: no SET_COUNTDOWN_PERIOD action|a WDAT without SET_COUNTDOWN_PERIOD is refused, as Linux's wdat_wdt refuses it (the firmware's countdown may be too short)"
+    "watchdog-default-q35|--machine q35 --smp 2 --append suite=boot --timeout 60|^# watchdog: none \\(.*GCS.NO_REBOOT is set, so an expiry would not reset; it is left as found by default|by default (watchdog_s=auto) the TCO's NO_REBOOT is left as found and the reset watchdog is not armed"
+)
+error_runs+=(
+    "restore-skip-q35|--machine q35 --smp 2 --append suite=boot --append watchdog_s=30 --append restore_skip=record --timeout 60|^not ok [0-9]* - machine/restored\$|a change the ledger does not put back (restore_skip=record: the hang record's CMOS bytes) makes machine/restored fail"
+)
+
 # More CPUs than the memory holds: 288 vCPUs in 32 MiB leave about 120 without a check record and report buffer;
 # each of their checks must FAIL naming the memory, never be left out in silence. QEMU 10 only (QEMU 7.2 TCG
 # stops at 255).
@@ -273,9 +282,9 @@ if [[ ${CHECK_QEMU:-1} == 0 ]]; then
 else
     jobs_max=${CHECK_JOBS:-1}
     [[ $jobs_max =~ ^[1-9][0-9]*$ ]] || { echo "check: CHECK_JOBS must be a positive number, not '$jobs_max'" >&2; exit 2; }
-    echo "check: ${#qemu_runs[@]} QEMU runs and ${#error_runs[@]} that must fail, $jobs_max at a time (logs in $out/qemu/)"
+    echo "check: ${#qemu_runs[@]} QEMU runs, ${#pattern_runs[@]} that must print a line and ${#error_runs[@]} that must fail, $jobs_max at a time (logs in $out/qemu/)"
     # run-qemu.sh builds each ISO once (under a lock) and caches it in build/iso/.
-    for r in "${qemu_runs[@]}" "${error_runs[@]%|*|*}"; do
+    for r in "${qemu_runs[@]}" "${error_runs[@]%|*|*}" "${pattern_runs[@]%|*|*}"; do
         name=${r%%|*}
         while [[ $(jobs -rp | wc -l) -ge $jobs_max ]]; do wait -n || true; done
         # shellcheck disable=SC2086
@@ -333,6 +342,20 @@ else
     [[ -z $qemu10_why ]] ||
         run_check yes "qemu/qemu10 # SKIP runs $(for r in "${qemu10_runs[@]}"; do printf '%s ' "${r%%|*}"; done)not done: QEMU 10 not available: $qemu10_why"
     # The runs that must fail: each must end by itself with failed checks, and its log must show why.
+    for r in "${pattern_runs[@]}"; do
+        IFS='|' read -r name _ pattern what <<<"$r"
+        status=$(cat "$out/qemu/$name.status")
+        verdict=$(tail -n 1 "$out/qemu/$name.err")
+        streams+=("qemu/$name=$out/qemu/$name.log")
+        if [[ $status -eq 0 ]] && grep -Eq -- "$pattern" "$out/qemu/$name.log"; then
+            run_check yes "qemu/$name: $what: the run passed and its log holds '$pattern'"
+        elif [[ $status -eq 0 ]]; then
+            run_check no "qemu/$name: the run passed but its log has no '$pattern' (see $out/qemu/$name.log)"
+        else
+            run_check no "qemu/$name: must pass, got run-qemu status $status: ${verdict#run-qemu: }"
+        fi
+        echo "check: qemu/$name: ${verdict#run-qemu: }"
+    done
     for r in "${error_runs[@]}"; do
         IFS='|' read -r name _ pattern what <<<"$r"
         status=$(cat "$out/qemu/$name.status")

@@ -519,17 +519,41 @@ static void test_monitor_values(void **state)
     expect_error("monitor=jenkins", "monitor", "none or lava");
 }
 
-/* watchdog_s= (0 off, else 4..1200) and timeout_hang= (suite timeout only). */
+/* watchdog_s= (auto, 0 off, else 4..1200, and longer than the check limit), cmos= and timeout_hang= (suite timeout
+ * only). */
 static void test_watchdog_values(void **state)
 {
     (void)state;
     struct options o;
     expect_ok("watchdog_s=0", &o);
-    assert_int_equal(o.watchdog_s, 0);
+    assert_int_equal(options_watchdog_s(&o), 0);
     expect_ok("", &o);
-    assert_int_equal(o.watchdog_s, 120);
+    assert_true(o.watchdog_auto);
+    assert_int_equal(options_watchdog_s(&o), 120);
+    expect_ok("check_timeout_ms=300000", &o); /* auto outlasts the check limit */
+    assert_int_equal(options_watchdog_s(&o), 303);
+    expect_ok("watchdog_s=auto check_timeout_ms=500", &o);
+    assert_int_equal(options_watchdog_s(&o), 120);
+    expect_ok("watchdog_s=4 check_timeout_ms=500", &o);
+    assert_false(o.watchdog_auto);
+    assert_int_equal(options_watchdog_s(&o), 4);
     expect_error("watchdog_s=2", "watchdog_s=2", "4 s");
     expect_error("watchdog_s=5000", "watchdog_s", "4..1200");
+    /* The reset watchdog never ends a check that the other CPUs' NMI would end: 20 s limit, 3 s margin. */
+    expect_error("watchdog_s=22", "watchdog_s=22", "check_timeout_ms=20000");
+    expect_ok("watchdog_s=23", &o);
+    expect_error("watchdog_s=100 check_timeout_ms=600000", "watchdog_s=100", "raise watchdog_s to 603");
+    expect_ok("cmos=0x70-0x7f", &o);
+    assert_int_equal(o.cmos_first, 0x70);
+    assert_int_equal(o.cmos_last, 0x7f);
+    expect_ok("cmos=64-127", &o);
+    assert_int_equal(o.cmos_first, 0x40);
+    expect_error("cmos=0x0e-0x1f", "cmos=", "0x40..0x7f");
+    expect_error("cmos=0x2e-0x4f", "cmos=", "checksum");
+    expect_error("cmos=0x70-0x7e", "cmos=", "at least 16 bytes");
+    expect_error("cmos=0x70-0x80", "cmos=", "0..0x7f");
+    expect_error("cmos=0x70", "cmos=", "FIRST-LAST");
+    expect_error("cmos=-0x7f", "cmos=", "FIRST-LAST");
     expect_ok("suite=timeout timeout_hang=bsp", &o);
     assert_int_equal(o.timeout_hang, 1);
     expect_error("timeout_hang=bsp", "timeout_hang", "suite=timeout");

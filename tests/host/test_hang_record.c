@@ -42,22 +42,24 @@ static void test_slot_beside_the_reset_record(void **state)
     (void)state;
     u8 cmos[0x40] = {0};
     bool found;
-    assert_int_equal(hang_cmos_slot(cmos, &found), 0x40);
+    struct cmos_window qemu;
+    cmos_window_qemu(&qemu);
+    assert_int_equal(hang_cmos_slot(&qemu, cmos, &found), 0x40);
     assert_false(found);
     /* Suite reset took 0x40..0x4F: the hang record goes after the bytes kept for QEMU and SeaBIOS (0x5B..0x5F). */
     struct reset_record rr = {.requested = 1, .state = RESET_STATE_RUNNING, .boots = 1};
     reset_record_encode(&rr, cmos);
-    assert_int_equal(hang_cmos_slot(cmos, &found), 0x60);
+    assert_int_equal(hang_cmos_slot(&qemu, cmos, &found), 0x60);
     struct hang_record h = {.state = HANG_IDLE, .boots = 1, .seconds = 4};
     hang_record_encode(&h, &cmos[0x60 - 0x40]);
-    assert_int_equal(hang_cmos_slot(cmos, &found), 0x60);
+    assert_int_equal(hang_cmos_slot(&qemu, cmos, &found), 0x60);
     assert_true(found);
     bool rfound;
-    assert_int_equal(reset_cmos_slot(cmos, &rfound), 0x40);
+    assert_int_equal(reset_cmos_slot(&qemu, cmos, &rfound), 0x40);
     assert_true(rfound);
     /* Every byte used: no slot. */
     memset(cmos, 0xff, sizeof(cmos));
-    assert_int_equal(hang_cmos_slot(cmos, &found), -1);
+    assert_int_equal(hang_cmos_slot(&qemu, cmos, &found), -1);
 }
 
 /* Two kinds of record, "AA..." and "BB...", whose tails are 0 (an empty skip list, a checksum that came out 0): a
@@ -71,19 +73,44 @@ static void test_slots_never_overlap(void **state)
     (void)state;
     u8 cmos[0x40] = {0};
     bool found;
+    struct cmos_window qemu;
+    cmos_window_qemu(&qemu);
     cmos[0] = cmos[1] = 'B';
-    assert_int_equal(cmos_record_slot(cmos, is_b, is_a, &found), 0x40);
+    assert_int_equal(cmos_record_slot(&qemu, cmos, is_b, is_a, &found), 0x40);
     assert_true(found);
-    assert_int_equal(cmos_record_slot(cmos, is_a, is_b, &found), 0x60); /* not 0x42; 0x50.. reaches 0x5B */
+    assert_int_equal(cmos_record_slot(&qemu, cmos, is_a, is_b, &found), 0x60); /* not 0x42; 0x50.. reaches 0x5B */
     assert_false(found);
     cmos[0x20] = cmos[0x21] = 'A';
-    assert_int_equal(cmos_record_slot(cmos, is_a, is_b, &found), 0x60);
+    assert_int_equal(cmos_record_slot(&qemu, cmos, is_a, is_b, &found), 0x60);
     assert_true(found);
     memset(cmos, 0, sizeof(cmos));
     cmos[0x22] = cmos[0x23] = 'B'; /* at 0x62: the 16 bytes from 0x60 would overlap it, and so would 0x61..0x6F */
-    assert_int_equal(cmos_record_slot(cmos, is_a, is_b, &found), 0x40);
+    assert_int_equal(cmos_record_slot(&qemu, cmos, is_a, is_b, &found), 0x40);
     memset(cmos, 0xee, 0x1b);      /* 0x40..0x5A used by firmware */
-    assert_int_equal(cmos_record_slot(cmos, is_a, is_b, &found), -1); /* 0x72.. reaches past 0x7F */
+    assert_int_equal(cmos_record_slot(&qemu, cmos, is_a, is_b, &found), -1); /* 0x72.. reaches past 0x7F */
+}
+
+/* cmos=FIRST-LAST: only bytes of 0x40..0x7F, at least one record, never the century byte; a slot stays inside. */
+static void test_user_window(void **state)
+{
+    (void)state;
+    struct cmos_window w;
+    assert_non_null(cmos_window_user(&w, 0x0e, 0x1f, 0));  /* diagnostic/shutdown status, AT bytes */
+    assert_non_null(cmos_window_user(&w, 0x2e, 0x4f, 0));  /* the AT checksum */
+    assert_non_null(cmos_window_user(&w, 0x70, 0x80, 0));  /* past the bank */
+    assert_non_null(cmos_window_user(&w, 0x70, 0x7e, 0));  /* 15 bytes */
+    assert_non_null(cmos_window_user(&w, 0x70, 0x60, 0));  /* reversed */
+    assert_non_null(cmos_window_user(&w, 0x40, 0x7f, 0x48)); /* FADT CENTURY at 0x48 */
+    assert_null(cmos_window_user(&w, 0x70, 0x7f, 0x32));
+    u8 cmos[0x40] = {0};
+    bool found;
+    assert_int_equal(hang_cmos_slot(&w, cmos, &found), 0x70);
+    assert_false(cmos_slot_allowed(&w, 0x6f));
+    assert_false(cmos_slot_allowed(&w, 0x71));
+    cmos[0x75 - 0x40] = 1; /* a byte in use inside the window: no slot */
+    assert_int_equal(hang_cmos_slot(&w, cmos, &found), -1);
+    assert_null(cmos_window_user(&w, 0x50, 0x6f, 0)); /* no bytes kept: 0x5B..0x5F are the user's here */
+    assert_true(cmos_slot_allowed(&w, 0x58));
 }
 
 #define RUN 0x5c
@@ -157,6 +184,7 @@ int main(void)
         cmocka_unit_test(test_round_trip_and_corruption),
         cmocka_unit_test(test_slot_beside_the_reset_record),
         cmocka_unit_test(test_slots_never_overlap),
+        cmocka_unit_test(test_user_window),
         cmocka_unit_test(test_plan_never_loops),
         cmocka_unit_test(test_run_id),
     };

@@ -8,9 +8,9 @@
  * before report through the CMOS record. */
 #include <string.h>
 
-#include "kernel/cmos.h"
 #include "kernel/exit.h"
 #include "kernel/globals.h"
+#include "kernel/record_store.h"
 #include "pmu/kernel/pmu_cpu.h"
 #include "kernel/report.h"
 #include "kernel/safe.h"
@@ -26,7 +26,6 @@
 
 static struct {
     bool active; /* suite reset ran its first check in this boot */
-    u8 slot;     /* the CMOS index of the record (reset_cmos_slot) */
     enum reset_boot boot;
     struct reset_record rec;
     int next; /* the reset to issue after the checks, or -1 */
@@ -36,39 +35,24 @@ static void record_save(void)
 {
     u8 b[RESET_RECORD_BYTES];
     reset_record_encode(&rs.rec, b);
-    for (u32 i = 0; i < RESET_RECORD_BYTES; i++)
-        cmos_write((u8)(rs.slot + i), b[i]);
+    record_store_write(RECORD_RESET, b);
 }
 
-/* Back to 0, what the slot's bytes held before the run (reset_cmos_slot takes only unused bytes). */
+/* Unused again, as before the run (the record store takes only unused bytes). */
 static void record_clear(void)
 {
-    for (u32 i = 0; i < RESET_RECORD_BYTES; i++)
-        cmos_write((u8)(rs.slot + i), 0);
+    record_store_clear(RECORD_RESET);
 }
 
 /* What this boot is (first, phase 2, or the end of a run that went wrong), from the CMOS record. */
 static void round_check(struct check *c)
 {
     u8 req = (u8)(g_options.reset_types ? g_options.reset_types : RESET_ALL);
-    u8 cmos[RESET_CMOS_END - RESET_CMOS_FIRST];
-    for (u32 i = 0; i < sizeof(cmos); i++)
-        cmos[i] = cmos_read((u8)(RESET_CMOS_FIRST + i));
-    bool found;
-    int slot = reset_cmos_slot(cmos, &found);
-    if (slot < 0) {
-        char bytes[3 * sizeof(cmos) + 1];
-        struct strbuf sb;
-        sb_init(&sb, bytes, sizeof(bytes));
-        for (u32 i = 0; i < sizeof(cmos); i++)
-            sb_printf(&sb, "%02x", cmos[i]);
-        check_note(c, "CMOS 0x40..0x7F", "%s", bytes);
-        return check_skip(c, "no 16 unused (zero) CMOS bytes in 0x40..0x5A or 0x60..0x7F for the reset record: "
-                             "the firmware keeps settings there, and the suite does not overwrite them");
-    }
-    rs.slot = (u8)slot;
     u8 b[RESET_RECORD_BYTES];
-    memcpy(b, &cmos[slot - RESET_CMOS_FIRST], sizeof(b));
+    bool found;
+    char why[240];
+    if (!record_store_open(RECORD_RESET, b, &found, why, sizeof(why)))
+        return check_skip(c, "nowhere to keep the plan across a reset: %s", why);
     bool valid = found && reset_record_decode(b, &rs.rec);
     char hung[96];
     if (valid && rs.rec.state == RESET_STATE_RUNNING && hang_guard_previous_stop(hung, sizeof(hung))) {
@@ -79,8 +63,8 @@ static void round_check(struct check *c)
     u8 was = rs.rec.current;
     rs.boot = reset_plan_boot(&rs.rec, valid, req);
     rs.active = true;
-    check_note(c, "CMOS record", "%s at 0x%x..0x%x (%s)", valid ? "found" : "none", rs.slot,
-               rs.slot + RESET_RECORD_BYTES - 1, valid ? "this run's" : "unused bytes, zeroed again at the end");
+    check_note(c, "record", "%s in %s (%s)", valid ? "found" : "none", record_store_where(RECORD_RESET),
+               valid ? "this run's" : "unused, and unused again at the end");
     check_note(c, "boot", "%u of at most %u", rs.rec.boots, reset_plan_max_boots(req));
     switch (rs.boot) {
     case RESET_BOOT_FIRST:

@@ -1,0 +1,137 @@
+/* The record store (see record_store.h). */
+#include "kernel/record_store.h"
+
+#include <string.h>
+
+#include "kernel/cmos.h"
+#include "kernel/enumerate.h"
+#include "kernel/globals.h"
+#include "kernel/ledger.h"
+#include "kernel/paging.h"
+#include "lib/acpi.h"
+#include "lib/format.h"
+#include "lib/hang_record.h"
+#include "lib/reset_plan.h"
+
+struct record_store g_records;
+static bool initialised;
+static struct {
+    bool open;
+    u8 slot;
+    char where[40];
+} rec[RECORD_KINDS];
+
+static const char *const kind_name[RECORD_KINDS] = {"hang record", "reset record"};
+
+void record_store_init(void)
+{
+    if (initialised)
+        return;
+    initialised = true;
+    struct acpi_fadt fadt = {0};
+    const struct acpi_table_ref *t = g_acpi.has_root ? acpi_root_find(&g_acpi.root, "FACP") : NULL;
+    struct acpi_problems pr = {0};
+    bool have_fadt = t && acpi_fadt_parse(&phys_all, t->phys, &fadt, &pr);
+    if (g_options.cmos_first) {
+        const char *why = cmos_window_user(&g_records.cmos, g_options.cmos_first, g_options.cmos_last, fadt.century);
+        if (why) {
+            k_snprintf(g_records.evidence, sizeof(g_records.evidence), "none: cmos=0x%x-0x%x refused: %s; nothing is "
+                       "written there", g_options.cmos_first, g_options.cmos_last, why);
+            return;
+        }
+    } else if (cmos_layout_is_qemu(g_ident.hypervisor_bit, have_fadt ? fadt.oem_id : "")) {
+        cmos_window_qemu(&g_records.cmos);
+    } else {
+        k_snprintf(g_records.evidence, sizeof(g_records.evidence),
+                   "none: no store the platform made for records, and this CMOS's layout is unknown (not QEMU: %s); "
+                   "cmos=FIRST-LAST names bytes in 0x40..0x7F that are free on this board",
+                   !g_ident.hypervisor_bit ? "no hypervisor" : have_fadt ? "the FADT's OEM ID is not QEMU's \"BOCHS\""
+                                                                          : "no ACPI FADT");
+        return;
+    }
+    g_records.kind = STORE_CMOS;
+    k_snprintf(g_records.evidence, sizeof(g_records.evidence), "CMOS 0x%02x..0x%02x%s: %s", g_records.cmos.first,
+               g_records.cmos.last, g_records.cmos.keep_first <= g_records.cmos.keep_last ? " but 0x5b..0x5f" : "",
+               g_records.cmos.source);
+}
+
+static void read_window(u8 cmos[RESET_CMOS_END - RESET_CMOS_FIRST])
+{
+    for (u32 i = 0; i < RESET_CMOS_END - RESET_CMOS_FIRST; i++)
+        cmos[i] = cmos_read((u8)(RESET_CMOS_FIRST + i));
+}
+
+bool record_store_open(enum record_kind k, u8 b[CMOS_RECORD_BYTES], bool *found, char *why, size_t n)
+{
+    record_store_init();
+    *found = false;
+    if (g_records.kind == STORE_NONE) {
+        k_snprintf(why, n, "no record store (%s)", g_records.evidence);
+        return false;
+    }
+    u8 cmos[RESET_CMOS_END - RESET_CMOS_FIRST];
+    read_window(cmos);
+    int slot = k == RECORD_HANG ? hang_cmos_slot(&g_records.cmos, cmos, found)
+                                : reset_cmos_slot(&g_records.cmos, cmos, found);
+    if (slot < 0) {
+        k_snprintf(why, n, "no 16 unused (zero) bytes in CMOS 0x%02x..0x%02x for the %s: they are not changed",
+                   g_records.cmos.first, g_records.cmos.last, kind_name[k]);
+        return false;
+    }
+    rec[k].open = true;
+    rec[k].slot = (u8)slot;
+    k_snprintf(rec[k].where, sizeof(rec[k].where), "CMOS 0x%02x..0x%02x", slot, slot + CMOS_RECORD_BYTES - 1);
+    memcpy(b, &cmos[slot - RESET_CMOS_FIRST], CMOS_RECORD_BYTES);
+    /* Before the run these bytes were unused, i.e. 0 (a slot is only ever taken where they read 0): the ledger puts
+     * 0 back at the end, also on a boot that found this run's record there. */
+    if (!ledger_note_cmos_unused((u8)slot, CMOS_RECORD_BYTES, kind_name[k])) {
+        rec[k].open = false;
+        k_snprintf(why, n, "the ledger of changes is full: the %s is not written", kind_name[k]);
+        return false;
+    }
+    return true;
+}
+
+bool record_store_write(enum record_kind k, const u8 b[CMOS_RECORD_BYTES])
+{
+    if (!rec[k].open)
+        return false;
+    ledger_note_cmos_unused(rec[k].slot, CMOS_RECORD_BYTES, kind_name[k]); /* again after a restore */
+    bool ok = true;
+    for (u32 i = 0; i < CMOS_RECORD_BYTES; i++) {
+        u8 idx = (u8)(rec[k].slot + i);
+        if (cmos_read(idx) != b[i])
+            cmos_write_raw(idx, b[i]); /* in the ledger as one run (record_store_open) */
+    }
+    for (u32 i = 0; i < CMOS_RECORD_BYTES; i++)
+        ok = ok && cmos_read((u8)(rec[k].slot + i)) == b[i];
+    return ok;
+}
+
+void record_store_clear(enum record_kind k)
+{
+    if (!rec[k].open)
+        return;
+    static const u8 zero[CMOS_RECORD_BYTES];
+    record_store_write(k, zero);
+}
+
+bool record_store_holds(enum record_kind k)
+{
+    record_store_init();
+    if (g_records.kind == STORE_NONE)
+        return false;
+    u8 cmos[RESET_CMOS_END - RESET_CMOS_FIRST];
+    read_window(cmos);
+    bool found = false;
+    if (k == RECORD_HANG)
+        hang_cmos_slot(&g_records.cmos, cmos, &found);
+    else
+        reset_cmos_slot(&g_records.cmos, cmos, &found);
+    return found;
+}
+
+const char *record_store_where(enum record_kind k)
+{
+    return rec[k].open ? rec[k].where : "nowhere";
+}
