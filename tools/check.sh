@@ -27,6 +27,9 @@
 #      Suite reset (reset=all: 0xCF9, 8042 0xFE, triple fault) through -kernel on pc and q35, the GRUB ISO's
 #      multiboot2 entry on q35 and multiboot entry on pc, and UEFI on pc: QEMU must exit by itself with a PASS
 #      after four boots; the last boot's stream is the run's (build/check/qemu/reset-*.last.log)
+#   3d. runs that must pass and print a line (pattern_runs: a WDAT without SET_COUNTDOWN_PERIOD refused, the default
+#      q35 run leaving the TCO's NO_REBOOT as found) and restore_skip=record failing machine/restored; every ledger
+#      entry the runs printed is in docs/running.md's table (tools/ledger-doc-check)
 #   3c. the emulated PMU (tools/emul-check.sh): every pmu=emulated:KIND at -smp 2 with the PMU suites, 0 FAILs
 #      and every PMU verdict marked; every row of tools/fault-expect.txt makes exactly its checks FAIL
 #   3b. tools/pmuboot-report's reports of every QEMU run (run-qemu.sh --report), validated: JUnit against
@@ -317,6 +320,12 @@ else
         esac
         echo "check: qemu/$name: ${verdict#run-qemu: }"
     done
+    # Every ledger entry a run printed is documented (docs/running.md "What pmuboot changes on your machine").
+    if e=$(tools/ledger-doc-check "$out"/qemu/*.log 2>&1); then
+        run_check yes "${e#ledger-doc-check: } (tools/ledger-doc-check)"
+    else
+        run_check no "${e#ledger-doc-check: }"
+    fi
     # The stream's order is stable: the same configuration twice, and run=serial against the default (parallel).
     for pair in "kernel-pc-smp4 kernel-pc-smp4-again" "kernel-pc-smp4 kernel-pc-run-serial-smp4"; do
         read -r a b <<<"$pair"
