@@ -17,7 +17,8 @@
 #      multiboot2 entry on pc and multiboot entry on q35; UEFI (OVMF) once if OVMF and GRUB EFI are
 #      installed; without the 8254 PIT (--no-pit) on pc and q35; console=auto with an ACPI SPCR table naming
 #      COM2 (--spcr ttyS1: the stream must arrive on COM2 and say so in its "# console:" line, COM1 must not
-#      carry it); the ISO with std VGA (--vga std: the kernel must find GRUB's framebuffer and mirror lines on
+#      carry it); console= naming RAM (uart,0x3f8: MMIO at the real-mode IVT; uart,mmio32,0x200000: inside the image)
+#      must be refused with its reason in the "# console:" line on COM1, which carries the run; the ISO with std VGA (--vga std: the kernel must find GRUB's framebuffer and mirror lines on
 #      it); a network boot (--pxe: QEMU's iPXE loads the kernel over TFTP, default suites, 2 CPUs); and two runs
 #      that must fail: the bad-input path ("nonsense=1" must fail fast and name the word) and no-clock (no PIT,
 #      HPET or ACPI: boot/clocks must fail rather than a TSC frequency be made up). With QEMU 10 from
@@ -219,6 +220,8 @@ qemu_runs+=(
     "iso-mb2-pc|--iso --machine pc --smp 2"
     "iso-mb1-q35|--iso-mb1 --machine q35 --smp 2"
     "spcr-com2|--machine pc --smp 1 --spcr ttyS1 --append suite=boot"
+    "console-ram-ivt|--machine pc --smp 1 --append console=uart,0x3f8 --append suite=boot --timeout 30"
+    "console-ram-image|--machine pc --smp 1 --append console=uart,mmio32,0x200000 --append suite=boot --timeout 30"
     "iso-mb2-fb|--iso --vga std --machine pc --smp 1 --append suite=boot"
     "pxe-pc-smp2|--pxe --machine pc --smp 2"
     "lava-monitor-pc-smp2|--machine pc --smp 2 --append monitor=lava"
@@ -354,6 +357,18 @@ else
     else
         run_check no "qemu/$name: no '# framebuffer: ... checklist mirrored' / 'N lines mirrored' lines (see $out/qemu/$name.log)"
     fi
+    # console= naming RAM (Linux's earlycon syntax for MMIO at 0x3f8, the real-mode IVT; an address inside the image):
+    # refused before a register is touched, and the refusal said on COM1, which carries the whole run.
+    for rp in "console-ram-ivt|MMIO 0x3f8-0x3ff lies in conventional memory below 640 KiB" \
+              "console-ram-image|MMIO 0x200000-0x20001f lies inside pmuboot's own image"; do
+        name=${rp%%|*} pattern=${rp#*|}
+        if grep -q "^# console: ttyS0 I/O 0x3f8 115200 (console=uart.* refused: $pattern.*; fell back to COM1)" \
+            "$out/qemu/$name.log"; then
+            run_check yes "qemu/$name: the console= address is RAM: refused ('$pattern'), the run on COM1"
+        else
+            run_check no "qemu/$name: no '# console: ttyS0 ... refused: $pattern ... fell back to COM1' line on COM1 (see $out/qemu/$name.log)"
+        fi
+    done
     # console=auto with an ACPI SPCR naming COM2: the judged stream is COM2's; the header must say the SPCR
     # chose it, and COM1 must not carry the checklist.
     name=spcr-com2
