@@ -28,6 +28,9 @@
 #      Suite reset (reset=all: 0xCF9, 8042 0xFE, triple fault) through -kernel on pc and q35, the GRUB ISO's
 #      multiboot2 entry on q35 and multiboot entry on pc, and UEFI on pc: QEMU must exit by itself with a PASS
 #      after four boots; the last boot's stream is the run's (build/check/qemu/reset-*.last.log)
+#   3f. run-qemu.sh's own failure reports on tools/stop-guest.asm's tiny guests: a hang's TIMEOUT shows QEMU's stderr
+#      first; a guest panic (pvpanic) and, with /dev/kvm, a KVM internal error end the run at once, BROKEN with QEMU's
+#      run state (QMP query-status)
 #   3c. the emulated PMU (tools/emul-check.sh): every pmu=emulated:KIND at -smp 2 with the PMU suites, 0 FAILs
 #      and every PMU verdict marked; every row of tools/fault-expect.txt makes exactly its checks FAIL
 #   3b. tools/pmuboot-report's reports of every QEMU run (run-qemu.sh --report), validated: JUnit against
@@ -377,6 +380,56 @@ else
         run_check yes "qemu/$name: console=auto followed the ACPI SPCR to COM2 (header line on COM2, no checklist on COM1)"
     else
         run_check no "qemu/$name: no '# console: ttyS1 ... (ACPI SPCR' line on COM2, or the checklist on COM1 (see $out/qemu/$name.log and .log.com1)"
+    fi
+
+    # --- 3f. run-qemu.sh's own failure reports, on tools/stop-guest.asm's tiny guests (not pmuboot) ------------------
+    # A hang: the timeout's verdict comes after QEMU's own stderr (a warning provoked on purpose). A guest that panics
+    # (pvpanic) and, under KVM, one that runs from MMIO (KVM internal error): QEMU pauses it, run-qemu's QMP watch must
+    # end the run at once with QEMU's run state, long before the timeout.
+    mkdir -p "$out/stop-guest"
+    guest() { nasm -f bin ${1:+-D$1} -o "$out/stop-guest/${2}.bin" tools/stop-guest.asm 2>"$out/stop-guest/$2.nasm.err"; }
+    stop_run() {  # stop_run NAME SECONDS-AT-MOST run-qemu-options...: status and stderr in $out/qemu/NAME.*
+        local name=$1 most=$2 t0
+        shift 2
+        t0=$(date +%s)
+        set +e
+        ./run-qemu.sh "$@" --log "$out/qemu/$name.log" >/dev/null 2>"$out/qemu/$name.err" </dev/null
+        echo $? >"$out/qemu/$name.status"
+        set -e
+        secs=$(($(date +%s) - t0)) verdict=$(tail -n 1 "$out/qemu/$name.err") status=$(cat "$out/qemu/$name.status")
+        echo "check: qemu/$name: ${verdict#run-qemu: } ($secs s)"
+        [[ $secs -le $most ]]
+    }
+    if guest HANG hang && guest "" panic && guest FETCH_MMIO mmio; then
+        name=qemu-stderr-timeout
+        stop_run $name 30 --kernel "$out/stop-guest/hang.bin" --cpu qemu64,+pcid --timeout 3 || true
+        if [[ $status -eq 4 && $verdict == "run-qemu: TIMEOUT: "* ]] &&
+            grep -q "^run-qemu: qemu: .*warning: TCG doesn't support requested feature: CPUID.01H:ECX.pcid" "$out/qemu/$name.err"; then
+            run_check yes "qemu/$name: a hung guest: run-qemu TIMEOUT (status 4) with QEMU's own warning on stderr before it"
+        else
+            run_check no "qemu/$name: want status 4, QEMU's pcid warning on stderr and a TIMEOUT last line; got status $status: ${verdict#run-qemu: } (see $out/qemu/$name.err)"
+        fi
+        name=qemu-guest-panicked
+        if stop_run $name 20 --kernel "$out/stop-guest/panic.bin" --qemu-arg=-device --qemu-arg=pvpanic --timeout 120 &&
+            [[ $status -eq 3 && $verdict == *"run state 'guest-panicked'"* ]]; then
+            run_check yes "qemu/$name: a guest that panics (pvpanic, -action panic=pause) ends the run at once, BROKEN with QEMU's run state"
+        else
+            run_check no "qemu/$name: want status 3 naming run state 'guest-panicked' within 20 s; got status $status after $secs s: ${verdict#run-qemu: } (see $out/qemu/$name.err)"
+        fi
+        name=qemu-internal-error
+        if [[ -r /dev/kvm && -w /dev/kvm ]]; then
+            if stop_run $name 20 --kernel "$out/stop-guest/mmio.bin" --accel kvm --timeout 120 &&
+                [[ $status -eq 3 && $verdict == *"run state 'internal-error'"* ]] &&
+                grep -q '^run-qemu: qemu: KVM internal error' "$out/qemu/$name.err"; then
+                run_check yes "qemu/$name: KVM's emulation failure pauses the guest: the run ends at once, BROKEN with QEMU's run state and its own message"
+            else
+                run_check no "qemu/$name: want status 3 naming run state 'internal-error' and QEMU's 'KVM internal error' within 20 s; got status $status after $secs s: ${verdict#run-qemu: } (see $out/qemu/$name.err)"
+            fi
+        else
+            run_check yes "qemu/$name # SKIP /dev/kvm is missing or not accessible"
+        fi
+    else
+        run_check no "qemu/stop-guest: nasm could not build tools/stop-guest.asm (see $out/stop-guest/*.nasm.err)"
     fi
 
     # --- 3c. the emulated PMU: every KIND, every pmu_fault= row (tools/emul-check.sh, docs/emulated-pmu.md) ---
