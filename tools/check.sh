@@ -31,6 +31,9 @@
 #   3f. run-qemu.sh's own failure reports on tools/stop-guest.asm's tiny guests: a hang's TIMEOUT shows QEMU's stderr
 #      first; a guest panic (pvpanic) and, with /dev/kvm, a KVM internal error end the run at once, BROKEN with QEMU's
 #      run state (QMP query-status)
+#   3g. tools/cmdline-sweep: 7 boots (suite=boot, -smp 2) with random command lines of valid words, every other one with
+#      an invalid word; the seed is printed (CHECK_SWEEP_SEED=S repeats it); a boot that prints nothing, hangs, ends
+#      otherwise than its stream, or accepts an invalid word fails (build/check/sweep.tap, build/check/sweep/)
 #   3c. the emulated PMU (tools/emul-check.sh): every pmu=emulated:KIND at -smp 2 with the PMU suites, 0 FAILs
 #      and every PMU verdict marked; every row of tools/fault-expect.txt makes exactly its checks FAIL
 #   3b. tools/pmuboot-report's reports of every QEMU run (run-qemu.sh --report), validated: JUnit against
@@ -50,7 +53,8 @@
 # Environment: CHECK_JOBS (QEMU runs at once, default 1: the kernel's APIC timer checks measure time, and on a
 # small host parallel runs of 4-CPU guests starve each other's vCPUs), CHECK_QEMU=0 (skip the QEMU runs),
 # CHECK_KERNEL=FILE (boot this image instead of build/pmuboot.elf: for testing this script), CHECK_QEMU10=0
-# (skip the QEMU 10 runs, recorded as SKIP), CHECK_EMUL=0 (skip the emulated-PMU runs, recorded as SKIP).
+# (skip the QEMU 10 runs, recorded as SKIP), CHECK_EMUL=0 (skip the emulated-PMU runs, recorded as SKIP),
+# CHECK_SWEEP_SEED=S (the command-line sweep's seed, to repeat one; default from the clock).
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -430,6 +434,21 @@ else
         fi
     else
         run_check no "qemu/stop-guest: nasm could not build tools/stop-guest.asm (see $out/stop-guest/*.nasm.err)"
+    fi
+
+    # --- 3g. random command lines (tools/cmdline-sweep): none may print nothing, hang, or end otherwise than its stream
+    set +e
+    tools/cmdline-sweep ${CHECK_SWEEP_SEED:+--seed "$CHECK_SWEEP_SEED"} ${CHECK_KERNEL:+--kernel "$CHECK_KERNEL"} \
+        --logs "$out/sweep" >"$out/sweep.tap" 2>"$out/sweep.err" </dev/null
+    sweep_status=$?
+    set -e
+    streams+=("sweep=$out/sweep.tap")
+    echo "check: command-line sweep: $(sed -n 's/^# cmdline-sweep: //p' "$out/sweep.tap"); $(grep -c '^ok' "$out/sweep.tap") of $(grep -c '^\(not \)\{0,1\}ok' "$out/sweep.tap") ok"
+    if tools/tapsum --quiet "$out/sweep.tap" >/dev/null 2>&1; then t=0; else t=1; fi
+    if [[ $sweep_status -eq $t ]]; then
+        run_check yes "sweep: tools/cmdline-sweep exit status $sweep_status agrees with its TAP"
+    else
+        run_check no "sweep: tools/cmdline-sweep exit status $sweep_status disagrees with its TAP (see $out/sweep.err)"
     fi
 
     # --- 3c. the emulated PMU: every KIND, every pmu_fault= row (tools/emul-check.sh, docs/emulated-pmu.md) ---
