@@ -55,7 +55,8 @@ static bool overlaps(u64 a, u64 alen, u64 b, u64 blen)
     return a < b + blen && b < a + alen;
 }
 
-/* The memory map's types that are RAM of some kind (Multiboot 3.3; E820 / ACPI 6.5 Table 15.6). */
+/* The memory map's types that are RAM of some kind (Multiboot 3.3; E820 / ACPI 6.5 Table 15.6; Linux
+ * arch/x86/include/asm/e820/types.h for the legacy PRAM type 12 and soft-reserved, specific-purpose RAM). */
 static const char *ram_kind(u32 type)
 {
     switch (type) {
@@ -68,7 +69,10 @@ static const char *ram_kind(u32 type)
     case MEM_BAD:
         return "defective RAM";
     case 7:
+    case 12:
         return "persistent memory";
+    case 0xEFFFFFFF:
+        return "soft-reserved (specific-purpose) RAM";
     default:
         return NULL;
     }

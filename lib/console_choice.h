@@ -17,8 +17,8 @@ void console_choose(const struct options *o, enum spcr_state state, const struct
                     struct console_choice *c);
 
 /* NULL when pmuboot may touch the registers of u; else why not (written into why, why_size bytes). Refused:
- * - MMIO that the memory map calls RAM: usable, ACPI reclaimable, ACPI NVS, bad (defective RAM) or persistent memory
- *   (Multiboot 3.3 / E820 types, ACPI 6.5 Table 15.6); without a map, the loader's mem_lower/mem_upper RAM. A UART's
+ * - MMIO that the memory map calls RAM: usable, ACPI reclaimable, ACPI NVS, bad (defective RAM), persistent memory
+ *   or soft-reserved RAM (Multiboot 3.3 / E820 types, ACPI 6.5 Table 15.6); without a map, the loader's mem_lower/mem_upper RAM. A UART's
  *   registers lie in a range the map calls reserved, or in none (a hole); RAM passes the scratch-register test and
  *   would swallow the whole checklist in silence.
  * - MMIO below 640 KiB (conventional memory: the real-mode IVT, the BIOS data area, the loader's data; RAM on every

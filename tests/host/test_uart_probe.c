@@ -166,6 +166,12 @@ static void test_refusal(void **state)
     assert_non_null(strstr(refusal("uart,0x7fe0000", &bi, why, sizeof(why)), "ACPI NVS RAM (type 4)"));
     bi.mmap[4].type = 7;
     assert_non_null(strstr(refusal("uart,0x7fe0000", &bi, why, sizeof(why)), "persistent memory (type 7)"));
+    bi.mmap[4].type = 12;
+    assert_non_null(strstr(refusal("uart,0x7fe0000", &bi, why, sizeof(why)), "persistent memory (type 12)"));
+    bi.mmap[4].type = 0xEFFFFFFF;
+    assert_non_null(strstr(refusal("uart,0x7fe0000", &bi, why, sizeof(why)), "soft-reserved"));
+    bi.mmap[4].type = 6; /* ACPI 6.5 AddressRangeDisabled: not RAM to the OS, left to the probe */
+    assert_null(refusal("uart,0x7fe0000", &bi, why, sizeof(why)));
     bi.mmap[4].type = MEM_BAD;
     assert_non_null(strstr(refusal("uart,0x7fe0000", &bi, why, sizeof(why)), "defective RAM (type 5)"));
 
