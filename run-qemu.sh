@@ -55,13 +55,19 @@
 # "TAP version 13" line, the plan, the summary line "N passed, N failed, N skipped" matching the tests, and
 # 0 failed (tools/tapsum judges the stream). The last line on stderr is the verdict, e.g.
 #   run-qemu: PASS (qemu status 1, 23 passed, 0 failed, 4 skipped)
+# On any failure QEMU's own stderr comes just before it (at most 20 lines, "run-qemu: qemu: ..."), a timeout's too.
+# A stopped guest does not wait for the timeout: run-qemu asks QEMU's QMP socket for the run state (query-status)
+# every quarter second, and when QEMU has paused the guest for a KVM emulation failure (internal-error) or the guest
+# signalled a panic (guest-panicked: a pvpanic device or Hyper-V crash MSRs, with -action panic=pause), QEMU is ended
+# at once and the run is BROKEN with that status.
 #
 # Exit status:
 #   0  pass
 #   1  the kernel ran to the end and some check failed (QEMU status 3, failures in the stream)
 #   2  bad usage
 #   3  broken run: no or incomplete TAP stream, QEMU exited by itself (status 0: reset or shutdown),
-#      QEMU could not start, or QEMU's status and the stream disagree
+#      QEMU could not start, QEMU stopped the guest (internal-error, guest-panicked), or QEMU's status and the
+#      stream disagree
 #   4  timeout: QEMU was killed after --timeout seconds
 #   5  missing tools (and not root on Debian to install them) or the build failed
 #
@@ -74,10 +80,28 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 usage() { sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"; }
 bad_usage() { echo "$prog: $*" >&2; echo "$prog: see '$0 --help'" >&2; exit 2; }
-verdict() {  # verdict EXIT_STATUS MESSAGE: the final line on stderr
+verdict() {  # verdict EXIT_STATUS MESSAGE: the final line on stderr, after QEMU's own words on any failure
+    [[ $1 -ne 0 ]] && qemu_messages
     [[ -n $report ]] && write_report
     echo "$prog: $2" >&2
     exit "$1"
+}
+# QEMU's stderr, once, bounded: all of it up to 20 lines, else its first 5 (a KVM internal error's own line comes
+# before its register dump) and last 15. QEMU's note that the timeout's signal ended it says nothing new.
+qemu_messages_shown=no
+qemu_messages() {
+    [[ $qemu_messages_shown == no && -n ${work:-} && -s ${work:-}/qemu.err ]] || return 0
+    qemu_messages_shown=yes
+    local lines n i
+    mapfile -t lines < <(grep -v 'terminating on signal' "$work/qemu.err" || true)
+    n=${#lines[@]}
+    for ((i = 0; i < n; i++)); do
+        if [[ $n -gt 20 && $i -eq 5 ]]; then
+            echo "$prog: qemu: ... ($((n - 20)) lines left out)" >&2
+            i=$((n - 15))
+        fi
+        echo "$prog: qemu: ${lines[i]}" >&2
+    done
 }
 
 extra=()
@@ -296,6 +320,7 @@ fi
 machine_opt+=$machine_extra
 qemu=("$qemu_bin" -machine "$machine_opt" -accel "$accel" -m "$mem" -smp "$smp"
       -display none -vga "$vga" "${serial_args[@]}" -monitor none
+      -qmp "unix:$work/qmp.sock,server=on,wait=off" -pidfile "$work/qemu.pid" -action panic=pause
       -device isa-debug-exit,iobase=0xf4,iosize=0x04)
 [[ $boot == pxe ]] || qemu+=(-net none)
 [[ $reboots == no ]] && qemu+=(-no-reboot)
@@ -339,6 +364,25 @@ filter='
             select((select(LOG), $| = 1)[0]); select((select(USER), $| = 1)[0]) if defined fileno(USER); }
     s/\e\[[0-9;?]*[ -\/]*[@-~]//g; s/\e[()][0-9A-Za-z]//g; s/\e[=>78cDEHM]//g; s/\r//g;
     print; print LOG; print USER if defined fileno(USER);'
+# The run-state watch (see the header): QMP's greeting, qmp_capabilities, then query-status until QEMU closes the
+# socket; internal-error or guest-panicked (also as a GUEST_PANICKED event) is written to qmp.stopped and QEMU told to
+# quit. Perl's core IO::Socket::UNIX: nothing to install.
+watch='
+    use Socket; use IO::Socket::UNIX; use Time::HiRes qw(sleep time);
+    my ($path, $out, $pidfile) = @ARGV; my ($s, $qemu_pid); my $give_up = time + 120;
+    until ($s = IO::Socket::UNIX->new(Type => SOCK_STREAM, Peer => $path)) { exit 0 if time > $give_up; sleep 0.05 }
+    $s->autoflush(1);
+    sub answer { while (defined(my $l = <$s>)) { stopped("guest-panicked") if $l =~ /"event": *"GUEST_PANICKED"/;
+                                               return $l if $l =~ /"(return|error)"/ } exit 0 }
+    sub stopped { open(my $f, ">", $out) or die; print $f "$_[0]\n"; close $f; print $s "{\"execute\": \"quit\"}\n";
+                  local $SIG{ALRM} = sub { open(my $p, "<", $pidfile) and ($qemu_pid = <$p>) and kill("TERM", 0 + $qemu_pid);
+                                           exit 0 }; alarm 5;
+                  1 while defined(<$s>); exit 0 }  # QEMU closes the socket as it exits (it drops a command left unread)
+    <$s> // exit 0; print $s "{\"execute\": \"qmp_capabilities\"}\n"; answer();
+    while (1) { print $s "{\"execute\": \"query-status\"}\n"; my $l = answer();
+                stopped($1) if $l =~ /"status": *"(internal-error|guest-panicked)"/; sleep 0.25 }'
+perl -e "$watch" "$work/qmp.sock" "$work/qmp.stopped" "$work/qemu.pid" 2>"$work/watch.err" &
+watch_pid=$!
 set +e
 if [[ $timeout -gt 0 ]]; then
     timeout -k 5 "$timeout" "${qemu[@]}" </dev/null 2>"$work/qemu.err" | perl -ne "$filter" "$serial" ${log:+"$log"}
@@ -346,6 +390,7 @@ else
     "${qemu[@]}" </dev/null 2>"$work/qemu.err" | perl -ne "$filter" "$serial" ${log:+"$log"}
 fi
 statuses=("${PIPESTATUS[@]}")
+kill "$watch_pid" 2>/dev/null; wait "$watch_pid" 2>/dev/null
 set -e
 status=${statuses[0]}
 if [[ -n $spcr && $spcr != ttyS0 ]]; then
@@ -355,7 +400,15 @@ if [[ -n $spcr && $spcr != ttyS0 ]]; then
 fi
 
 # --- verdict -----------------------------------------------------------------------------------------------
-qemu_messages() { grep -v 'terminating on signal' "$work/qemu.err" | sed "s/^/$prog: qemu: /" >&2 || true; }
+if [[ -s $work/qmp.stopped ]]; then
+    stopped=$(head -n 1 "$work/qmp.stopped")
+    case $stopped in
+        internal-error) why="KVM could not go on (an emulation failure or another KVM internal error paused the VM)" ;;
+        *) why="the guest signalled a panic" ;;
+    esac
+    last=$(grep -v '^[[:space:]]*$' "$serial" | tail -n 1 || true)
+    verdict 3 "BROKEN: QEMU stopped the guest, run state '$stopped': $why; ended at once; last serial line: '${last:-(none)}'"
+fi
 if [[ $timeout -gt 0 && ( $status -eq 124 || $status -eq 137 ) ]]; then
     last=$(grep -v '^[[:space:]]*$' "$serial" | tail -n 1 || true)
     verdict 4 "TIMEOUT: killed QEMU after ${timeout} s; last serial line: '${last:-(none)}'"
@@ -385,10 +438,9 @@ show_tapsum() {  # the stream's line and its failures (not the expected failures
 case $status in
     0) show_tapsum; verdict 3 "BROKEN: QEMU exited by itself (status 0: a reset under -no-reboot, or a shutdown) before the kernel reported; $counts" ;;
     1|3) ;;
-    *) qemu_messages; verdict 3 "BROKEN: QEMU failed (status $status)" ;;
+    *) verdict 3 "BROKEN: QEMU failed (status $status)" ;;
 esac
 if [[ ! -s $serial ]]; then
-    qemu_messages
     verdict 3 "BROKEN: no serial output at all (qemu status $status)"
 fi
 if [[ -n $broken ]]; then

@@ -11,7 +11,7 @@
 /* pmu=hardware (default) or pmu=emulated:KIND (docs/emulated-pmu.md). */
 static const char *set_pmu(struct options *o, const char *v)
 {
-    static char why[200];
+    static char why[OPT_WHY_MAX];
     if (!strcmp(v, "hardware")) {
         o->pmu_emulated[0] = '\0';
         o->pmu_emulated_kvm = 0;
@@ -34,7 +34,7 @@ static const char *set_pmu(struct options *o, const char *v)
 
 static const char *set_pmu_fault(struct options *o, const char *v)
 {
-    static char why[240];
+    static char why[OPT_WHY_MAX];
     char bad[32];
     if (!pmu_model_faults_parse(v, &o->pmu_faults, bad, sizeof(bad))) {
         k_snprintf(why, sizeof(why), "has '%s', not one of %s", bad, pmu_model_fault_list());

@@ -33,7 +33,7 @@ void console_write_locked(const char *s, size_t n)
     emit_n(s, n);
 }
 
-bool console_init(const struct uart_desc *u)
+const char *console_init(const struct uart_desc *u)
 {
     return serial_init(u);
 }

@@ -5,8 +5,8 @@
 #include "lib/types.h"
 #include "lib/uart.h"
 
-/* Use this UART from now on; false (the previous one stays) when it does not answer. */
-bool console_init(const struct uart_desc *u);
+/* Use this UART from now on; NULL, or why not (it does not answer as a 16550: the previous one stays). */
+const char *console_init(const struct uart_desc *u);
 void kprintf(const char *fmt, ...) PRINTF_LIKE(1, 2);
 
 /* Several writes as one block (e.g. a TAP line and its YAML): lock, kprintf_locked..., unlock. */

@@ -2,6 +2,7 @@
 #include "kernel/console_setup.h"
 
 #include "kernel/console.h"
+#include "kernel/globals.h"
 #include "kernel/report.h"
 #include "kernel/serial.h"
 
@@ -21,8 +22,15 @@ void console_setup(const struct options *o, const struct acpi_info *ai, const st
     if (uart_is_com(u, &com) && com == 0 && u->baud == 115200 && u->access_bytes == 1 &&
         (u->clock_hz == 0 || u->clock_hz == UART_CLOCK_PC))
         return;
-    if (!console_init(&g_console.uart))
-        console_choice_fallback(&g_console);
+    /* Never write to RAM or to the chipset's own ports for a UART that is not there: the checklist would vanish into
+     * memory (or reset the machine) and the run would look silent. COM1, which kmain set up, carries the refusal. */
+    char why[240];
+    const char *refused = console_uart_refusal(u, &g_boot, (u64)(uintptr_t)__image_start,
+                                               (u64)(uintptr_t)__image_end, why, sizeof(why));
+    if (!refused)
+        refused = console_init(u);
+    if (refused)
+        console_choice_fallback(&g_console, refused);
 }
 
 void console_report(void)

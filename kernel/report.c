@@ -8,6 +8,7 @@
 
 #include "kernel/console.h"
 #include "kernel/fbcon.h"
+#include "lib/cmdline.h"
 #include "lib/format.h"
 #include "kernel/x86.h"
 
@@ -79,13 +80,19 @@ void report_set_comment_hook(bool (*hook)(const char *text))
     comment_hook = hook;
 }
 
+/* Room for the longest header line: a rejected command line's message with its list of valid values
+ * (CMDLINE_ERROR_MAX), a refused console's reason. Written as it is, past kprintf's own buffer. */
 static void vcomment(const char *fmt, va_list ap)
 {
-    char buf[400];
+    char buf[CMDLINE_ERROR_MAX + 64];
     k_vsnprintf(buf, sizeof(buf), fmt, ap);
     if (comment_hook && comment_hook(buf))
         return;
-    kprintf("# %s\n", buf);
+    console_lock();
+    console_write_locked("# ", 2);
+    console_write_locked(buf, sizeof(buf));
+    console_write_locked("\n", 1);
+    console_unlock();
 }
 
 void report_comment(const char *fmt, ...)

@@ -4,13 +4,14 @@
 #include "kernel/serial.h"
 
 #include "kernel/x86.h"
+#include "lib/uart_probe.h"
 
 static struct uart_desc active = {.space = UART_SPACE_IO, .access_bytes = 1, .base = 0x3F8, .baud = 115200};
 static bool present; /* set by the first serial_init that finds a UART */
 static u32 fifo_bytes = 1; /* what the transmitter takes at once once LSR.THRE is set */
 static u32 tx_room;        /* bytes that may still be written since THRE was last seen */
 
-enum { THR = 0, DLL = 0, IER = 1, DLM = 1, FCR = 2, IIR = 2, LCR = 3, MCR = 4, LSR = 5, SCR = 7 };
+enum { THR = 0, DLL = 0, IER = 1, DLM = 1, FCR = 2, IIR = 2, LCR = 3, MCR = 4, LSR = 5 };
 #define LSR_THRE 0x20
 #define LCR_DLAB 0x80
 #define TX_SPIN_LIMIT 100000 /* a UART that never drains must not hang the kernel */
@@ -50,14 +51,26 @@ static void reg_write(const struct uart_desc *u, u32 reg, u8 v)
     }
 }
 
-bool serial_init(const struct uart_desc *u)
+static u8 probe_read(void *ctx, u32 reg)
 {
-    reg_write(u, SCR, 0x5A);
-    if (reg_read(u, SCR) != 0x5A)
-        return false;
-    reg_write(u, SCR, 0xA5);
-    if (reg_read(u, SCR) != 0xA5)
-        return false;
+    return reg_read(ctx, reg);
+}
+
+static void probe_write(void *ctx, u32 reg, u8 v)
+{
+    reg_write(ctx, reg, v);
+}
+
+const char *serial_init(const struct uart_desc *u)
+{
+    static char why[200];
+    /* Linux's 8250 tests (lib/uart_probe.h); like Linux, no loopback test on COM1..COM3 (arch/x86/include/asm/
+     * serial.h STD_COMX_FLAGS: UPF_SKIP_TEST, for modems without a loopback mode), but COM4 and every other port. */
+    u32 com;
+    bool loopback = !uart_is_com(u, &com) || com == 3;
+    struct uart_regs regs = {probe_read, probe_write, (void *)u};
+    if (uart_probe(&regs, loopback, why, sizeof(why)))
+        return why;
     u32 div = uart_divisor(u, u->baud);
     reg_write(u, IER, 0x00);
     if (div) {
@@ -76,7 +89,7 @@ bool serial_init(const struct uart_desc *u)
     tx_room = 0;
     active = *u;
     present = true;
-    return true;
+    return NULL;
 }
 
 u32 serial_divisor(void)

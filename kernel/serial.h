@@ -5,9 +5,9 @@
 #include "lib/uart.h"
 
 /* Program the UART for u->baud 8N1 (u->baud 0: keep the firmware's divisor and line settings), FIFOs on,
- * interrupts off. Returns false if no UART answers (the scratch register does not hold a written value): the
- * previous UART stays in use. MMIO must lie below 4 GiB (the identity map). */
-bool serial_init(const struct uart_desc *u);
+ * interrupts off. Returns NULL, or why no UART answers there (Linux's 8250 tests, lib/uart_probe.h): the previous
+ * UART then stays in use. MMIO must lie below 4 GiB (the identity map) and outside RAM (console_uart_refusal). */
+const char *serial_init(const struct uart_desc *u);
 void serial_putc(char c);
 /* The divisor latch as the UART holds it (to report the firmware's baud when u->baud was 0); 0 if unread. */
 u32 serial_divisor(void);

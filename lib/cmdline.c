@@ -470,7 +470,9 @@ bool cmdline_parse(const char *cmdline, struct options *o, char *err, size_t err
         const char *why = d->set(o, eq + 1);
         if (why) {
             *eq = '=';
-            k_snprintf(err, err_size, "bad value in '%s': %s %s", word, d->name, why);
+            if ((size_t)k_snprintf(err, err_size, "bad value in '%s': %s %s", word, d->name, why) >= err_size &&
+                err_size >= 4)
+                memcpy(err + err_size - 4, "...", 4); /* never a list cut without a sign */
             return false;
         }
     }

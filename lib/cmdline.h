@@ -9,6 +9,10 @@
 #define OPT_LIST_MAX 256
 #define OPT_CPUS_MAX 512       /* APIC IDs a cpus= list may name (a command line holds no more) */
 #define OPT_RUN_CPUS_MAX 8192  /* as MAX_CPUS (kernel/percpu.h) */
+/* An option's message (opt_desc.set's return, a layer's static buffer) fits OPT_WHY_MAX bytes with its list of valid
+ * values whole (pmu_fault='s lists 24 faults); cmdline_parse's err fits CMDLINE_ERROR_MAX with the word before it. */
+#define OPT_WHY_MAX 640
+#define CMDLINE_ERROR_MAX 1024
 
 enum exit_mode { EXIT_HALT, EXIT_QEMU, EXIT_REBOOT };
 enum console_kind { CONSOLE_AUTO, CONSOLE_TTYS, CONSOLE_UART };
@@ -85,7 +89,8 @@ struct opt_table {
 void cmdline_add_options(const struct opt_table *t);
 
 /* Parse cmdline into *o (which must hold defaults). Returns true on success; on failure err holds one line
- * naming the offending word and what was wrong. */
+ * naming the offending word and what was wrong: whole in CMDLINE_ERROR_MAX bytes; in a smaller err it ends with
+ * "..." where it was cut. */
 bool cmdline_parse(const char *cmdline, struct options *o, char *err, size_t err_size);
 
 /* The help table: call emit once per option with its syntax and description. */

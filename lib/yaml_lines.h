@@ -2,6 +2,8 @@
  * and the host's predictions of them (tests/host/support/checks_predict.c), so both print the same bytes.
  * Portable. */
 #pragma once
+#include <stdarg.h>
+
 #include "lib/format.h"
 #include "lib/types.h"
 
@@ -15,3 +17,9 @@ void yaml_note(struct strbuf *sb, const char *key, const char *value);
 void yaml_equal(struct strbuf *sb, const char *key, bool hex, u64 expected, u64 observed);
 /* key: {expected: "E", observed: "O", tolerance: exact} */
 void yaml_exact(struct strbuf *sb, const char *key, const char *expected, const char *observed);
+
+/* yaml_note and yaml_exact with the value formatted (fmt, ap) straight into sb and escaped there: no intermediate
+ * buffer cuts a long value (a rejected option's list of valid values); only sb's own size bounds it, and running out
+ * of it marks sb truncated, which the TAP rendering reports. */
+void yaml_note_v(struct strbuf *sb, const char *key, const char *fmt, va_list ap);
+void yaml_exact_v(struct strbuf *sb, const char *key, const char *expected, const char *fmt, va_list ap);

@@ -34,7 +34,7 @@ struct boot_info g_boot;
 struct options g_options;
 struct cpu_ident g_ident;
 char apic_mode_error[160];
-char g_cmdline_error[400];
+char g_cmdline_error[CMDLINE_ERROR_MAX];
 
 /* Legacy 8259 PICs: mask every line before interrupts are ever enabled. SeaBIOS leaves IRQ0 unmasked on
  * vector 8, which would look like a double fault (SeaBIOS pic_setup, clock_setup; Intel 8259A datasheet OCW1). */

@@ -17,7 +17,8 @@
 #      multiboot2 entry on pc and multiboot entry on q35; UEFI (OVMF) once if OVMF and GRUB EFI are
 #      installed; without the 8254 PIT (--no-pit) on pc and q35; console=auto with an ACPI SPCR table naming
 #      COM2 (--spcr ttyS1: the stream must arrive on COM2 and say so in its "# console:" line, COM1 must not
-#      carry it); the ISO with std VGA (--vga std: the kernel must find GRUB's framebuffer and mirror lines on
+#      carry it); console= naming RAM (uart,0x3f8: MMIO at the real-mode IVT; uart,mmio32,0x200000: inside the image)
+#      must be refused with its reason in the "# console:" line on COM1, which carries the run; the ISO with std VGA (--vga std: the kernel must find GRUB's framebuffer and mirror lines on
 #      it); a network boot (--pxe: QEMU's iPXE loads the kernel over TFTP, default suites, 2 CPUs); and two runs
 #      that must fail: the bad-input path ("nonsense=1" must fail fast and name the word) and no-clock (no PIT,
 #      HPET or ACPI: boot/clocks must fail rather than a TSC frequency be made up). With QEMU 10 from
@@ -30,6 +31,12 @@
 #   3d. runs that must pass and print a line (pattern_runs: a WDAT without SET_COUNTDOWN_PERIOD refused, the default
 #      q35 run leaving the TCO's NO_REBOOT as found) and restore_skip=record failing machine/restored; every ledger
 #      entry the runs printed is in docs/running.md's table (tools/ledger-doc-check)
+#   3f. run-qemu.sh's own failure reports on tools/stop-guest.asm's tiny guests: a hang's TIMEOUT shows QEMU's stderr
+#      first; a guest panic (pvpanic) and, with /dev/kvm, a KVM internal error end the run at once, BROKEN with QEMU's
+#      run state (QMP query-status)
+#   3g. tools/cmdline-sweep: 7 boots (suite=boot, -smp 2) with random command lines of valid words, every other one with
+#      an invalid word; the seed is printed (CHECK_SWEEP_SEED=S repeats it); a boot that prints nothing, hangs, ends
+#      otherwise than its stream, or accepts an invalid word fails (build/check/sweep.tap, build/check/sweep/)
 #   3c. the emulated PMU (tools/emul-check.sh): every pmu=emulated:KIND at -smp 2 with the PMU suites, 0 FAILs
 #      and every PMU verdict marked; every row of tools/fault-expect.txt makes exactly its checks FAIL
 #   3b. tools/pmuboot-report's reports of every QEMU run (run-qemu.sh --report), validated: JUnit against
@@ -49,7 +56,8 @@
 # Environment: CHECK_JOBS (QEMU runs at once, default 1: the kernel's APIC timer checks measure time, and on a
 # small host parallel runs of 4-CPU guests starve each other's vCPUs), CHECK_QEMU=0 (skip the QEMU runs),
 # CHECK_KERNEL=FILE (boot this image instead of build/pmuboot.elf: for testing this script), CHECK_QEMU10=0
-# (skip the QEMU 10 runs, recorded as SKIP), CHECK_EMUL=0 (skip the emulated-PMU runs, recorded as SKIP).
+# (skip the QEMU 10 runs, recorded as SKIP), CHECK_EMUL=0 (skip the emulated-PMU runs, recorded as SKIP),
+# CHECK_SWEEP_SEED=S (the command-line sweep's seed, to repeat one; default from the clock).
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -222,6 +230,8 @@ qemu_runs+=(
     "iso-mb2-pc|--iso --machine pc --smp 2"
     "iso-mb1-q35|--iso-mb1 --machine q35 --smp 2"
     "spcr-com2|--machine pc --smp 1 --spcr ttyS1 --append suite=boot"
+    "console-ram-ivt|--machine pc --smp 1 --append console=uart,0x3f8 --append suite=boot --timeout 30"
+    "console-ram-image|--machine pc --smp 1 --append console=uart,mmio32,0x200000 --append suite=boot --timeout 30"
     "iso-mb2-fb|--iso --vga std --machine pc --smp 1 --append suite=boot"
     "pxe-pc-smp2|--pxe --machine pc --smp 2"
     "lava-monitor-pc-smp2|--machine pc --smp 2 --append monitor=lava"
@@ -386,6 +396,18 @@ else
     else
         run_check no "qemu/$name: no '# framebuffer: ... checklist mirrored' / 'N lines mirrored' lines (see $out/qemu/$name.log)"
     fi
+    # console= naming RAM (Linux's earlycon syntax for MMIO at 0x3f8, the real-mode IVT; an address inside the image):
+    # refused before a register is touched, and the refusal said on COM1, which carries the whole run.
+    for rp in "console-ram-ivt|MMIO 0x3f8-0x3ff lies in conventional memory below 640 KiB" \
+              "console-ram-image|MMIO 0x200000-0x20001f lies inside pmuboot's own image"; do
+        name=${rp%%|*} pattern=${rp#*|}
+        if grep -q "^# console: ttyS0 I/O 0x3f8 115200 (console=uart.* refused: $pattern.*; fell back to COM1)" \
+            "$out/qemu/$name.log"; then
+            run_check yes "qemu/$name: the console= address is RAM: refused ('$pattern'), the run on COM1"
+        else
+            run_check no "qemu/$name: no '# console: ttyS0 ... refused: $pattern ... fell back to COM1' line on COM1 (see $out/qemu/$name.log)"
+        fi
+    done
     # console=auto with an ACPI SPCR naming COM2: the judged stream is COM2's; the header must say the SPCR
     # chose it, and COM1 must not carry the checklist.
     name=spcr-com2
@@ -394,6 +416,71 @@ else
         run_check yes "qemu/$name: console=auto followed the ACPI SPCR to COM2 (header line on COM2, no checklist on COM1)"
     else
         run_check no "qemu/$name: no '# console: ttyS1 ... (ACPI SPCR' line on COM2, or the checklist on COM1 (see $out/qemu/$name.log and .log.com1)"
+    fi
+
+    # --- 3f. run-qemu.sh's own failure reports, on tools/stop-guest.asm's tiny guests (not pmuboot) ------------------
+    # A hang: the timeout's verdict comes after QEMU's own stderr (a warning provoked on purpose). A guest that panics
+    # (pvpanic) and, under KVM, one that runs from MMIO (KVM internal error): QEMU pauses it, run-qemu's QMP watch must
+    # end the run at once with QEMU's run state, long before the timeout.
+    mkdir -p "$out/stop-guest"
+    guest() { nasm -f bin ${1:+-D$1} -o "$out/stop-guest/${2}.bin" tools/stop-guest.asm 2>"$out/stop-guest/$2.nasm.err"; }
+    stop_run() {  # stop_run NAME SECONDS-AT-MOST run-qemu-options...: status and stderr in $out/qemu/NAME.*
+        local name=$1 most=$2 t0
+        shift 2
+        t0=$(date +%s)
+        set +e
+        ./run-qemu.sh "$@" --log "$out/qemu/$name.log" >/dev/null 2>"$out/qemu/$name.err" </dev/null
+        echo $? >"$out/qemu/$name.status"
+        set -e
+        secs=$(($(date +%s) - t0)) verdict=$(tail -n 1 "$out/qemu/$name.err") status=$(cat "$out/qemu/$name.status")
+        echo "check: qemu/$name: ${verdict#run-qemu: } ($secs s)"
+        [[ $secs -le $most ]]
+    }
+    if guest HANG hang && guest "" panic && guest FETCH_MMIO mmio; then
+        name=qemu-stderr-timeout
+        stop_run $name 30 --kernel "$out/stop-guest/hang.bin" --cpu qemu64,+pcid --timeout 3 || true
+        if [[ $status -eq 4 && $verdict == "run-qemu: TIMEOUT: "* ]] &&
+            grep -q "^run-qemu: qemu: .*warning: TCG doesn't support requested feature: CPUID.01H:ECX.pcid" "$out/qemu/$name.err"; then
+            run_check yes "qemu/$name: a hung guest: run-qemu TIMEOUT (status 4) with QEMU's own warning on stderr before it"
+        else
+            run_check no "qemu/$name: want status 4, QEMU's pcid warning on stderr and a TIMEOUT last line; got status $status: ${verdict#run-qemu: } (see $out/qemu/$name.err)"
+        fi
+        name=qemu-guest-panicked
+        if stop_run $name 20 --kernel "$out/stop-guest/panic.bin" --qemu-arg=-device --qemu-arg=pvpanic --timeout 120 &&
+            [[ $status -eq 3 && $verdict == *"run state 'guest-panicked'"* ]]; then
+            run_check yes "qemu/$name: a guest that panics (pvpanic, -action panic=pause) ends the run at once, BROKEN with QEMU's run state"
+        else
+            run_check no "qemu/$name: want status 3 naming run state 'guest-panicked' within 20 s; got status $status after $secs s: ${verdict#run-qemu: } (see $out/qemu/$name.err)"
+        fi
+        name=qemu-internal-error
+        if [[ -r /dev/kvm && -w /dev/kvm ]]; then
+            if stop_run $name 20 --kernel "$out/stop-guest/mmio.bin" --accel kvm --timeout 120 &&
+                [[ $status -eq 3 && $verdict == *"run state 'internal-error'"* ]] &&
+                grep -q '^run-qemu: qemu: KVM internal error' "$out/qemu/$name.err"; then
+                run_check yes "qemu/$name: KVM's emulation failure pauses the guest: the run ends at once, BROKEN with QEMU's run state and its own message"
+            else
+                run_check no "qemu/$name: want status 3 naming run state 'internal-error' and QEMU's 'KVM internal error' within 20 s; got status $status after $secs s: ${verdict#run-qemu: } (see $out/qemu/$name.err)"
+            fi
+        else
+            run_check yes "qemu/$name # SKIP /dev/kvm is missing or not accessible"
+        fi
+    else
+        run_check no "qemu/stop-guest: nasm could not build tools/stop-guest.asm (see $out/stop-guest/*.nasm.err)"
+    fi
+
+    # --- 3g. random command lines (tools/cmdline-sweep): none may print nothing, hang, or end otherwise than its stream
+    set +e
+    tools/cmdline-sweep ${CHECK_SWEEP_SEED:+--seed "$CHECK_SWEEP_SEED"} ${CHECK_KERNEL:+--kernel "$CHECK_KERNEL"} \
+        --logs "$out/sweep" >"$out/sweep.tap" 2>"$out/sweep.err" </dev/null
+    sweep_status=$?
+    set -e
+    streams+=("sweep=$out/sweep.tap")
+    echo "check: command-line sweep: $(sed -n 's/^# cmdline-sweep: //p' "$out/sweep.tap"); $(grep -c '^ok' "$out/sweep.tap") of $(grep -c '^\(not \)\{0,1\}ok' "$out/sweep.tap") ok"
+    if tools/tapsum --quiet "$out/sweep.tap" >/dev/null 2>&1; then t=0; else t=1; fi
+    if [[ $sweep_status -eq $t ]]; then
+        run_check yes "sweep: tools/cmdline-sweep exit status $sweep_status agrees with its TAP"
+    else
+        run_check no "sweep: tools/cmdline-sweep exit status $sweep_status disagrees with its TAP (see $out/sweep.err)"
     fi
 
     # --- 3c. the emulated PMU: every KIND, every pmu_fault= row (tools/emul-check.sh, docs/emulated-pmu.md) ---

@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "lib/cmdline.h"
+#include "lib/yaml_lines.h"
+#include "emul/emul.h"
 #include "emul/model/pmu_model.h"
 #include "emul/options.h"
 #include "pmu/options.h"
@@ -505,6 +507,85 @@ static void test_pmu_emulated(void **state)
     expect_error("pmu_pebs=3", "pmu_pebs", "pmu=emulated:KIND");
 }
 
+/* The boot/cmdline verdict's YAML line for err, as harness/framework.c's expect_true writes it into a check's 4 KiB
+ * diagnostics (harness/framework.h diag_buf). */
+static void verdict_line(struct strbuf *sb, const char *fmt, ...) PRINTF_LIKE(2, 3);
+static void verdict_line(struct strbuf *sb, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    yaml_exact_v(sb, "parse", "every word a known option with a valid value", fmt, ap);
+    va_end(ap);
+}
+
+/* A rejected value's message lists every valid value, whole: in the kernel's error buffer (CMDLINE_ERROR_MAX, as
+ * tests/main.c's g_cmdline_error) and in the check's YAML line; no buffer on the way cuts the list. */
+static void test_error_lists_whole(void **state)
+{
+    (void)state;
+    static const char *const lines[] = {"pmu=emulated:bogus", "pmu_fault=bogus", "pmu=emulated:knc pmu_fault=width,bogus",
+                                        "pmu_fault=a-fault-name-longer-than-the-thirty-one-bytes-kept-of-it"};
+    for (size_t l = 0; l < sizeof(lines) / sizeof(lines[0]); l++) {
+        struct options o;
+        char err[CMDLINE_ERROR_MAX];
+        assert_false(parse(lines[l], &o, err, sizeof(err)));
+        assert_true(strlen(err) < sizeof(err) - 1);
+        /* Every name the option accepts, the last one included. */
+        if (strstr(lines[l], "pmu_fault=")) {
+            for (u32 i = 0; i < PMU_MODEL_FAULT_COUNT; i++)
+                if (!strstr(err, pmu_model_fault_name(1u << i)))
+                    fail_msg("\"%s\": the message lacks fault '%s': %s", lines[l], pmu_model_fault_name(1u << i), err);
+        } else {
+            const char *list = pmu_emul_kind_list();
+            if (!strstr(err, list))
+                fail_msg("\"%s\": the message lacks the whole list of kinds '%s': %s", lines[l], list, err);
+        }
+        char diag[4096];
+        struct strbuf sb;
+        sb_init(&sb, diag, sizeof(diag));
+        verdict_line(&sb, "%s", err); /* as tests/boot/boot_early.c's cmdline check */
+        assert_false(sb.truncated);
+        char want[CMDLINE_ERROR_MAX + 128];
+        snprintf(want, sizeof(want), "\"parse\": {expected: \"every word a known option with a valid value\", observed: "
+                                     "\"%s\", tolerance: exact}\n", err);
+        assert_string_equal(diag, want);
+    }
+    /* A smaller buffer still says where the message was cut. */
+    struct options o;
+    char small[64];
+    assert_false(parse("pmu_fault=bogus", &o, small, sizeof(small)));
+    assert_int_equal(strlen(small), sizeof(small) - 1);
+    assert_string_equal(small + sizeof(small) - 4, "...");
+}
+
+/* The YAML writers escape a formatted value in place: quotes, backslashes and newlines, and a value that outgrows
+ * the buffer marks it truncated instead of being cut in silence. */
+static void yaml_note_f(struct strbuf *sb, const char *key, const char *fmt, ...) PRINTF_LIKE(3, 4);
+static void yaml_note_f(struct strbuf *sb, const char *key, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    yaml_note_v(sb, key, fmt, ap);
+    va_end(ap);
+}
+
+static void test_yaml_formatted_values(void **state)
+{
+    (void)state;
+    char buf[128];
+    struct strbuf sb;
+    sb_init(&sb, buf, sizeof(buf));
+    yaml_note_f(&sb, "k", "a \"%s\" \\ %d\nend", "q", 7);
+    assert_string_equal(buf, "\"k\": \"a \\\"q\\\" \\\\ 7\\nend\"\n");
+    sb_init(&sb, buf, 24);
+    yaml_note_f(&sb, "k", "%s", "0123456789\"\"\"\"\"\"");
+    assert_true(sb.truncated);
+    assert_true(strlen(buf) < 24);
+    sb_init(&sb, buf, 16);
+    yaml_note_f(&sb, "k", "%s", "a value longer than the buffer");
+    assert_true(sb.truncated);
+}
+
 /* monitor=lava: a result line per check and thread, so no folding; fold=on after it is refused. */
 static void test_monitor_values(void **state)
 {
@@ -670,6 +751,8 @@ int main(void)
         cmocka_unit_test(test_deviations_values),
         cmocka_unit_test(test_pmi_options), cmocka_unit_test(test_monitor_values), cmocka_unit_test(test_watchdog_values), cmocka_unit_test(test_help_one_row_per_option),
         cmocka_unit_test(test_pmu_emulated),
+        cmocka_unit_test(test_error_lists_whole),
+        cmocka_unit_test(test_yaml_formatted_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
