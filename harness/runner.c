@@ -184,10 +184,13 @@ static void watch_begin(u32 seq, const struct check_def *d, const char *name)
         return;
     u32 n = bsp_watch_begin(seq, check_limit_ms(g_options.check_timeout_ms, d->limit_ms), name);
     if (!n && watched_before != 0) {
-        u32 online = smp_online_count();
+        const char *why = smp_online_count() > 1 ? "every online AP is busy with a call"
+                          : smp.count > 1        ? "no AP online: each one lost or never started"
+                                                 : "no other CPU";
         kprintf("# runner: no AP can watch the boot CPU's checks from %s on (%s): a hang of the boot CPU there is "
-                "left to the reset watchdog\n", name,
-                online <= 1 ? "no other CPU online" : "every online AP is busy with a call");
+                "%s\n", name, why,
+                g_watchdog.present ? "left to the reset watchdog" : "not ended, and no reset watchdog either: the run "
+                                                                      "would stop there");
     } else if (n && watched_before == 0) {
         kprintf("# runner: an idle AP watches the boot CPU's checks again from %s on\n", name);
     }
@@ -412,7 +415,8 @@ static void run_phase(const bool *which, enum job_kind kind)
             running += !st[next].finished;
             busy += !st[next].finished;
         }
-        if (which[0] && !st[0].finished && bsp_watch_may_start(bsp_watch_idle_aps(NULL, 1), busy)) {
+        u32 idle_ap;
+        if (which[0] && !st[0].finished && bsp_watch_may_start(bsp_watch_idle_aps(&idle_ap, 1), busy)) {
             run_job_here(&j);
             st[0].finished = true;
         }

@@ -39,11 +39,6 @@ static bool idle_ap(u32 cpu, void *ctx)
 
 u32 bsp_watch_idle_aps(u32 *out, u32 max)
 {
-    u32 scratch[BSP_WATCHERS_MAX];
-    if (!out) {
-        out = scratch;
-        max = max > BSP_WATCHERS_MAX ? BSP_WATCHERS_MAX : max;
-    }
     return bsp_watch_pick(smp.count, idle_ap, NULL, out, max);
 }
 
@@ -134,7 +129,8 @@ void bsp_watch_ap_idle(u32 me)
     struct watcher *m = &watchers[me];
     u32 seq = __atomic_load_n(&w.seq, __ATOMIC_SEQ_CST);
     bool mine = seq && is_watcher(me);
-    struct bsp_watch_view v = {.seq = seq, .since = w.since, .limit = w.limit, .answer = us_to_tsc(BSP_WATCH_ANSWER_MS * 1000ull)};
+    struct bsp_watch_view v = {.seq = seq, .since = w.since, .limit = w.limit,
+                               .answer = us_to_tsc(BSP_WATCH_ANSWER_MS * 1000ull)};
     const char *name = w.name;
     if (__atomic_load_n(&w.seq, __ATOMIC_SEQ_CST) != seq) { /* a check began or ended while we read: next tick */
         if (m->ticking)

@@ -14,8 +14,8 @@
 u32 bsp_watch_begin(u32 seq, u32 limit_ms, const char *name);
 /* Boot CPU, after the check (returned or left by a fault or the NMI): nothing to watch. */
 void bsp_watch_end(void);
-/* Whether an AP is online and idle now (no call in its mailbox): one that could watch; and how many of the APs
- * 1..count-1 are, up to max (their indexes into out when out is not NULL). */
+/* The APs online and idle now (no call in its mailbox), that could watch: up to max of them, lowest index first,
+ * into out; returns how many. */
 u32 bsp_watch_idle_aps(u32 *out, u32 max);
 
 /* AP, from its idle loop with interrupts disabled: on entry (a fresh or re-entered AP, timer as INIT left it), before

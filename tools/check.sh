@@ -13,7 +13,9 @@
 #      requires exit status 0, a well-formed stream and no "not ok" line (build/check/decode/*.checks.tap)
 #   3. QEMU runs of the kernel through run-qemu.sh: -kernel on pc and q35 with -smp 1, 4, 16 and 64 (q35), the
 #      Skylake-Client, Icelake-Server and EPYC CPU models, serial bring-up, run=serial (checks one CPU at a
-#      time), the same -smp 4 run twice, the per-check time limit (suite=timeout); the GRUB ISO's
+#      time), the same -smp 4 run twice, the per-check time limit (suite=timeout), a hang of the boot CPU stopped by
+#      an idle AP's NMI in one boot (hang-nmi-q35) and one with NMIs blocked that the reset watchdog ends, the AP
+#      saying its NMI went unanswered (watchdog-*-q35); the GRUB ISO's
 #      multiboot2 entry on pc and multiboot entry on q35; UEFI (OVMF) once if OVMF and GRUB EFI are
 #      installed; without the 8254 PIT (--no-pit) on pc and q35; console=auto with an ACPI SPCR table naming
 #      COM2 (--spcr ttyS1: the stream must arrive on COM2 and say so in its "# console:" line, COM1 must not
