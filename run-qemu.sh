@@ -168,11 +168,12 @@ case $machine in pc|q35) ;; *) bad_usage "--machine wants pc or q35, not '$machi
     bad_usage "--machine-opt wants PROP=VALUE[,PROP=VALUE...], not '${machine_extra#,}'"
 case $accel in tcg|kvm|auto) ;; *) bad_usage "--accel wants tcg, kvm or auto, not '$accel'" ;; esac
 [[ -z $cpu || $cpu =~ ^[A-Za-z0-9_.,=+-]+$ ]] || bad_usage "--cpu: '$cpu' does not look like a QEMU CPU model"
-# Suite reset resets the machine on purpose, and timeout_hang=bsp hangs the boot CPU for the watchdog to reset it: no
-# -no-reboot, and the verdict comes from the last boot.
+# Suite reset resets the machine on purpose, and timeout_hang=bsp-nmi-blocked hangs the boot CPU for the watchdog to
+# reset it (so does timeout_hang=bsp where no AP can stop it with an NMI, e.g. --smp 1): no -no-reboot, and the
+# verdict comes from the last boot.
 reboots=no
 [[ " $append " =~ [[:space:]]suite=([^[:space:]]*,)?reset(,|[[:space:]]) ]] && reboots=yes
-[[ " $append " =~ [[:space:]]timeout_hang=bsp([[:space:]]) ]] && reboots=yes
+[[ " $append " =~ [[:space:]]timeout_hang=bsp(-nmi-blocked)?([[:space:]]) ]] && reboots=yes
 if [[ -z $timeout ]]; then
     if [[ $boot == uefi ]]; then timeout=120; else timeout=60; fi
     [[ $reboots == yes ]] && timeout=$((timeout * 2))

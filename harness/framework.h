@@ -25,6 +25,8 @@ struct check_def {
     enum check_scope scope; /* global checks run once on the boot CPU; per-CPU checks on every CPU */
     int expect_vector;      /* NO_FAULT, or the exception this self-test deliberately raises */
     enum check_cpus cpus;   /* optional: CPUS_LOCAL (default) or CPUS_OTHERS */
+    u32 limit_ms;           /* optional: a time limit longer than check_timeout_ms=, for a check that may
+                             * legitimately run longer (say why at its row; docs/writing-checks.md) */
 };
 
 /* A suite runs its global checks first, then its per-CPU checks: with run=parallel (the default) the CPU-local
@@ -48,6 +50,8 @@ struct check {
     u32 expectations, failures;
     u32 inconclusive; /* expectations whose evidence decided nothing (check_inconclusive) */
     bool skipped, todo, faulted, no_verdict, timed_out;
+    u32 stopped_by; /* timed_out: the CPU whose NMI stopped it (the boot CPU for an AP's; a watching AP for the
+                     * boot CPU's) */
     bool hung; /* not run: it hung the boot CPU on an earlier boot of this run (harness/hang_guard.c) */
     bool emulated_pmu; /* pmu=emulated: the verdict came from the emulated PMU, not hardware (TAP line marked) */
     char reason[400]; /* SKIP/TODO reason, printed on the TAP line (the no-PMU evidence runs to ~250) */

@@ -4,12 +4,15 @@
  * is printed CPU by CPU in table order, so both modes give the same stream.
  * The boot CPU supervises the others: a check still running after check_timeout_ms is stopped with an NMI and
  * charged to its CPU and check (traps.c); a CPU that does not answer that NMI, or never starts its work, is
- * reported as stopped answering and left out from then on. The boot CPU's own checks are not supervised: a hang
- * there ends the run (the host's timeout). */
+ * reported as stopped answering and left out from then on. The boot CPU's own checks are watched the same way by
+ * an idle AP (kernel/bsp_watch.h): so in a phase where APs run checks too, the boot CPU starts its own once an AP
+ * is idle to watch it. Where none can, the hardware reset watchdog (hang_guard.h) is the last resort. */
 #include <string.h>
 
 #include "apic/apic.h"
+#include "lib/bsp_watch_plan.h"
 #include "lib/cmdline.h"
+#include "kernel/bsp_watch.h"
 #include "kernel/console.h"
 #include "kernel/globals.h"
 #include "kernel/memory.h"
@@ -18,6 +21,7 @@
 #include "kernel/smp.h"
 #include "kernel/timing.h"
 #include "kernel/traps.h"
+#include "kernel/watchdog.h"
 #include "kernel/x86.h"
 #include "harness/cpu_report.h"
 #include "harness/framework.h"
@@ -96,10 +100,11 @@ static void conclude(struct check *c, const struct check_def *d)
         return; /* reported as it is: it hung an earlier boot */
     if (d->expect_vector == EXPECT_TIME_LIMIT && c->skipped && !c->timed_out && !c->faulted)
         return; /* a self-test that cannot run here */
-    if (d->expect_vector == EXPECT_TIME_LIMIT) {
+    u32 limit = check_limit_ms(g_options.check_timeout_ms, d->limit_ms);
+    if (d->expect_vector == EXPECT_TIME_LIMIT && !(c->timed_out && c->cpu->index == 0)) {
         if (c->timed_out) {
-            check_note(c, "stopped at", "rip 0x%llx after %u ms", (unsigned long long)c->fault.rip,
-                       g_options.check_timeout_ms);
+            check_note(c, "stopped at", "rip 0x%llx after %u ms", (unsigned long long)c->fault.rip, limit);
+            check_note(c, "stopped by", "cpu%u's NMI (the runner)", c->stopped_by);
             check_todo(c, "self-test: a check that never returns was stopped at its time limit, run continues");
             c->failures++;
         } else {
@@ -107,9 +112,22 @@ static void conclude(struct check *c, const struct check_def *d)
                        c->faulted ? "an exception was taken" : "it returned");
         }
     } else if (c->timed_out) {
+        /* The boot CPU's time_limit (timeout_hang=bsp) is a hang as any check's, reported as one. */
+        char after[48];
+        if (d->limit_ms > g_options.check_timeout_ms)
+            k_snprintf(after, sizeof(after), "its own limit of %u ms", limit);
+        else
+            k_snprintf(after, sizeof(after), "check_timeout_ms=%u", limit);
         check_note(c, "stopped at", "rip 0x%llx", (unsigned long long)c->fault.rip);
-        check_fail(c, "still running after check_timeout_ms=%u: stopped by the runner's NMI",
-                   g_options.check_timeout_ms);
+        if (c->cpu->index == 0) {
+            check_note(c, "stopped by", "cpu%u (APIC ID 0x%x), an idle AP watching the boot CPU: its NMI was answered, "
+                       "no reset", c->stopped_by, smp.cpu[c->stopped_by].apic_id);
+            check_fail(c, "still running after %s: stopped by cpu%u's NMI (the boot CPU's watcher)", after,
+                       c->stopped_by);
+        } else {
+            check_note(c, "stopped by", "cpu%u's NMI (the runner)", c->stopped_by);
+            check_fail(c, "still running after %s: stopped by the runner's NMI", after);
+        }
     } else if (d->expect_vector != NO_FAULT) {
         if (c->faulted)
             describe_fault(c);
@@ -150,6 +168,35 @@ static bool check_record_ready(u32 cpu)
     return checks[cpu] != NULL;
 }
 
+/* The boot CPU's checks from suites_run on (the APs are up; the boot suites before them run alone): an idle AP
+ * watches each, and a line says when none can, and when one can again. */
+static bool watch_on;
+static int watched_before = -1; /* whether the previous check was watched; -1: none yet */
+static struct {
+    u64 tsc;
+    u32 limit_ms;
+    char name[96];
+} longest; /* the boot CPU's longest check: how close a run came to a false stop (said at the end) */
+
+static void watch_begin(u32 seq, const struct check_def *d, const char *name)
+{
+    if (!watch_on)
+        return;
+    u32 n = bsp_watch_begin(seq, check_limit_ms(g_options.check_timeout_ms, d->limit_ms), name);
+    if (!n && watched_before != 0) {
+        const char *why = smp_online_count() > 1 ? "every online AP is busy with a call"
+                          : smp.count > 1        ? "no AP online: each one lost or never started"
+                                                 : "no other CPU";
+        kprintf("# runner: no AP can watch the boot CPU's checks from %s on (%s): a hang of the boot CPU there is "
+                "%s\n", name, why,
+                g_watchdog.present ? "left to the reset watchdog" : "not ended, and no reset watchdog either: the run "
+                                                                      "would stop there");
+    } else if (n && watched_before == 0) {
+        kprintf("# runner: an idle AP watches the boot CPU's checks again from %s on\n", name);
+    }
+    watched_before = n > 0;
+}
+
 /* Run check `slot` of s on this CPU; a per-CPU check's verdict goes into this CPU's buffer. */
 static void run_one(const struct suite *s, u32 slot)
 {
@@ -177,19 +224,27 @@ static void run_one(const struct suite *s, u32 slot)
     /* The boot CPU under the watchdog: a check that hung it on an earlier boot is reported, not run again. */
     bool bsp = cpu->index == 0, hung = bsp && hang_guard_hung(s, slot, c);
     if (hung) {
-        /* reported by hang_guard_hung */
+        /* reported by hang_guard_hung; why an AP's NMI did not end it first */
+        check_note(c, "NMI watch", "no AP's NMI ended it: the NMI went unanswered (NMIs blocked, SMM), no AP could "
+                   "watch, or the reset came before the time limit (that boot's '# runner:' lines tell the first two)");
     } else if (k_setjmp(cpu->check_jmp) == 0) {
-        if (bsp) /* after the setjmp: a fault while arming (a WDAT register) lands here, not in a stale frame */
+        if (bsp) { /* after the setjmp: a fault while arming (a WDAT register) lands here, not in a stale frame */
             hang_guard_enter(s, slot);
+            watch_begin(seq, d, c->name);
+        }
         d->run(c);
     } else {
         /* Resumed from the trap handler: leave no trace of the abandoned context. */
         cpu->trap_depth = 0;
         console_recover();
         cpu_unblock_nmi();
+        if (c->timed_out)
+            c->stopped_by = cpu->abort_from;
     }
-    if (bsp)
+    if (bsp) {
+        bsp_watch_end();
         hang_guard_leave();
+    }
     cpu->current_check = NULL;
     /* The time between checks starts now, before seq says "between checks": the supervisor reads seq, then
      * since, and a stale since (the start of a check stopped at its limit) with seq 0 reads as a CPU that
@@ -204,6 +259,11 @@ static void run_one(const struct suite *s, u32 slot)
     else
         cli();
 
+    if (bsp && watch_on && !hung && took > longest.tsc) {
+        longest.tsc = took;
+        longest.limit_ms = check_limit_ms(g_options.check_timeout_ms, d->limit_ms);
+        k_snprintf(longest.name, sizeof(longest.name), "%s", c->name);
+    }
     conclude(c, d);
     /* pmu=emulated: a verdict of a PMU suite, or of any check that touched the emulated PMU, is evidence about
      * the emulated PMU only, and says so (docs/emulated-pmu.md). */
@@ -278,8 +338,9 @@ static void supervise(u32 i)
         r->finished = true;
         return;
     }
-    u64 now = rdtsc(), limit = us_to_tsc(g_options.check_timeout_ms * 1000ull);
     u32 seq = __atomic_load_n(&r->seq, __ATOMIC_ACQUIRE);
+    u32 own = current_suite->checks[r->slot < current_suite->count ? r->slot : 0].limit_ms;
+    u64 now = rdtsc(), limit = us_to_tsc(check_limit_ms(g_options.check_timeout_ms, own) * 1000ull);
     u64 since = __atomic_load_n(&r->since, __ATOMIC_ACQUIRE);
     if (r->stopped_seq && r->stopped_seq == seq) {
         if (now - r->stopped_at > us_to_tsc(NMI_ANSWER_MS * 1000ull))
@@ -294,7 +355,8 @@ static void supervise(u32 i)
     }
     r->stopped_seq = seq;
     r->stopped_at = now;
-    cpus[i].abort_seq = seq;
+    cpus[i].abort_from = 0;
+    __atomic_store_n(&cpus[i].abort_seq, seq, __ATOMIC_RELEASE);
     apic_send_ipi(smp.cpu[i].apic_id, ICR_DM_NMI); /* SDM Vol.3A 11.6.1: NMI, vector ignored */
 }
 
@@ -338,33 +400,36 @@ static void run_phase(const bool *which, enum job_kind kind)
     u32 n = 0;
     for (u32 i = 0; i < smp.count; i++)
         n += which[i];
-    u32 cap = MIN(suites_concurrency(), n), running = which[0], next = 1;
+    u32 cap = MIN(suites_concurrency(), n), running = which[0], next = 1, busy = 0;
     smp_set_concurrent(cap > 1);
     for (u32 i = 0; i < smp.count || i == 0; i++)
         if (which[i])
             st[i].finished = false;
-    /* At most `cap` CPUs run at once (run_cpus=); the next one starts when one finishes. */
+    /* At most `cap` CPUs run at once (run_cpus=); the next one starts when one finishes. The boot CPU runs its own
+     * checks once an AP is idle to watch them (or none can ever be), and supervises the others until then. */
     for (;;) {
         for (; next < smp.count && running < cap; next++) {
             if (!which[next])
                 continue;
             start_on(next, &j);
             running += !st[next].finished;
+            busy += !st[next].finished;
         }
-        if (which[0] && !st[0].finished) {
+        u32 idle_ap;
+        if (which[0] && !st[0].finished && bsp_watch_may_start(bsp_watch_idle_aps(&idle_ap, 1), busy)) {
             run_job_here(&j);
             st[0].finished = true;
-            running--;
         }
-        bool all = next >= smp.count;
-        running = 0;
+        bool all = next >= smp.count && (!which[0] || st[0].finished);
+        busy = 0;
         for (u32 i = 1; i < next; i++) {
             if (!which[i])
                 continue;
             supervise(i);
             all = all && st[i].finished;
-            running += !st[i].finished;
+            busy += !st[i].finished;
         }
+        running = busy + (which[0] && !st[0].finished);
         if (all)
             break;
         if (running >= cap || next >= smp.count) {
@@ -547,6 +612,10 @@ bool suites_validate(const char *suites, const char *exclude, char *err, size_t 
 
 void suites_run(const char *suites, const char *exclude)
 {
+    watch_on = true; /* the APs are up: from now on an idle one watches the boot CPU's checks */
+    /* The command line keeps the reset watchdog WATCHDOG_MARGIN_MS longer than check_timeout_ms (lib/cmdline.c): the
+     * idle AP's NMI, and the boot CPU's answer to it, come first. */
+    _Static_assert(WATCHDOG_MARGIN_MS > BSP_WATCH_ANSWER_MS, "the reset watchdog would come before the NMI's answer");
     for (u32 i = 0; i < all_suites_count; i++) {
         const struct suite *s = all_suites[i];
         bool selected = suites[0] ? list_contains(suites, s->name) : s->in_default;
@@ -554,6 +623,9 @@ void suites_run(const char *suites, const char *exclude)
             continue;
         suites_run_one(s);
     }
+    if (longest.tsc)
+        report_comment("runner: the boot CPU's longest check: %s, %llu ms (its time limit %u ms)", longest.name,
+                       (unsigned long long)tsc_to_us(longest.tsc) / 1000, longest.limit_ms);
 }
 
 void suites_list(void)

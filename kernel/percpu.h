@@ -40,6 +40,7 @@ struct cpu {
     k_jmp_buf check_jmp;          /* where an exception inside that check resumes */
     volatile u32 check_seq;       /* checks started on this CPU (the runner numbers them) */
     volatile u32 abort_seq;       /* set by the runner on another CPU: stop check number abort_seq (an NMI) */
+    volatile u32 abort_from;      /* the CPU that set abort_seq and sends the NMI (written before it) */
 
     u64 gdt[7] __attribute__((aligned(16)));
     struct tss64 tss __attribute__((aligned(16)));

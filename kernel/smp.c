@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "apic/apic.h"
+#include "kernel/bsp_watch.h"
 #include "kernel/cmos.h"
 #include "kernel/ledger.h"
 #include "kernel/console.h"
@@ -112,9 +113,11 @@ static void idle_loop(u32 idx) NORETURN;
 static void idle_loop(u32 idx)
 {
     struct mailbox *m = &mailboxes[idx];
+    bsp_watch_ap_enter(idx);
     for (;;) {
         cli();
         if (m->req != m->done) {
+            bsp_watch_ap_pause(idx); /* the APIC timer as it was before the call: checks test it */
             m->fn(m->arg);
             bool wake = m->wake_caller;
             u32 caller = m->wake_apic_id;
@@ -123,6 +126,7 @@ static void idle_loop(u32 idx)
                 apic_send_ipi(caller, ICR_DM_FIXED | VECTOR_WAKE);
             continue;
         }
+        bsp_watch_ap_idle(idx); /* a watcher of the boot CPU's check: its tick, and the NMI past the limit */
         asm volatile("sti; hlt" ::: "memory"); /* STI's one-instruction shadow: no wakeup is lost */
     }
 }
@@ -607,6 +611,12 @@ u32 smp_call_post(u32 idx, void (*fn)(void *arg), void *arg)
     __atomic_store_n(&m->req, ticket, __ATOMIC_RELEASE);
     apic_send_ipi(smp.cpu[idx].apic_id, ICR_DM_FIXED | VECTOR_WAKE);
     return ticket;
+}
+
+bool smp_cpu_idle(u32 idx)
+{
+    return __atomic_load_n(&smp.cpu[idx].state, __ATOMIC_ACQUIRE) == CPU_ONLINE &&
+           __atomic_load_n(&mailboxes[idx].req, __ATOMIC_ACQUIRE) == __atomic_load_n(&mailboxes[idx].done, __ATOMIC_ACQUIRE);
 }
 
 bool smp_call_done(u32 idx, u32 ticket)

@@ -59,6 +59,8 @@ void smp_run_on_each(void (*fn)(void *arg), void *arg);
  * 0 when it was not started. No wake-up is sent back: the caller polls (smp_pause between polls). */
 u32 smp_call_post(u32 idx, void (*fn)(void *arg), void *arg);
 bool smp_call_done(u32 idx, u32 ticket);
+/* Whether AP idx is online with no call in its mailbox: halted in its idle loop, or about to be. */
+bool smp_cpu_idle(u32 idx);
 /* One pause of a polling loop (which serves an INIT round trip a posted call asked for, smp_init_roundtrip): under
  * a hypervisor a HLT until the next interrupt, bounded by a one-shot tick of
  * the caller's (idle) APIC timer (about 1 ms); on bare metal, or with the timer in use, a 100 us spin. */

@@ -189,8 +189,8 @@ static const char *set_restore_skip(struct options *o, const char *v)
 
 static const char *set_timeout_hang(struct options *o, const char *v)
 {
-    static const char *const names[] = {"none", "bsp", NULL};
-    return opt_choice(v, names, &o->timeout_hang, "expects none or bsp");
+    static const char *const names[] = {"none", "bsp", "bsp-nmi-blocked", NULL};
+    return opt_choice(v, names, &o->timeout_hang, "expects none, bsp or bsp-nmi-blocked");
 }
 
 static const char *set_init_delay(struct options *o, const char *v)
@@ -310,13 +310,15 @@ static const struct opt_desc base_options[] = {
     {"restore_skip", "restore_skip=TEXT",
      "testing: the ledger's changes whose name holds TEXT (e.g. record) are not put back, so that machine/restored "
      "must fail", set_restore_skip},
-    {"timeout_hang", "timeout_hang=none|bsp",
-     "suite timeout: bsp makes time_limit hang the boot CPU too, which only the watchdog ends (needs suite=timeout)",
+        {"timeout_hang", "timeout_hang=none|bsp|bsp-nmi-blocked",
+     "suite timeout: bsp makes time_limit hang the boot CPU too, for an idle AP's NMI to stop; bsp-nmi-blocked hangs "
+     "it with NMIs blocked, which only the reset watchdog ends (needs suite=timeout)",
      set_timeout_hang},
     {"run_cpus", "run_cpus=auto|N",
      "with run=parallel: at most N CPUs run checks at once; auto (default): all, 8 under QEMU TCG", set_run_cpus},
     {"check_timeout_ms", "check_timeout_ms=N",
-     "a check still running on an AP after N ms (default 20000) is stopped with an NMI and failed", set_check_timeout},
+     "a check still running after N ms (default 20000) is stopped with an NMI (the boot CPU's, or an idle AP's for "
+     "the boot CPU) and failed", set_check_timeout},
     {"cpus", "cpus=ID,ID,...", "APIC IDs to bring up instead of the ACPI MADT's (decimal or 0x-hex)", set_cpus},
     {"init_delay_us", "init_delay_us=N",
      "wait after INIT before the SIPIs; default 0 on modern CPUs, 10000 on older ones (as Linux)", set_init_delay},

@@ -16,6 +16,9 @@
 
 enum exit_mode { EXIT_HALT, EXIT_QEMU, EXIT_REBOOT };
 enum console_kind { CONSOLE_AUTO, CONSOLE_TTYS, CONSOLE_UART };
+/* timeout_hang=: how suite timeout's time_limit treats the boot CPU: skips; hangs (an idle AP's NMI stops it);
+ * hangs with NMIs blocked (the reset watchdog ends it). */
+enum timeout_hang { TIMEOUT_HANG_NONE, TIMEOUT_HANG_BSP, TIMEOUT_HANG_BSP_NMI_BLOCKED };
 
 struct options {
     char image[128];            /* a leading image path (QEMU -kernel passes it), if any */
@@ -34,12 +37,12 @@ struct options {
     u32 fold;                   /* fold=on|off: agreeing threads' verdicts share one line (1, lib/tap_fold.h) */
     u32 monitor;                /* monitor=none|lava: 1 = a result line per check and thread for LAVA's monitors */
     u32 run_cpus;               /* run_cpus=auto|N: at most N CPUs run checks at once (0 = auto) */
-    u32 check_timeout_ms;       /* check_timeout_ms=N: a check on another CPU still running after N is stopped */
+    u32 check_timeout_ms;       /* check_timeout_ms=N: a check still running after N is stopped (NMI) */
     u32 watchdog_s;             /* watchdog_s=N: the boot CPU's checks under a hardware watchdog of N s (0: off) */
     bool watchdog_auto;         /* watchdog_s=auto (default): armed only where it is safe, for options_watchdog_s() */
     u32 cmos_first, cmos_last;  /* cmos=FIRST-LAST: CMOS bytes for the records (0: not given) */
     char restore_skip[24];      /* restore_skip=TEXT: ledger entries whose name holds TEXT are left changed (testing) */
-    u32 timeout_hang;           /* timeout_hang=none|bsp: 1 = suite timeout's time_limit hangs the boot CPU too */
+    u32 timeout_hang;           /* timeout_hang=: enum timeout_hang (suite timeout's time_limit on the boot CPU) */
     s64 init_delay_us;          /* init_delay_us=N; -1 = chosen by CPU family */
     u32 ap_timeout_ms;          /* ap_timeout_ms=N */
     u32 pmi_variant;            /* pmi=unmask-stopped|late|early: enum pmi_variant (0 = unmask-stopped) */

@@ -13,7 +13,9 @@
 #      requires exit status 0, a well-formed stream and no "not ok" line (build/check/decode/*.checks.tap)
 #   3. QEMU runs of the kernel through run-qemu.sh: -kernel on pc and q35 with -smp 1, 4, 16 and 64 (q35), the
 #      Skylake-Client, Icelake-Server and EPYC CPU models, serial bring-up, run=serial (checks one CPU at a
-#      time), the same -smp 4 run twice, the per-check time limit (suite=timeout); the GRUB ISO's
+#      time), the same -smp 4 run twice, the per-check time limit (suite=timeout), a hang of the boot CPU stopped by
+#      an idle AP's NMI in one boot (hang-nmi-q35) and one with NMIs blocked that the reset watchdog ends, the AP
+#      saying its NMI went unanswered (watchdog-*-q35); the GRUB ISO's
 #      multiboot2 entry on pc and multiboot entry on q35; UEFI (OVMF) once if OVMF and GRUB EFI are
 #      installed; without the 8254 PIT (--no-pit) on pc and q35; console=auto with an ACPI SPCR table naming
 #      COM2 (--spcr ttyS1: the stream must arrive on COM2 and say so in its "# console:" line, COM1 must not
@@ -268,9 +270,10 @@ error_runs=(
     "error-path|--machine pc --append nonsense=1 --timeout 20|nonsense|'nonsense=1' rejected"
     "deviations-strict|--machine pc --append deviations=strict --append suite=apic --timeout 60|^not ok [0-9]* - cpu0/apic/esr_clear\$|QEMU TCG's known deviations FAIL with deviations=strict (they are TODO in every other run)"
     "no-clock|--machine pc --no-pit --machine-opt hpet=off,acpi=off --append suite=boot --timeout 30|^not ok [0-9]* - boot/clocks|no PIT, HPET or ACPI PM timer: boot/clocks fails, no TSC frequency is made up"
-    "watchdog-q35|--machine q35 --smp 2 --append suite=timeout --append check_timeout_ms=500 --append timeout_hang=bsp --append watchdog_s=4 --timeout 120|^  \"failure\": \"hung: no return within [0-9]* s on this thread, watchdog reset (Intel TCO, |the boot CPU hung inside cpu0/timeout/time_limit: q35's TCO watchdog reset the machine and the next boot reported that check failed and finished the stream"
-    "watchdog-reset-q35|--machine q35 --smp 2 --append suite=timeout,reset --append check_timeout_ms=500 --append timeout_hang=bsp --append watchdog_s=4 --timeout 240|^[0-9]* passed, 1 failed, [0-9]* skipped\$|a hang, then suite reset's three deliberate resets: five boots, the hung check's skip carried across them, the reset round started over after the watchdog's reset and complete; the only failure is the hung check"
-    "watchdog-wdat-q35|--machine q35 --wdat --smp 2 --append suite=timeout --append check_timeout_ms=500 --append timeout_hang=bsp --append watchdog_s=4 --timeout 120|^  \"failure\": \"hung: no return within [0-9]* s on this thread, watchdog reset (ACPI WDAT, |as watchdog-q35, with the TCO described by an ACPI WDAT table (run-qemu.sh --wdat): the kernel drove it through the table's actions"
+    "hang-nmi-q35|--machine q35 --smp 2 --append suite=timeout --append check_timeout_ms=500 --append timeout_hang=bsp --append watchdog_s=4 --timeout 60|^  \"failure\": \"still running after check_timeout_ms=500: stopped by cpu1's NMI (the boot CPU's watcher)\"|the boot CPU hung inside cpu0/timeout/time_limit: the idle cpu1 stopped it with an NMI past check_timeout_ms, one boot, no reset"
+    "watchdog-q35|--machine q35 --smp 2 --append suite=timeout --append check_timeout_ms=500 --append timeout_hang=bsp-nmi-blocked --append watchdog_s=4 --timeout 120|^  \"failure\": \"hung: no return within [0-9]* s on this thread, watchdog reset (Intel TCO, |the boot CPU hung inside cpu0/timeout/time_limit with NMIs blocked: cpu1's NMI went unanswered, q35's TCO watchdog reset the machine and the next boot reported that check failed and finished the stream"
+    "watchdog-reset-q35|--machine q35 --smp 2 --append suite=timeout,reset --append check_timeout_ms=500 --append timeout_hang=bsp-nmi-blocked --append watchdog_s=4 --timeout 240|^[0-9]* passed, 1 failed, [0-9]* skipped\$|a hang, then suite reset's three deliberate resets: five boots, the hung check's skip carried across them, the reset round started over after the watchdog's reset and complete; the only failure is the hung check"
+    "watchdog-wdat-q35|--machine q35 --wdat --smp 2 --append suite=timeout --append check_timeout_ms=500 --append timeout_hang=bsp-nmi-blocked --append watchdog_s=4 --timeout 120|^  \"failure\": \"hung: no return within [0-9]* s on this thread, watchdog reset (ACPI WDAT, |as watchdog-q35, with the TCO described by an ACPI WDAT table (run-qemu.sh --wdat): the kernel drove it through the table's actions"
 )
 
 # Runs that must pass and whose log must hold a line: name | options | the line (grep -E) | what it shows.
@@ -387,6 +390,23 @@ else
             run_check no "qemu/$name: must fail with failed checks (run-qemu status 1), got status $status: ${verdict#run-qemu: }"
         fi
         echo "check: qemu/$name: ${verdict#run-qemu: } (a failure is expected here)"
+    done
+    # A hang of the boot CPU: with an idle AP the AP's NMI ends it in the same boot; with NMIs blocked the AP says the
+    # NMI went unanswered before the watchdog's reset.
+    name=hang-nmi-q35 log=$out/qemu/hang-nmi-q35.log
+    boots=$(grep -c '^TAP version 13' "$log" || true)
+    if [[ $boots -eq 1 ]] && grep -q '^not ok [0-9]* - cpu0/timeout/time_limit$' "$log" &&
+        grep -Eq '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$log" && ! grep -q 'did not answer the NMI' "$log"; then
+        run_check yes "qemu/$name: cpu0/timeout/time_limit FAILed by cpu1's NMI in one boot, the run went on to its summary line"
+    else
+        run_check no "qemu/$name: want one boot ($boots), cpu0/timeout/time_limit not ok, the summary line and no unanswered NMI (see $log)"
+    fi
+    for name in watchdog-q35 watchdog-wdat-q35; do
+        if grep -q '^# runner: cpu1: the boot CPU did not answer the NMI sent at [0-9]* ms into cpu0/timeout/time_limit (NMIs blocked or in SMM): the reset watchdog is the last resort$' "$out/qemu/$name.log"; then
+            run_check yes "qemu/$name: cpu1 said the boot CPU did not answer its NMI (NMIs blocked) before the watchdog's reset"
+        else
+            run_check no "qemu/$name: no '# runner: cpu1: the boot CPU did not answer the NMI ...' line before the reset (see $out/qemu/$name.log)"
+        fi
     done
     # The framebuffer mirror: GRUB with std VGA hands over a linear RGB framebuffer and the kernel writes to it.
     name=iso-mb2-fb

@@ -1,20 +1,37 @@
 /* Suite "timeout" (not in the default set): the runner's per-check time limit tests itself. On every AP a check
  * that never returns, with interrupts disabled, must be stopped by the runner's NMI after check_timeout_ms,
- * reported against that CPU and check (an expected failure, TODO), and the run must go on. The boot CPU runs the
- * supervisor, so its own checks have no time limit: there the check skips. Run it with a short limit, e.g.
- * suite=timeout check_timeout_ms=500. */
+ * reported against that CPU and check (an expected failure, TODO), and the run must go on. On the boot CPU the
+ * check skips unless timeout_hang= asks it to hang too: bsp, stopped by an idle AP's NMI (kernel/bsp_watch.h) and
+ * reported as a real hang is, a FAIL naming the CPU that stopped it, with no reset; bsp-nmi-blocked, a hang the
+ * NMI cannot end (inside an NMI handler that never returns), which only the reset watchdog ends (the next boot
+ * reports it, harness/hang_guard.h). Run it with a short limit, e.g. suite=timeout check_timeout_ms=500. */
+#include "apic/apic.h"
 #include "kernel/globals.h"
 #include "kernel/percpu.h"
+#include "kernel/traps.h"
 #include "kernel/x86.h"
 #include "harness/framework.h"
 
+/* The NMI handler that never returns: from here until a reset, NMIs stay blocked (SDM Vol.3A 6.7.1: the processor
+ * blocks further NMIs until the next IRET), so the watcher's NMI stays pending and is never taken. */
+static void nmi_never_returns(struct trap_frame *f)
+{
+    (void)f;
+    for (;;)
+        asm volatile("" ::: "memory");
+}
+
 static void never_returns(struct check *c)
 {
-    /* timeout_hang=bsp: the boot CPU hangs too, which only the hardware watchdog ends (harness/hang_guard.h): the
-     * next boot reports this check failed on it and skips it. */
-    if (this_cpu()->index == 0 && !g_options.timeout_hang)
-        return check_skip(c, "the boot CPU supervises the others: a hang in its own checks ends the run (a watchdog "
-                             "reset with timeout_hang=bsp)");
+    if (this_cpu()->index == 0) {
+        if (g_options.timeout_hang == TIMEOUT_HANG_NONE)
+            return check_skip(c, "the boot CPU's hang is tested with timeout_hang=bsp (an idle AP's NMI stops it) or "
+                                 "bsp-nmi-blocked (the reset watchdog ends it)");
+        if (g_options.timeout_hang == TIMEOUT_HANG_BSP_NMI_BLOCKED) {
+            irq_register_local(2, nmi_never_returns); /* dropped by the runner after the check, if it ever ends */
+            apic_send_ipi(apic_id(), ICR_DM_NMI); /* physical destination = self; "self" shorthand is fixed-only */
+        }
+    }
     cli();
     for (;;)
         asm volatile("" ::: "memory"); /* only an NMI ends this */
