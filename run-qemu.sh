@@ -37,6 +37,9 @@
 #                      I/O and memory addresses SeaBIOS gives it (TCO at 0x660, GCS at 0xfed1f410), as QEMU's own
 #                      hw/acpi/wdat-ich9.c does, plus SET_REBOOT; the kernel then drives the watchdog through it
 #   --wdat-no-countdown  as --wdat, without the SET_COUNTDOWN_PERIOD action: the kernel must refuse the table
+#   --erst FILE        add QEMU's ACPI ERST device (-device acpi-erst, docs/specs/acpi_erst.rst) with its store in
+#                      FILE (64 KiB: a header and 7 records of 8 KiB; created when missing), so that the records the
+#                      kernel keeps there survive a machine reset and later runs given the same FILE (docs/persist.md)
 #   --kernel FILE      boot this kernel image instead of build/pmuboot.elf (nothing is built)
 #   --no-build         do not run make; the kernel image must exist
 #   --dry-run          print the QEMU command line and exit
@@ -118,7 +121,7 @@ write_report() {
     if [[ $rs -le 1 ]]; then echo "$prog: reports in $report/ (junit.xml report.json kcidb.json report.html report.md)" >&2
     else echo "$prog: --report: tools/pmuboot-report failed (status $rs)" >&2; fi
 }
-qemu_bin=qemu-system-x86_64 iommu=no wdat=no spcr="" vga=none machine_extra=""
+qemu_bin=qemu-system-x86_64 iommu=no wdat=no spcr="" vga=none machine_extra="" erst=""
 
 need_value() { [[ $# -ge 2 && -n $2 ]] || bad_usage "option $1 needs a value"; }
 while [[ $# -gt 0 ]]; do
@@ -148,6 +151,7 @@ while [[ $# -gt 0 ]]; do
         --spcr) need_value "$@"; spcr=$2; shift ;;
         --wdat) wdat=yes ;;
         --wdat-no-countdown) wdat=no-countdown ;;
+        --erst) need_value "$@"; erst=$2; shift ;;
         --vga) need_value "$@"; vga=$2; shift ;;
         --kernel) need_value "$@"; kernel=$2; build=no; shift ;;
         --no-build) build=no ;;
@@ -161,6 +165,9 @@ done
 [[ $smp =~ ^[1-9][0-9]*$ && $smp -le 4096 ]] || bad_usage "--smp wants a number of CPUs from 1 to 4096, not '$smp'"
 [[ $smp -le 255 || $iommu == yes ]] || bad_usage "--smp $smp: more than 255 CPUs needs x2APIC IDs and interrupt remapping: add --machine q35 --iommu"
 [[ $wdat == no || $machine == q35 ]] || bad_usage "--wdat and --wdat-no-countdown need --machine q35 (the table describes q35's ICH9 TCO)"
+# QEMU's option syntax takes a comma as the end of the path.
+[[ -z $erst || ( $erst != *,* && -d $(dirname "$erst") ) ]] ||
+    bad_usage "--erst wants a file in an existing directory, without a comma in its path, not '$erst'"
 [[ $iommu == no || $machine == q35 ]] || bad_usage "--iommu needs --machine q35 (the intel-iommu device is a q35 device)"
 [[ $mem =~ ^[1-9][0-9]*$ && $mem -ge 32 ]] || bad_usage "--mem wants MiB, at least 32, not '$mem'"
 case $machine in pc|q35) ;; *) bad_usage "--machine wants pc or q35, not '$machine'" ;; esac
@@ -317,6 +324,12 @@ if [[ $wdat != no ]]; then
         print pack("C C S< C C C C Q< L< L<", $_->[0], $_->[1], 0, $_->[2], $_->[3], 0, $_->[4], $_->[5], $_->[6],
                    $_->[7]) for @i;' "$wdat" >"$work/wdat.bin"
     extra+=(-acpitable "sig=WDAT,rev=1,oem_id=PMUBT,oem_table_id=PMUBOOT,data=$work/wdat.bin")
+fi
+if [[ -n $erst ]]; then
+    # A PCI device (pc and q35 alike): BAR 0 its two registers, BAR 1 the record exchange buffer; QEMU builds the ERST
+    # table for it (hw/acpi/erst.c build_erst). share=on writes the store through to FILE.
+    extra+=(-object "memory-backend-file,id=erstnvram,mem-path=$erst,size=0x10000,share=on"
+            -device acpi-erst,memdev=erstnvram)
 fi
 machine_opt+=$machine_extra
 qemu=("$qemu_bin" -machine "$machine_opt" -accel "$accel" -m "$mem" -smp "$smp"

@@ -4,12 +4,9 @@
 
 #include <string.h>
 
-typedef unsigned long long ull; /* for %llx */
+#include "lib/acpi_reg.h"
 
-static u32 access_bytes(const struct acpi_gas *g)
-{
-    return g->access_size >= 1 && g->access_size <= 3 ? 1u << (g->access_size - 1) : 0;
-}
+typedef unsigned long long ull; /* for %llx */
 
 static bool known_instruction(u8 ins)
 {
@@ -20,21 +17,13 @@ static bool known_instruction(u8 ins)
 static const char *entry_problem(const struct wdat_entry *e)
 {
     const struct acpi_gas *g = &e->reg;
-    u32 bytes = access_bytes(g);
     if (!known_instruction(e->instruction))
         return "an unknown instruction";
-    if (g->space_id != 0 && g->space_id != 1)
-        return "a register neither in system memory nor in system I/O";
-    if (!bytes) /* as Linux's interpreter: byte, word or dword access, nothing else */
-        return "a register access size that is not byte, word or dword";
-    if (g->bit_offset >= bytes * 8)
-        return "a bit offset outside the register";
-    if (g->space_id == 1 && g->address > 0x10000 - bytes) /* no wrap-around: address is 64 bits from the table */
-        return "an I/O port past 0xffff";
-    if (g->space_id == 1 && g->address <= 0x77 && g->address + bytes > 0x70) /* Linux skips these too */
-        return "the RTC/CMOS ports 0x70..0x77, where pmuboot keeps its record of where the boot CPU is";
-    if (g->space_id == 0 && (g->address % bytes || g->address > (1ull << 32) - bytes))
-        return "a memory register unaligned or above 4 GiB (pmuboot maps only the low 4 GiB)";
+    const char *why = acpi_gas_register_problem(g, 4); /* as Linux's interpreter: byte, word or dword access */
+    if (why)
+        return why;
+    if (g->space_id == ACPI_GAS_SYSTEM_MEMORY && g->address > (1ull << 32) - acpi_gas_access_bytes(g))
+        return "a memory register above 4 GiB (pmuboot maps only the low 4 GiB)";
     return NULL;
 }
 
@@ -159,21 +148,21 @@ bool wdat_run(const struct acpi_wdat *w, u8 action, u32 param, const struct wdat
         if (e->action != action)
             continue;
         found = true;
-        u32 width = access_bytes(&e->reg), shift = e->reg.bit_offset, x;
+        u32 width = acpi_gas_access_bytes(&e->reg), x;
+        bool preserve = e->instruction & WDAT_PRESERVE_REGISTER;
         u8 ins = e->instruction & (u8)~WDAT_PRESERVE_REGISTER;
         switch (ins) {
         case WDAT_READ_VALUE: /* true when the field holds the value */
-            x = (io->read(io->ctx, &e->reg, width) >> shift) & e->mask;
+            x = (u32)acpi_reg_field(io->read(io->ctx, &e->reg, width), &e->reg, e->mask);
             ret = x == e->value;
             break;
         case WDAT_READ_COUNTDOWN:
-            ret = (io->read(io->ctx, &e->reg, width) >> shift) & e->mask;
+            ret = (u32)acpi_reg_field(io->read(io->ctx, &e->reg, width), &e->reg, e->mask);
             break;
         case WDAT_WRITE_VALUE:
         case WDAT_WRITE_COUNTDOWN:
-            x = ((ins == WDAT_WRITE_VALUE ? e->value : param) & e->mask) << shift;
-            if (e->instruction & WDAT_PRESERVE_REGISTER)
-                x |= io->read(io->ctx, &e->reg, width) & ~(e->mask << shift);
+            x = (u32)acpi_reg_merge(ins == WDAT_WRITE_VALUE ? e->value : param, &e->reg, e->mask, preserve,
+                                    preserve ? io->read(io->ctx, &e->reg, width) : 0);
             io->write(io->ctx, &e->reg, width, x);
             break;
         }
