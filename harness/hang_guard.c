@@ -94,6 +94,14 @@ void hang_guard_boot(void)
                        "CPU where one can)");
         return;
     }
+    if (g_options.watchdog_auto && g_records.kind == STORE_ERST) {
+        /* The record changes around every check of the boot CPU: in an ERST each change is a flash program through the
+         * firmware's SMI handler, hundreds a run (wear, and an SMI inside every check's window). On request only. */
+        report_comment("watchdog: not armed by default with an ERST record store: the record would be written to the "
+                       "firmware's flash, through an SMI, around every check of the boot CPU (watchdog_s=N arms it; "
+                       "another CPU's NMI still ends a hang of the boot CPU where one can)");
+        return;
+    }
     watchdog_init(options_watchdog_s(&g_options), !g_options.watchdog_auto);
     report_comment("watchdog: %s%s", g_watchdog.evidence,
                    g_watchdog.present ? "" : g_options.watchdog_auto ? "; not armed" : "");

@@ -5,10 +5,12 @@
 
 #include "kernel/cmos.h"
 #include "kernel/enumerate.h"
+#include "kernel/erst_store.h"
 #include "kernel/globals.h"
 #include "kernel/ledger.h"
 #include "kernel/paging.h"
 #include "lib/acpi.h"
+#include "lib/cper.h"
 #include "lib/format.h"
 #include "lib/hang_record.h"
 #include "lib/reset_plan.h"
@@ -22,6 +24,7 @@ static struct {
 } rec[RECORD_KINDS];
 
 static const char *const kind_name[RECORD_KINDS] = {"hang record", "reset record"};
+static const u64 erst_id[RECORD_KINDS] = {CPER_PMUBOOT_ID(CPER_PMUBOOT_HANG), CPER_PMUBOOT_ID(CPER_PMUBOOT_RESET)};
 
 void record_store_init(void)
 {
@@ -32,6 +35,13 @@ void record_store_init(void)
     const struct acpi_table_ref *t = g_acpi.has_root ? acpi_root_find(&g_acpi.root, "FACP") : NULL;
     struct acpi_problems pr = {0};
     bool have_fadt = t && acpi_fadt_parse(&phys_all, t->phys, &fadt, &pr);
+    if (erst_store_init(g_records.erst, sizeof(g_records.erst))) {
+        g_records.kind = STORE_ERST;
+        k_snprintf(g_records.evidence, sizeof(g_records.evidence), "ACPI ERST, the firmware's store for an OS's records "
+                   "(records 0x%llx, 0x%llx: CPER, pmuboot's creator GUID)", (unsigned long long)erst_id[0],
+                   (unsigned long long)erst_id[1]);
+        return;
+    }
     if (g_options.cmos_first) {
         const char *why = cmos_window_user(&g_records.cmos, g_options.cmos_first, g_options.cmos_last, fadt.century);
         if (why) {
@@ -61,6 +71,44 @@ static void read_window(u8 cmos[RESET_CMOS_END - RESET_CMOS_FIRST])
         cmos[i] = cmos_read((u8)(RESET_CMOS_FIRST + i));
 }
 
+static bool valid_record(enum record_kind k, const u8 b[CMOS_RECORD_BYTES])
+{
+    struct hang_record h;
+    struct reset_record r;
+    return k == RECORD_HANG ? hang_record_decode(b, &h) : reset_record_decode(b, &r);
+}
+
+/* The ledger's view of an ERST record: 1 while it is stored, put back by clearing it (none was there before the run:
+ * a boot that finds this run's record found what an earlier boot of the run wrote). */
+static u64 erst_get(u64 id)
+{
+    u8 b[CMOS_RECORD_BYTES];
+    return erst_store_read(id, b, sizeof(b));
+}
+
+static void erst_put(u64 id, u64 v)
+{
+    (void)v;
+    erst_store_clear(id);
+}
+
+static bool erst_open(enum record_kind k, u8 b[CMOS_RECORD_BYTES], bool *found, char *why, size_t n)
+{
+    memset(b, 0, CMOS_RECORD_BYTES);
+    *found = erst_store_read(erst_id[k], b, CMOS_RECORD_BYTES) && valid_record(k, b);
+    if (!*found)
+        memset(b, 0, CMOS_RECORD_BYTES);
+    char name[72];
+    k_snprintf(name, sizeof(name), "ACPI ERST record 0x%llx (%s)", (unsigned long long)erst_id[k], kind_name[k]);
+    if (!ledger_note(name, erst_get, erst_put, erst_id[k], 0, 8)) {
+        k_snprintf(why, n, "the ledger of changes is full: the %s is not written", kind_name[k]);
+        return false;
+    }
+    rec[k].open = true;
+    k_snprintf(rec[k].where, sizeof(rec[k].where), "ACPI ERST record 0x%llx", (unsigned long long)erst_id[k]);
+    return true;
+}
+
 bool record_store_open(enum record_kind k, u8 b[CMOS_RECORD_BYTES], bool *found, char *why, size_t n)
 {
     record_store_init();
@@ -69,6 +117,8 @@ bool record_store_open(enum record_kind k, u8 b[CMOS_RECORD_BYTES], bool *found,
         k_snprintf(why, n, "no record store (%s)", g_records.evidence);
         return false;
     }
+    if (g_records.kind == STORE_ERST)
+        return erst_open(k, b, found, why, n);
     u8 cmos[RESET_CMOS_END - RESET_CMOS_FIRST];
     read_window(cmos);
     int slot = k == RECORD_HANG ? hang_cmos_slot(&g_records.cmos, cmos, found)
@@ -96,6 +146,10 @@ bool record_store_write(enum record_kind k, const u8 b[CMOS_RECORD_BYTES])
 {
     if (!rec[k].open)
         return false;
+    if (g_records.kind == STORE_ERST) {
+        ledger_note("", erst_get, erst_put, erst_id[k], 0, 8); /* again after a restore (the first note's name stays) */
+        return erst_store_write(erst_id[k], b, CMOS_RECORD_BYTES);
+    }
     ledger_note_cmos_unused(rec[k].slot, CMOS_RECORD_BYTES, kind_name[k]); /* again after a restore */
     bool ok = true;
     for (u32 i = 0; i < CMOS_RECORD_BYTES; i++) {
@@ -112,6 +166,10 @@ void record_store_clear(enum record_kind k)
 {
     if (!rec[k].open)
         return;
+    if (g_records.kind == STORE_ERST) {
+        erst_store_clear(erst_id[k]);
+        return;
+    }
     static const u8 zero[CMOS_RECORD_BYTES];
     record_store_write(k, zero);
 }
@@ -121,6 +179,10 @@ bool record_store_holds(enum record_kind k)
     record_store_init();
     if (g_records.kind == STORE_NONE)
         return false;
+    if (g_records.kind == STORE_ERST) {
+        u8 b[CMOS_RECORD_BYTES];
+        return erst_store_read(erst_id[k], b, sizeof(b)) && valid_record(k, b);
+    }
     u8 cmos[RESET_CMOS_END - RESET_CMOS_FIRST];
     read_window(cmos);
     bool found = false;

@@ -1,6 +1,7 @@
 /* Where pmuboot keeps the few bytes that must survive a machine reset: suite reset's plan (lib/reset_plan.h) and the
  * record of where the boot CPU is while the reset watchdog runs (lib/hang_record.h). Only a place the platform made
- * for such records, or one whose layout is known:
+ * for such records, or one whose layout is known, in this order:
+ *  - the ACPI ERST, the firmware's store for an OS's records (kernel/erst_store.h; Linux's pstore uses it);
  *  - CMOS, on QEMU (its bytes are documented: lib/cmos_slot.h) or in the bytes the user names (cmos=FIRST-LAST);
  *  - nowhere else: a board's CMOS holds firmware settings that may read 0 (coreboot's cmos.layout files), and a
  *    record there would change them after a reset or a power loss.
@@ -11,16 +12,18 @@
 #include "lib/types.h"
 
 enum record_kind { RECORD_HANG, RECORD_RESET, RECORD_KINDS };
-enum record_store_kind { STORE_NONE, STORE_CMOS };
+enum record_store_kind { STORE_NONE, STORE_ERST, STORE_CMOS };
 
 struct record_store {
     enum record_store_kind kind;
     struct cmos_window cmos; /* STORE_CMOS */
     char evidence[240];      /* the header line: where, why there, or why there is none */
+    char erst[320];          /* what the ERST search found (the "# persist:" line) */
 };
 extern struct record_store g_records;
 
-/* Once, at boot, after the options and ACPI: choose the store and say why (idempotent). */
+/* Once, at boot, after the options, ACPI and the clocks and before the APs start (the ERST may need mappings): choose
+ * the store and say why (idempotent). */
 void record_store_init(void);
 /* Where kind k's 16 bytes go: true with them in b (a valid record of k when *found, else unused bytes); false with
  * why when there is no store or no room. */

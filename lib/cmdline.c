@@ -189,8 +189,8 @@ static const char *set_restore_skip(struct options *o, const char *v)
 
 static const char *set_timeout_hang(struct options *o, const char *v)
 {
-    static const char *const names[] = {"none", "bsp", "bsp-nmi-blocked", NULL};
-    return opt_choice(v, names, &o->timeout_hang, "expects none, bsp or bsp-nmi-blocked");
+    static const char *const names[] = {"none", "bsp", "bsp-nmi-blocked", "bsp-bail-out", NULL};
+    return opt_choice(v, names, &o->timeout_hang, "expects none, bsp, bsp-nmi-blocked or bsp-bail-out");
 }
 
 static const char *set_init_delay(struct options *o, const char *v)
@@ -310,9 +310,10 @@ static const struct opt_desc base_options[] = {
     {"restore_skip", "restore_skip=TEXT",
      "testing: the ledger's changes whose name holds TEXT (e.g. record) are not put back, so that machine/restored "
      "must fail", set_restore_skip},
-        {"timeout_hang", "timeout_hang=none|bsp|bsp-nmi-blocked",
+    {"timeout_hang", "timeout_hang=none|bsp|bsp-nmi-blocked|bsp-bail-out",
      "suite timeout: bsp makes time_limit hang the boot CPU too, for an idle AP's NMI to stop; bsp-nmi-blocked hangs "
-     "it with NMIs blocked, which only the reset watchdog ends (needs suite=timeout)",
+     "it with NMIs blocked, which only the reset watchdog ends; bsp-bail-out ends the run there with a bail-out, which "
+     "must still put every change back (needs suite=timeout)",
      set_timeout_hang},
     {"run_cpus", "run_cpus=auto|N",
      "with run=parallel: at most N CPUs run checks at once; auto (default): all, 8 under QEMU TCG", set_run_cpus},

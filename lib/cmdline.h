@@ -17,8 +17,8 @@
 enum exit_mode { EXIT_HALT, EXIT_QEMU, EXIT_REBOOT };
 enum console_kind { CONSOLE_AUTO, CONSOLE_TTYS, CONSOLE_UART };
 /* timeout_hang=: how suite timeout's time_limit treats the boot CPU: skips; hangs (an idle AP's NMI stops it);
- * hangs with NMIs blocked (the reset watchdog ends it). */
-enum timeout_hang { TIMEOUT_HANG_NONE, TIMEOUT_HANG_BSP, TIMEOUT_HANG_BSP_NMI_BLOCKED };
+ * hangs with NMIs blocked (the reset watchdog ends it); bails out (the run ends there, everything put back). */
+enum timeout_hang { TIMEOUT_HANG_NONE, TIMEOUT_HANG_BSP, TIMEOUT_HANG_BSP_NMI_BLOCKED, TIMEOUT_HANG_BSP_BAIL_OUT };
 
 struct options {
     char image[128];            /* a leading image path (QEMU -kernel passes it), if any */

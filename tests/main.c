@@ -4,7 +4,7 @@
 #include "kernel/console_setup.h"
 #include "kernel/fbcon.h"
 #include "kernel/enumerate.h"
-#include "kernel/erst_store.h"
+#include "kernel/record_store.h"
 #include "kernel/singlestep.h"
 #include "kernel/smp.h"
 #include "harness/hang_guard.h"
@@ -99,8 +99,7 @@ void kmain(u32 magic, u32 info_phys)
     suites_run_one(&boot_cmdline_suite);
 
     timing_init(&g_acpi);
-    char persist[320]; /* before the APs start: the store may need mappings (kernel/erst_store.h) */
-    erst_store_init(persist, sizeof(persist));
+    record_store_init(); /* before the APs start: the ERST may need mappings (kernel/erst_store.h) */
     /* monitor=lava: the serial line at its baud rate even where the UART is emulated (kernel/serial.h). */
     if (g_options.monitor && timing.tsc_hz)
         serial_pace(timing.tsc_hz * 10 / serial_baud());
@@ -125,7 +124,7 @@ void kmain(u32 magic, u32 info_phys)
 
     smp_run_on_each(pmu_cpu_discover, NULL); /* before any check writes a PMU register */
     pmu_emul_report_cores();
-    report_comment("persist: %s", persist);
+    report_comment("persist: %s", g_records.erst);
     hang_guard_boot(); /* the watchdog around the boot CPU's checks, and what an earlier boot left (hang_guard.h) */
 
     suites_run(g_options.suites, g_options.exclude);

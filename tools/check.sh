@@ -30,7 +30,8 @@
 #      Suite reset (reset=all: 0xCF9, 8042 0xFE, triple fault) through -kernel on pc and q35, the GRUB ISO's
 #      multiboot2 entry on q35 and multiboot entry on pc, and UEFI on pc: QEMU must exit by itself with a PASS
 #      after four boots; the last boot's stream is the run's (build/check/qemu/reset-*.last.log)
-#   3d. runs that must pass and print a line (pattern_runs: a WDAT without SET_COUNTDOWN_PERIOD refused, the default
+#   3d. a run that must bail out inside a boot-CPU check and still put every change back (bail_runs); runs that must
+#      pass and print a line (pattern_runs: a WDAT without SET_COUNTDOWN_PERIOD refused, the default
 #      q35 run leaving the TCO's NO_REBOOT as found) and restore_skip=record failing machine/restored; every ledger
 #      entry the runs printed is in docs/running.md's table (tools/ledger-doc-check)
 #   3f. run-qemu.sh's own failure reports on tools/stop-guest.asm's tiny guests: a hang's TIMEOUT shows QEMU's stderr
@@ -240,6 +241,7 @@ qemu_runs+=(
     "lava-monitor-emulated-pc-smp2|--machine pc --smp 2 --append monitor=lava --append pmu=emulated:intel-v4 --append suite=pmu_regs,pmi"
     "reset-kernel-pc|--machine pc --smp 2 --append suite=reset"
     "reset-kernel-q35|--machine q35 --smp 2 --append suite=reset"
+    "reset-erst-q35|--machine q35 --smp 2 --erst $out/qemu/reset-erst-q35.erst --append suite=reset --timeout 240"
     "reset-iso-mb2-q35|--iso --machine q35 --smp 2 --append suite=reset"
     "reset-iso-mb1-pc|--iso-mb1 --machine pc --smp 2 --append suite=reset"
 )
@@ -273,6 +275,7 @@ error_runs=(
     "hang-nmi-q35|--machine q35 --smp 2 --append suite=timeout --append check_timeout_ms=500 --append timeout_hang=bsp --append watchdog_s=4 --timeout 60|^  \"failure\": \"still running after check_timeout_ms=500: stopped by cpu1's NMI (the boot CPU's watcher)\"|the boot CPU hung inside cpu0/timeout/time_limit: the idle cpu1 stopped it with an NMI past check_timeout_ms, one boot, no reset"
     "watchdog-q35|--machine q35 --smp 2 --append suite=timeout --append check_timeout_ms=500 --append timeout_hang=bsp-nmi-blocked --append watchdog_s=4 --timeout 120|^  \"failure\": \"hung: no return within [0-9]* s on this thread, watchdog reset (Intel TCO, |the boot CPU hung inside cpu0/timeout/time_limit with NMIs blocked: cpu1's NMI went unanswered, q35's TCO watchdog reset the machine and the next boot reported that check failed and finished the stream"
     "watchdog-reset-q35|--machine q35 --smp 2 --append suite=timeout,reset --append check_timeout_ms=500 --append timeout_hang=bsp-nmi-blocked --append watchdog_s=4 --timeout 240|^[0-9]* passed, 1 failed, [0-9]* skipped\$|a hang, then suite reset's three deliberate resets: five boots, the hung check's skip carried across them, the reset round started over after the watchdog's reset and complete; the only failure is the hung check"
+    "watchdog-erst-q35|--machine q35 --smp 2 --erst $out/qemu/watchdog-erst-q35.erst --append suite=timeout --append check_timeout_ms=500 --append timeout_hang=bsp-nmi-blocked --append watchdog_s=4 --timeout 120|^  \"ACPI ERST record 0x80706d7562000001 (hang record)\": {expected: \"as found\", observed: \"found 0x0, now 0x0\"|as watchdog-q35, with the hang record in QEMU's ACPI ERST (run-qemu.sh --erst FILE): read across the reset, cleared at the end"
     "watchdog-wdat-q35|--machine q35 --wdat --smp 2 --append suite=timeout --append check_timeout_ms=500 --append timeout_hang=bsp-nmi-blocked --append watchdog_s=4 --timeout 120|^  \"failure\": \"hung: no return within [0-9]* s on this thread, watchdog reset (ACPI WDAT, |as watchdog-q35, with the TCO described by an ACPI WDAT table (run-qemu.sh --wdat): the kernel drove it through the table's actions"
 )
 
@@ -280,6 +283,10 @@ error_runs=(
 pattern_runs=(
     "wdat-no-countdown-q35|--machine q35 --wdat-no-countdown --smp 2 --append suite=boot --append watchdog_s=4 --append check_timeout_ms=500 --timeout 60|^# watchdog: an ACPI WDAT is listed but not used: WDAT: no SET_COUNTDOWN_PERIOD action|a WDAT without SET_COUNTDOWN_PERIOD is refused, as Linux's wdat_wdt refuses it (the firmware's countdown may be too short)"
     "watchdog-default-q35|--machine q35 --smp 2 --append suite=boot --timeout 60|^# watchdog: none \\(.*GCS.NO_REBOOT is set, so an expiry would not reset; it is left as found by default|by default (watchdog_s=auto) the TCO's NO_REBOOT is left as found and the reset watchdog is not armed"
+)
+# Runs that must bail out (run-qemu status 3: no summary line of their own) and whose log must hold a line.
+bail_runs=(
+    "bail-out-q35|--machine q35 --smp 2 --append suite=timeout --append check_timeout_ms=500 --append timeout_hang=bsp-bail-out --append watchdog_s=30 --timeout 60|^# machine: [0-9]* changes* put back before the exit|a bail-out inside a boot-CPU check, with the watchdog armed and its record written, still puts every change back (the record, the TCO) before the exit"
 )
 error_runs+=(
     "restore-skip-q35|--machine q35 --smp 2 --append suite=boot --append watchdog_s=30 --append restore_skip=record --timeout 60|^not ok [0-9]* - machine/restored\$|a change the ledger does not put back (restore_skip=record: the hang record's CMOS bytes) makes machine/restored fail"
@@ -300,7 +307,7 @@ else
     [[ $jobs_max =~ ^[1-9][0-9]*$ ]] || { echo "check: CHECK_JOBS must be a positive number, not '$jobs_max'" >&2; exit 2; }
     echo "check: ${#qemu_runs[@]} QEMU runs, ${#pattern_runs[@]} that must print a line and ${#error_runs[@]} that must fail, $jobs_max at a time (logs in $out/qemu/)"
     # run-qemu.sh builds each ISO once (under a lock) and caches it in build/iso/.
-    for r in "${qemu_runs[@]}" "${error_runs[@]%|*|*}" "${pattern_runs[@]%|*|*}"; do
+    for r in "${qemu_runs[@]}" "${error_runs[@]%|*|*}" "${pattern_runs[@]%|*|*}" "${bail_runs[@]%|*|*}"; do
         name=${r%%|*}
         while [[ $(jobs -rp | wc -l) -ge $jobs_max ]]; do wait -n || true; done
         # shellcheck disable=SC2086
@@ -364,6 +371,17 @@ else
     [[ -z $qemu10_why ]] ||
         run_check yes "qemu/qemu10 # SKIP runs $(for r in "${qemu10_runs[@]}"; do printf '%s ' "${r%%|*}"; done)not done: QEMU 10 not available: $qemu10_why"
     # The runs that must fail: each must end by itself with failed checks, and its log must show why.
+    for r in "${bail_runs[@]}"; do
+        IFS='|' read -r name _ pattern what <<<"$r"
+        status=$(cat "$out/qemu/$name.status")
+        verdict=$(tail -n 1 "$out/qemu/$name.err")
+        if [[ $status -eq 3 ]] && grep -q '^Bail out! ' "$out/qemu/$name.log" && grep -q -- "$pattern" "$out/qemu/$name.log"; then
+            run_check yes "qemu/$name: $what: the run bailed out and its log holds '$pattern'"
+        else
+            run_check no "qemu/$name: must bail out (run-qemu status 3) and print '$pattern', got status $status: ${verdict#run-qemu: } (see $out/qemu/$name.log)"
+        fi
+        echo "check: qemu/$name: ${verdict#run-qemu: } (a bail-out is expected here)"
+    done
     for r in "${pattern_runs[@]}"; do
         IFS='|' read -r name _ pattern what <<<"$r"
         status=$(cat "$out/qemu/$name.status")

@@ -637,13 +637,15 @@ static void test_watchdog_values(void **state)
     expect_error("cmos=-0x7f", "cmos=", "FIRST-LAST");
     expect_ok("suite=timeout timeout_hang=bsp", &o);
     assert_int_equal(o.timeout_hang, TIMEOUT_HANG_BSP);
+    expect_ok("suite=timeout timeout_hang=bsp-bail-out", &o);
+    assert_int_equal(o.timeout_hang, TIMEOUT_HANG_BSP_BAIL_OUT);
     expect_ok("suite=timeout timeout_hang=bsp-nmi-blocked", &o);
     assert_int_equal(o.timeout_hang, TIMEOUT_HANG_BSP_NMI_BLOCKED);
     expect_ok("suite=timeout timeout_hang=none", &o);
     assert_int_equal(o.timeout_hang, TIMEOUT_HANG_NONE);
     expect_error("timeout_hang=bsp", "timeout_hang", "suite=timeout");
     expect_error("timeout_hang=bsp-nmi-blocked", "timeout_hang", "suite=timeout");
-    expect_error("suite=timeout timeout_hang=all", "timeout_hang", "none, bsp or bsp-nmi-blocked");
+    expect_error("suite=timeout timeout_hang=all", "timeout_hang", "none, bsp, bsp-nmi-blocked or bsp-bail-out");
 }
 
 /* reset=: one reset type or all, as a bit mask in enum reset_type order; only with suite reset selected. */
