@@ -241,6 +241,7 @@ qemu_runs+=(
     "lava-monitor-emulated-pc-smp2|--machine pc --smp 2 --append monitor=lava --append pmu=emulated:intel-v4 --append suite=pmu_regs,pmi"
     "reset-kernel-pc|--machine pc --smp 2 --append suite=reset"
     "reset-kernel-q35|--machine q35 --smp 2 --append suite=reset"
+    "reset-cmos-pc|--machine pc --machine-opt acpi=off --append suite=reset --append cmos=0x60-0x7f --timeout 240"
     "reset-erst-q35|--machine q35 --smp 2 --erst $out/qemu/reset-erst-q35.erst --append suite=reset --timeout 240"
     "reset-iso-mb2-q35|--iso --machine q35 --smp 2 --append suite=reset"
     "reset-iso-mb1-pc|--iso-mb1 --machine pc --smp 2 --append suite=reset"
@@ -282,11 +283,12 @@ error_runs=(
 # Runs that must pass and whose log must hold a line: name | options | the line (grep -E) | what it shows.
 pattern_runs=(
     "wdat-no-countdown-q35|--machine q35 --wdat-no-countdown --smp 2 --append suite=boot --append watchdog_s=4 --append check_timeout_ms=500 --timeout 60|^# watchdog: an ACPI WDAT is listed but not used: WDAT: no SET_COUNTDOWN_PERIOD action|a WDAT without SET_COUNTDOWN_PERIOD is refused, as Linux's wdat_wdt refuses it (the firmware's countdown may be too short)"
+    "records-none-pc|--machine pc --machine-opt acpi=off --append suite=reset --timeout 60|^ok [0-9]+ - reset/round # SKIP nowhere to keep the plan across a reset: no record store \\(none: no store the platform made for records, and this CMOS's layout is unknown|where nothing says this is QEMU (no ACPI FADT with QEMU's OEM ID) there is no record store: suite reset skips and writes no CMOS byte"
     "watchdog-default-q35|--machine q35 --smp 2 --append suite=boot --timeout 60|^# watchdog: none \\(.*GCS.NO_REBOOT is set, so an expiry would not reset; it is left as found by default|by default (watchdog_s=auto) the TCO's NO_REBOOT is left as found and the reset watchdog is not armed"
 )
 # Runs that must bail out (run-qemu status 3: no summary line of their own) and whose log must hold a line.
 bail_runs=(
-    "bail-out-q35|--machine q35 --smp 2 --append suite=timeout --append check_timeout_ms=500 --append timeout_hang=bsp-bail-out --append watchdog_s=30 --timeout 60|^# machine: [0-9]* changes* put back before the exit|a bail-out inside a boot-CPU check, with the watchdog armed and its record written, still puts every change back (the record, the TCO) before the exit"
+    "bail-out-q35|--machine q35 --smp 2 --append suite=timeout --append check_timeout_ms=500 --append timeout_hang=bsp-bail-out --append watchdog_s=30 --timeout 60|^# machine: [0-9]+ changes? put back before the exit|a bail-out inside a boot-CPU check, with the watchdog armed and its record written, still puts every change back (the record, the TCO) before the exit"
 )
 error_runs+=(
     "restore-skip-q35|--machine q35 --smp 2 --append suite=boot --append watchdog_s=30 --append restore_skip=record --timeout 60|^not ok [0-9]* - machine/restored\$|a change the ledger does not put back (restore_skip=record: the hang record's CMOS bytes) makes machine/restored fail"
@@ -371,44 +373,30 @@ else
     [[ -z $qemu10_why ]] ||
         run_check yes "qemu/qemu10 # SKIP runs $(for r in "${qemu10_runs[@]}"; do printf '%s ' "${r%%|*}"; done)not done: QEMU 10 not available: $qemu10_why"
     # The runs that must fail: each must end by itself with failed checks, and its log must show why.
-    for r in "${bail_runs[@]}"; do
-        IFS='|' read -r name _ pattern what <<<"$r"
-        status=$(cat "$out/qemu/$name.status")
-        verdict=$(tail -n 1 "$out/qemu/$name.err")
-        if [[ $status -eq 3 ]] && grep -q '^Bail out! ' "$out/qemu/$name.log" && grep -q -- "$pattern" "$out/qemu/$name.log"; then
-            run_check yes "qemu/$name: $what: the run bailed out and its log holds '$pattern'"
-        else
-            run_check no "qemu/$name: must bail out (run-qemu status 3) and print '$pattern', got status $status: ${verdict#run-qemu: } (see $out/qemu/$name.log)"
-        fi
-        echo "check: qemu/$name: ${verdict#run-qemu: } (a bail-out is expected here)"
-    done
-    for r in "${pattern_runs[@]}"; do
-        IFS='|' read -r name _ pattern what <<<"$r"
-        status=$(cat "$out/qemu/$name.status")
-        verdict=$(tail -n 1 "$out/qemu/$name.err")
-        streams+=("qemu/$name=$out/qemu/$name.log")
-        if [[ $status -eq 0 ]] && grep -Eq -- "$pattern" "$out/qemu/$name.log"; then
-            run_check yes "qemu/$name: $what: the run passed and its log holds '$pattern'"
-        elif [[ $status -eq 0 ]]; then
-            run_check no "qemu/$name: the run passed but its log has no '$pattern' (see $out/qemu/$name.log)"
-        else
-            run_check no "qemu/$name: must pass, got run-qemu status $status: ${verdict#run-qemu: }"
-        fi
-        echo "check: qemu/$name: ${verdict#run-qemu: }"
-    done
-    for r in "${error_runs[@]}"; do
-        IFS='|' read -r name _ pattern what <<<"$r"
-        status=$(cat "$out/qemu/$name.status")
-        verdict=$(tail -n 1 "$out/qemu/$name.err")
-        if [[ $status -eq 1 ]] && grep -q -- "$pattern" "$out/qemu/$name.log"; then
-            run_check yes "qemu/$name: $what: the run failed as it must and the log holds '$pattern'"
-        elif [[ $status -eq 1 ]]; then
-            run_check no "qemu/$name: the run failed but its log has no '$pattern' (see $out/qemu/$name.log)"
-        else
-            run_check no "qemu/$name: must fail with failed checks (run-qemu status 1), got status $status: ${verdict#run-qemu: }"
-        fi
-        echo "check: qemu/$name: ${verdict#run-qemu: } (a failure is expected here)"
-    done
+    # judge_runs STATUS HOW GREP ENTRY...: each run (name|options|pattern|what) must end with run-qemu status STATUS (0
+    # passed, 1 failed checks, 3 bailed out) and its log must hold the pattern (GREP: -G basic, -E extended regular
+    # expressions); HOW says what is expected, in words.
+    judge_runs() {
+        local want=$1 how=$2 syntax=$3 r name pattern what status verdict
+        shift 3
+        for r in "$@"; do
+            IFS='|' read -r name _ pattern what <<<"$r"
+            status=$(cat "$out/qemu/$name.status")
+            verdict=$(tail -n 1 "$out/qemu/$name.err")
+            [[ $want -eq 0 ]] && streams+=("qemu/$name=$out/qemu/$name.log")
+            if [[ $status -eq $want ]] && grep "$syntax" -q -- "$pattern" "$out/qemu/$name.log"; then
+                run_check yes "qemu/$name: $what: the run $how and its log holds '$pattern'"
+            elif [[ $status -eq $want ]]; then
+                run_check no "qemu/$name: the run $how but its log has no '$pattern' (see $out/qemu/$name.log)"
+            else
+                run_check no "qemu/$name: the run must have $how (run-qemu status $want), got status $status: ${verdict#run-qemu: }"
+            fi
+            echo "check: qemu/$name: ${verdict#run-qemu: } (expected: $how)"
+        done
+    }
+    judge_runs 3 "bailed out" -E "${bail_runs[@]}"
+    judge_runs 0 "passed" -E "${pattern_runs[@]}"
+    judge_runs 1 "failed" -G "${error_runs[@]}"
     # A hang of the boot CPU: with an idle AP the AP's NMI ends it in the same boot; with NMIs blocked the AP says the
     # NMI went unanswered before the watchdog's reset.
     name=hang-nmi-q35 log=$out/qemu/hang-nmi-q35.log

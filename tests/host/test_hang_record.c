@@ -113,6 +113,19 @@ static void test_user_window(void **state)
     assert_true(cmos_slot_allowed(&w, 0x58));
 }
 
+/* CMOS is QEMU's, with its documented layout, only under a hypervisor whose ACPI tables are QEMU's: real boards, and
+ * other hypervisors (Xen, cloud-hypervisor, Firecracker build their own tables), get no CMOS record store. */
+static void test_qemu_layout(void **state)
+{
+    (void)state;
+    assert_true(cmos_layout_is_qemu(true, "BOCHS "));
+    assert_false(cmos_layout_is_qemu(false, "BOCHS ")); /* no hypervisor: a board whose tables say BOCHS */
+    assert_false(cmos_layout_is_qemu(true, "LENOVO"));
+    assert_false(cmos_layout_is_qemu(true, "Xen"));
+    assert_false(cmos_layout_is_qemu(true, ""));
+    assert_false(cmos_layout_is_qemu(true, NULL));
+}
+
 #define RUN 0x5c
 
 static void test_plan_never_loops(void **state)
@@ -185,6 +198,7 @@ int main(void)
         cmocka_unit_test(test_slot_beside_the_reset_record),
         cmocka_unit_test(test_slots_never_overlap),
         cmocka_unit_test(test_user_window),
+        cmocka_unit_test(test_qemu_layout),
         cmocka_unit_test(test_plan_never_loops),
         cmocka_unit_test(test_run_id),
     };
