@@ -104,6 +104,11 @@ u32 ledger_restore_all(void)
     return n;
 }
 
+bool ledger_skips(const char *what)
+{
+    return skip[0] && holds(what, skip);
+}
+
 void ledger_set_skip(const char *text)
 {
     k_snprintf(skip, sizeof(skip), "%s", text ? text : "");

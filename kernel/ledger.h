@@ -33,6 +33,8 @@ void ledger_restore_cmos(u8 idx);
 /* Put every entry back (once each; later calls only retry what did not read back). Entries whose name holds the text
  * restore_skip= gives are left as they are, to show that machine/restored fails. */
 u32 ledger_restore_all(void); /* how many were written */
+/* Whether restore_skip= names this change (for changes put back outside the ledger, e.g. on every CPU). */
+bool ledger_skips(const char *what);
 /* restore_skip=TEXT ("" or NULL: none). */
 void ledger_set_skip(const char *text);
 u32 ledger_count(void);

@@ -142,3 +142,79 @@ u64 pmu_state_diff(const struct pmu_state *a, const struct pmu_state *b)
             d |= 1ull << i;
     return d;
 }
+
+static bool is_control(u8 reg)
+{
+    return reg == PMU_SREG_GP_SEL || reg == PMU_SREG_FIXED_CTRL || reg == PMU_SREG_GLOBAL_CTRL || reg == PMU_SREG_SPFLT;
+}
+
+u64 pmu_state_controls_diff(const struct pmu_state *a, const struct pmu_state *b)
+{
+    u64 d = pmu_state_diff(a, b), m = 0;
+    for (u32 i = 0; i < a->count && i < 64; i++)
+        if (is_control(a->e[i].reg))
+            m |= 1ull << i;
+    return d & m;
+}
+
+static u32 sreg_msr(const struct pmu *p, u8 reg)
+{
+    const struct pmu_caps *c = p->caps;
+    return reg == PMU_SREG_FIXED_CTRL ? c->msrs.fixed_ctr_ctrl
+           : reg == PMU_SREG_GLOBAL_CTRL ? c->msrs.global_ctrl
+           : reg == PMU_SREG_SPFLT ? c->msrs.spflt_ctrl
+                                   : 0;
+}
+
+/* One step of the restore: the entries of register kind `reg` (value, or 0 when `stop`). */
+static int restore_kind(struct pmu *p, const struct pmu_state *s, u8 reg, bool stop, const char **why)
+{
+    for (u32 i = 0; i < s->count; i++) {
+        const struct pmu_state_entry *e = &s->e[i];
+        if (e->reg != reg || e->rc)
+            continue;
+        u64 v = stop ? 0 : e->value;
+        int rc;
+        switch (reg) {
+        case PMU_SREG_GP_SEL:
+            rc = p->be->select_write(p, e->index, v);
+            *why = "select write";
+            break;
+        case PMU_SREG_GP_CTR:
+            rc = p->be->counter_write(p, PMU_GP(e->index), v);
+            *why = "counter write";
+            break;
+        case PMU_SREG_FIXED_CTR:
+            rc = p->be->counter_write(p, PMU_FIXED(e->index), v);
+            *why = "fixed counter write";
+            break;
+        default:
+            rc = hw_wrmsr(p->hw, sreg_msr(p, reg), v);
+            *why = reg == PMU_SREG_GLOBAL_CTRL ? "global control write"
+                   : reg == PMU_SREG_FIXED_CTRL ? "fixed control write"
+                                                 : "SPFLT write";
+        }
+        if (rc)
+            return rc;
+    }
+    *why = NULL;
+    return 0;
+}
+
+int pmu_state_restore(struct pmu *p, const struct pmu_state *s, const char **why)
+{
+    static const struct {
+        u8 reg;
+        bool stop;
+    } steps[] = {
+        {PMU_SREG_GLOBAL_CTRL, true}, {PMU_SREG_FIXED_CTRL, true}, {PMU_SREG_GP_SEL, true},
+        {PMU_SREG_GP_CTR, false},     {PMU_SREG_FIXED_CTR, false}, {PMU_SREG_GP_SEL, false},
+        {PMU_SREG_FIXED_CTRL, false}, {PMU_SREG_SPFLT, false},     {PMU_SREG_GLOBAL_CTRL, false},
+    };
+    for (u32 i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+        int rc = restore_kind(p, s, steps[i].reg, steps[i].stop, why);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}

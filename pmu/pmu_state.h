@@ -36,3 +36,15 @@ int pmu_state_program_distinct(struct pmu *p, u64 *status_set_bits, const char *
 
 /* Entries of a and b (read from the same PMU) that differ, as a bitmask over the entry index (first 64). */
 u64 pmu_state_diff(const struct pmu_state *a, const struct pmu_state *b);
+/* The same, over the control registers only (selects, FIXED_CTR_CTRL, the global control, KNC's SPFLT): the
+ * counters' values and the overflow status are left out (a counter the firmware left enabled moves on; status bits
+ * are not writable on most PMUs). */
+u64 pmu_state_controls_diff(const struct pmu_state *a, const struct pmu_state *b);
+
+/* Write back a state read by pmu_state_read on this PMU (the firmware's, at the end of the run): everything stopped
+ * first (global control, FIXED_CTR_CTRL, each select), then each counter's value, then each select, FIXED_CTR_CTRL,
+ * SPFLT and the global control last, so that what the firmware left counting counts again from its own value and
+ * nothing counts in between. The overflow status is not written (SDM Vol.3B 21.2.4: only v4's GLOBAL_STATUS_SET
+ * could, and its bits mean nothing once the counters moved). Entries that could not be read are skipped. Returns 0
+ * or the first error (*why names the step). */
+int pmu_state_restore(struct pmu *p, const struct pmu_state *s, const char **why);

@@ -130,7 +130,11 @@ void kmain(u32 magic, u32 info_phys)
     suites_run(g_options.suites, g_options.exclude);
     suites_after_run();
     hang_guard_finish();
-    ledger_restore_all(); /* every change put back, then read back by suite machine */
+    /* Every change put back, then read back by suite machine: each thread's PMU as the firmware left it, on the thread
+     * itself; then the ledger's. */
+    if (!ledger_skips("PMU registers"))
+        smp_run_on_each(pmu_cpu_restore_entry, NULL);
+    ledger_restore_all();
     suites_run_one(&suite_machine);
     tap_report_finish();
 }

@@ -80,3 +80,14 @@ bool pmu_cpu_usable(const struct pmu_cpu *pc, const char **reason)
     }
     return true;
 }
+
+void pmu_cpu_restore_entry(void *unused)
+{
+    (void)unused;
+    struct pmu_cpu *pc = this_pmu_cpu();
+    const char *why;
+    if (!pmu_cpu_usable(pc, &why) || !pc->entry.count)
+        return;
+    pc->restore_rc = pmu_state_restore(&pc->pmu, &pc->entry, &pc->restore_why);
+    pc->restored = true;
+}

@@ -26,6 +26,9 @@ struct pmu_cpu {
     bool global_ctrl_seen;   /* GLOBAL_CTRL could be read at entry (its entry in `entry`) */
     int global_ctrl_rc;
     u64 global_ctrl_at_entry;
+    bool restored;           /* pmu_cpu_restore_entry ran */
+    int restore_rc;          /* ... and its result (restore_why names the step that failed) */
+    const char *restore_why;
 };
 
 extern struct pmu_cpu *pmu_cpus; /* per-CPU array (kernel/percpu_array.h) */
@@ -42,6 +45,9 @@ void pmu_cpu_set_standin(const struct pmu_cpu_standin *s);
 
 /* Discover this CPU's PMU (runs on the CPU itself). */
 void pmu_cpu_discover(void *unused);
+/* At the end of the run, on the CPU itself: every PMU control and counter back to what the firmware left
+ * (pmu_state_restore of `entry`), so that counters the firmware programmed for itself go on as it set them. */
+void pmu_cpu_restore_entry(void *unused);
 static inline struct pmu_cpu *this_pmu_cpu(void) { return &pmu_cpus[this_cpu()->index]; }
 /* True when this CPU has a usable PMU; otherwise fills reason with the SKIP evidence. */
 bool pmu_cpu_usable(const struct pmu_cpu *pc, const char **reason);
