@@ -8,7 +8,7 @@
 
 struct console_choice g_console;
 static struct acpi_spcr spcr;
-static enum spcr_state spcr_state;
+static enum acpi_lookup spcr_state;
 static struct acpi_problems spcr_problems;
 
 void console_setup(const struct options *o, const struct acpi_info *ai, const struct phys_window *mem)
@@ -46,7 +46,7 @@ void console_report(void)
             sb_printf(&sb, " (divisor %u: %u baud)", div, clock / 16 / div);
     }
     report_comment("console: %s (%s)", buf, g_console.why);
-    if (spcr_state == SPCR_FOUND) {
+    if (spcr_state == ACPI_LOOKUP_FOUND) {
         sb_init(&sb, buf, sizeof(buf));
         acpi_spcr_format(&spcr, &sb);
         report_comment("console: %s", buf);

@@ -116,11 +116,11 @@ bool erst_store_init(char *evidence, size_t n)
     char why[ERST_WHY_LEN + 120];
     usable = false;
     switch (acpi_erst_find(&phys_all, &g_acpi, &table, &pr)) {
-    case ERST_NO_ACPI:
+    case ACPI_LOOKUP_NO_ACPI:
         return refuse(evidence, n, "no ACPI ERST (no ACPI tables found)");
-    case ERST_ABSENT:
+    case ACPI_LOOKUP_ABSENT:
         return refuse(evidence, n, "no ACPI ERST (the firmware lists none)");
-    case ERST_BAD: {
+    case ACPI_LOOKUP_BAD: {
         struct strbuf sb;
         sb_init(&sb, why, sizeof(why));
         sb_printf(&sb, "an ACPI ERST is listed but not used:");
@@ -128,7 +128,7 @@ bool erst_store_init(char *evidence, size_t n)
             sb_printf(&sb, " %s%s", pr.msg[i], i + 1 < pr.count ? ";" : "");
         return refuse(evidence, n, why);
     }
-    case ERST_FOUND:
+    case ACPI_LOOKUP_FOUND:
         break;
     }
     char reg_why[ERST_WHY_LEN];

@@ -68,15 +68,15 @@ static void wdat_put(u64 action, u64 v)
 static bool wdat_init(u32 seconds, bool on_request)
 {
     struct acpi_problems pr = {0};
-    enum wdat_state st = acpi_wdat_find(&phys_all, &g_acpi, &wdat, &pr);
-    if (st == WDAT_BAD) {
+    enum acpi_lookup st = acpi_wdat_find(&phys_all, &g_acpi, &wdat, &pr);
+    if (st == ACPI_LOOKUP_BAD) {
         struct strbuf sb;
         sb_init(&sb, g_watchdog.problems, sizeof(g_watchdog.problems));
         sb_printf(&sb, "an ACPI WDAT is listed but not used:");
         for (u32 i = 0; i < pr.count && i < ACPI_PROBLEMS_MAX; i++)
             sb_printf(&sb, " %s%s", pr.msg[i], i + 1 < pr.count ? ";" : "");
     }
-    if (st != WDAT_FOUND)
+    if (st != ACPI_LOOKUP_FOUND)
         return false;
     u32 v = 0;
     /* As Linux's wdat_wdt probe: does an expiry reset the machine? SET_REBOOT makes it so, and no action undoes it:

@@ -906,3 +906,19 @@ void acpi_format(const struct acpi_info *ai, struct strbuf *sb)
     if (ai->has_madt)
         acpi_madt_format(&ai->madt, sb);
 }
+
+enum acpi_lookup acpi_table_lookup(const struct acpi_info *ai, const char *signature, u64 *phys,
+                                   struct acpi_problems *pr)
+{
+    if (!ai->has_rsdp || !ai->has_root)
+        return ACPI_LOOKUP_NO_ACPI;
+    const struct acpi_table_ref *t = acpi_root_find(&ai->root, signature);
+    if (!t) {
+        if (!acpi_root_listed(&ai->root, signature))
+            return ACPI_LOOKUP_ABSENT;
+        acpi_problem(pr, "%s: listed, but its header or checksum is wrong", signature);
+        return ACPI_LOOKUP_BAD;
+    }
+    *phys = t->phys;
+    return ACPI_LOOKUP_FOUND;
+}

@@ -266,5 +266,13 @@ struct acpi_info {
  * table and parse the MADT. bi may be NULL (no loader information). Returns the number of problems. */
 u32 acpi_discover(struct acpi_info *ai, const struct phys_window *mem, const struct boot_info *bi);
 
+/* A table looked up by its signature in what acpi_discover found: nothing to look in (no RSDP or no usable root
+ * table), not listed, listed but unusable (its header or checksum, or the table's own checks: said in pr), or found. */
+enum acpi_lookup { ACPI_LOOKUP_NO_ACPI, ACPI_LOOKUP_ABSENT, ACPI_LOOKUP_BAD, ACPI_LOOKUP_FOUND };
+/* The lookup itself: ACPI_LOOKUP_FOUND with *phys set when the root table lists a valid table with this signature; a
+ * listed one whose header or checksum is wrong is ACPI_LOOKUP_BAD, said in pr under the signature. */
+enum acpi_lookup acpi_table_lookup(const struct acpi_info *ai, const char *signature, u64 *phys,
+                                   struct acpi_problems *pr);
+
 /* One line each for the RSDP and the root table (its table signatures), then acpi_madt_format. */
 void acpi_format(const struct acpi_info *ai, struct strbuf *sb);

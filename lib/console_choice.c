@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-void console_choose(const struct options *o, enum spcr_state state, const struct acpi_spcr *spcr,
+void console_choose(const struct options *o, enum acpi_lookup state, const struct acpi_spcr *spcr,
                     struct console_choice *c)
 {
     memset(c, 0, sizeof(*c));
@@ -21,17 +21,17 @@ void console_choose(const struct options *o, enum spcr_state state, const struct
     }
     uart_com(&c->uart, 0, 115200);
     switch (state) {
-    case SPCR_NO_ACPI:
+    case ACPI_LOOKUP_NO_ACPI:
         k_snprintf(c->why, sizeof(c->why), "console=auto: no ACPI tables found, default COM1");
         break;
-    case SPCR_ABSENT:
+    case ACPI_LOOKUP_ABSENT:
         k_snprintf(c->why, sizeof(c->why), "console=auto: no ACPI SPCR table, default COM1");
         break;
-    case SPCR_BAD:
+    case ACPI_LOOKUP_BAD:
         k_snprintf(c->why, sizeof(c->why), "console=auto: ACPI SPCR table fails its checks (see acpi problems), "
                                            "default COM1");
         break;
-    case SPCR_FOUND:
+    case ACPI_LOOKUP_FOUND:
         if (!spcr->usable) {
             k_snprintf(c->why, sizeof(c->why), "console=auto: ACPI SPCR not used: %s; default COM1", spcr->why);
             break;

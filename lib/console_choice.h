@@ -13,7 +13,7 @@ struct console_choice {
 };
 
 /* state and spcr as acpi_spcr_find returned them. */
-void console_choose(const struct options *o, enum spcr_state state, const struct acpi_spcr *spcr,
+void console_choose(const struct options *o, enum acpi_lookup state, const struct acpi_spcr *spcr,
                     struct console_choice *c);
 
 /* NULL when pmuboot may touch the registers of u; else why not (written into why, why_size bytes). Refused:

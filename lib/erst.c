@@ -123,20 +123,15 @@ bool acpi_erst_parse(const struct phys_window *mem, u64 phys, struct acpi_erst *
     return ok;
 }
 
-enum erst_state acpi_erst_find(const struct phys_window *mem, const struct acpi_info *ai, struct acpi_erst *out,
+enum acpi_lookup acpi_erst_find(const struct phys_window *mem, const struct acpi_info *ai, struct acpi_erst *out,
                                struct acpi_problems *pr)
 {
     memset(out, 0, sizeof(*out));
-    if (!ai->has_rsdp || !ai->has_root)
-        return ERST_NO_ACPI;
-    const struct acpi_table_ref *t = acpi_root_find(&ai->root, "ERST");
-    if (!t) {
-        if (!acpi_root_listed(&ai->root, "ERST"))
-            return ERST_ABSENT;
-        acpi_problem(pr, "ERST: listed, but its header or checksum is wrong");
-        return ERST_BAD;
-    }
-    return acpi_erst_parse(mem, t->phys, out, pr) ? ERST_FOUND : ERST_BAD;
+    u64 phys = 0;
+    enum acpi_lookup l = acpi_table_lookup(ai, "ERST", &phys, pr);
+    if (l != ACPI_LOOKUP_FOUND)
+        return l;
+    return acpi_erst_parse(mem, phys, out, pr) ? ACPI_LOOKUP_FOUND : ACPI_LOOKUP_BAD;
 }
 
 void acpi_erst_format(const struct acpi_erst *t, struct strbuf *sb)

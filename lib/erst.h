@@ -107,13 +107,7 @@ struct acpi_erst {
  * False with the reasons in pr when pmuboot cannot drive it. */
 bool acpi_erst_parse(const struct phys_window *mem, u64 phys, struct acpi_erst *out, struct acpi_problems *pr);
 
-enum erst_state {
-    ERST_NO_ACPI, /* nothing to look in */
-    ERST_ABSENT,  /* the root table lists no ERST */
-    ERST_BAD,     /* listed, but unusable (reasons in pr) */
-    ERST_FOUND,
-};
-enum erst_state acpi_erst_find(const struct phys_window *mem, const struct acpi_info *ai, struct acpi_erst *out,
+enum acpi_lookup acpi_erst_find(const struct phys_window *mem, const struct acpi_info *ai, struct acpi_erst *out,
                                struct acpi_problems *pr);
 
 /* Whether the entry's instruction reaches its register (Linux's erst_ins_type: APEI_EXEC_INS_ACCESS_REGISTER); the

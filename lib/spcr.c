@@ -133,14 +133,13 @@ void acpi_spcr_format(const struct acpi_spcr *s, struct strbuf *sb)
         sb_printf(sb, ": not used: %s", s->why);
 }
 
-enum spcr_state acpi_spcr_find(const struct phys_window *mem, const struct acpi_info *ai, struct acpi_spcr *out,
+enum acpi_lookup acpi_spcr_find(const struct phys_window *mem, const struct acpi_info *ai, struct acpi_spcr *out,
                                struct acpi_problems *pr)
 {
     memset(out, 0, sizeof(*out));
-    if (!ai->has_rsdp || !ai->has_root)
-        return SPCR_NO_ACPI;
-    const struct acpi_table_ref *t = acpi_root_find(&ai->root, "SPCR");
-    if (!t)
-        return acpi_root_listed(&ai->root, "SPCR") ? SPCR_BAD : SPCR_ABSENT;
-    return acpi_spcr_parse(mem, t->phys, out, pr) ? SPCR_FOUND : SPCR_BAD;
+    u64 phys = 0;
+    enum acpi_lookup l = acpi_table_lookup(ai, "SPCR", &phys, pr);
+    if (l != ACPI_LOOKUP_FOUND)
+        return l;
+    return acpi_spcr_parse(mem, phys, out, pr) ? ACPI_LOOKUP_FOUND : ACPI_LOOKUP_BAD;
 }

@@ -43,13 +43,7 @@ bool acpi_spcr_parse(const struct phys_window *mem, u64 phys, struct acpi_spcr *
 /* "rev 2, interface 0x12 (16550 GAS), I/O 0x2f8 width 8, baud code 7". */
 void acpi_spcr_format(const struct acpi_spcr *s, struct strbuf *sb);
 
-enum spcr_state {
-    SPCR_NO_ACPI, /* no RSDP or no usable root table: nothing to look in */
-    SPCR_ABSENT,  /* the root table lists no SPCR */
-    SPCR_BAD,     /* listed, but the table fails its checks (reported in pr) */
-    SPCR_FOUND,   /* parsed into *out (which may still be !usable) */
-};
 
 /* Look the SPCR up in what acpi_discover found and parse it. */
-enum spcr_state acpi_spcr_find(const struct phys_window *mem, const struct acpi_info *ai, struct acpi_spcr *out,
+enum acpi_lookup acpi_spcr_find(const struct phys_window *mem, const struct acpi_info *ai, struct acpi_spcr *out,
                                struct acpi_problems *pr);

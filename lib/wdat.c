@@ -115,20 +115,15 @@ bool acpi_wdat_parse(const struct phys_window *mem, u64 phys, struct acpi_wdat *
     return ok;
 }
 
-enum wdat_state acpi_wdat_find(const struct phys_window *mem, const struct acpi_info *ai, struct acpi_wdat *out,
+enum acpi_lookup acpi_wdat_find(const struct phys_window *mem, const struct acpi_info *ai, struct acpi_wdat *out,
                                struct acpi_problems *pr)
 {
     memset(out, 0, sizeof(*out));
-    if (!ai->has_rsdp || !ai->has_root)
-        return WDAT_NO_ACPI;
-    const struct acpi_table_ref *t = acpi_root_find(&ai->root, "WDAT");
-    if (!t) {
-        if (!acpi_root_listed(&ai->root, "WDAT"))
-            return WDAT_ABSENT;
-        acpi_problem(pr, "WDAT: listed, but its header or checksum is wrong");
-        return WDAT_BAD;
-    }
-    return acpi_wdat_parse(mem, t->phys, out, pr) ? WDAT_FOUND : WDAT_BAD;
+    u64 phys = 0;
+    enum acpi_lookup l = acpi_table_lookup(ai, "WDAT", &phys, pr);
+    if (l != ACPI_LOOKUP_FOUND)
+        return l;
+    return acpi_wdat_parse(mem, phys, out, pr) ? ACPI_LOOKUP_FOUND : ACPI_LOOKUP_BAD;
 }
 
 bool wdat_has(const struct acpi_wdat *w, u8 action)

@@ -62,13 +62,7 @@ struct acpi_wdat {
  * in pr when pmuboot cannot drive it. */
 bool acpi_wdat_parse(const struct phys_window *mem, u64 phys, struct acpi_wdat *out, struct acpi_problems *pr);
 
-enum wdat_state {
-    WDAT_NO_ACPI, /* nothing to look in */
-    WDAT_ABSENT,  /* the root table lists no WDAT */
-    WDAT_BAD,     /* listed, but unusable (reasons in pr) */
-    WDAT_FOUND,
-};
-enum wdat_state acpi_wdat_find(const struct phys_window *mem, const struct acpi_info *ai, struct acpi_wdat *out,
+enum acpi_lookup acpi_wdat_find(const struct phys_window *mem, const struct acpi_info *ai, struct acpi_wdat *out,
                                struct acpi_problems *pr);
 
 /* Registers as the interpreter reaches them: width in bytes (1, 2, 4). */

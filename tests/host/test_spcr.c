@@ -299,26 +299,26 @@ static void test_console_choice(void **state)
     struct acpi_problems pr;
     assert_true(parse(&t, &s, &pr));
 
-    console_choose(&o, SPCR_FOUND, &s, &c);
+    console_choose(&o, ACPI_LOOKUP_FOUND, &s, &c);
     assert_true(c.from_spcr);
     assert_int_equal(c.uart.base, 0x2f8);
     assert_non_null(strstr(c.why, "ACPI SPCR rev 2"));
 
-    console_choose(&o, SPCR_ABSENT, NULL, &c);
+    console_choose(&o, ACPI_LOOKUP_ABSENT, NULL, &c);
     assert_false(c.from_spcr);
     assert_int_equal(c.uart.base, 0x3f8);
     assert_int_equal(c.uart.baud, 115200);
     assert_non_null(strstr(c.why, "no ACPI SPCR table"));
-    console_choose(&o, SPCR_NO_ACPI, NULL, &c);
+    console_choose(&o, ACPI_LOOKUP_NO_ACPI, NULL, &c);
     assert_non_null(strstr(c.why, "no ACPI tables"));
-    console_choose(&o, SPCR_BAD, NULL, &c);
+    console_choose(&o, ACPI_LOOKUP_BAD, NULL, &c);
     assert_int_equal(c.uart.base, 0x3f8);
     assert_non_null(strstr(c.why, "fails its checks"));
 
     t.b[36] = 0x03;
     fix_checksum(&t);
     assert_true(parse(&t, &s, &pr));
-    console_choose(&o, SPCR_FOUND, &s, &c);
+    console_choose(&o, ACPI_LOOKUP_FOUND, &s, &c);
     assert_false(c.from_spcr);
     assert_int_equal(c.uart.base, 0x3f8);
     assert_non_null(strstr(c.why, "interface type 0x3"));
@@ -326,12 +326,12 @@ static void test_console_choice(void **state)
     /* An explicit console= wins over the SPCR. */
     char err[200];
     assert_true(cmdline_parse("console=ttyS2,9600", &o, err, sizeof(err)));
-    console_choose(&o, SPCR_FOUND, &s, &c);
+    console_choose(&o, ACPI_LOOKUP_FOUND, &s, &c);
     assert_int_equal(c.uart.base, 0x3e8);
     assert_int_equal(c.uart.baud, 9600);
     assert_string_equal(c.why, "console=ttyS2,9600");
     assert_true(cmdline_parse("console=uart,mmio32,0xfe030000", &o, err, sizeof(err)));
-    console_choose(&o, SPCR_FOUND, &s, &c);
+    console_choose(&o, ACPI_LOOKUP_FOUND, &s, &c);
     assert_int_equal(c.uart.base, 0xfe030000u);
     assert_int_equal(c.uart.access_bytes, 4);
 
@@ -352,15 +352,15 @@ static void test_find(void **state)
     assert_non_null(ai);
     struct acpi_spcr s;
     struct acpi_problems pr = {0};
-    assert_int_equal(acpi_spcr_find(&w, ai, &s, &pr), SPCR_NO_ACPI);
+    assert_int_equal(acpi_spcr_find(&w, ai, &s, &pr), ACPI_LOOKUP_NO_ACPI);
     ai->has_rsdp = ai->has_root = true;
     ai->root.table_count = 1;
     ai->root.tables[0] = (struct acpi_table_ref){BASE, 80, "APIC", 1, true};
-    assert_int_equal(acpi_spcr_find(&w, ai, &s, &pr), SPCR_ABSENT);
+    assert_int_equal(acpi_spcr_find(&w, ai, &s, &pr), ACPI_LOOKUP_ABSENT);
     ai->root.tables[0] = (struct acpi_table_ref){BASE, 80, "SPCR", 2, false};
-    assert_int_equal(acpi_spcr_find(&w, ai, &s, &pr), SPCR_BAD);
+    assert_int_equal(acpi_spcr_find(&w, ai, &s, &pr), ACPI_LOOKUP_BAD);
     ai->root.tables[0].valid = true;
-    assert_int_equal(acpi_spcr_find(&w, ai, &s, &pr), SPCR_FOUND);
+    assert_int_equal(acpi_spcr_find(&w, ai, &s, &pr), ACPI_LOOKUP_FOUND);
     assert_true(s.usable);
     free(ai);
     free(t.b);

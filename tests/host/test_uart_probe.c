@@ -210,7 +210,7 @@ static void test_fallback_text(void **state)
     char err[200], why[240];
     assert_true(cmdline_parse("console=uart8250,mmio32,0x7ffffe0,115200n8", &o, err, sizeof(err)));
     struct console_choice c;
-    console_choose(&o, SPCR_ABSENT, NULL, &c);
+    console_choose(&o, ACPI_LOOKUP_ABSENT, NULL, &c);
     const char *e = console_uart_refusal(&c.uart, &bi, 0x100000, 0x280000, why, sizeof(why));
     assert_non_null(e);
     assert_true(strlen(e) < sizeof(why) - 1);
