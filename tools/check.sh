@@ -110,6 +110,14 @@ else
     run_check no "layers: ${layers_out//$'\n'/; } (tools/layers)"
 fi
 
+# The include edges docs/architecture.md shows are the tree's (tools/layers --doc), so the map cannot drift.
+doc_edges=$(awk '/^Include edges between folders/ { on = 1; next } on && /^```$/ { if (in_block) exit; in_block = 1; next } in_block' docs/architecture.md)
+if [[ $doc_edges == "$(tools/layers --doc)" ]]; then
+    run_check yes "layers: docs/architecture.md's include edges are the tree's (tools/layers --doc)"
+else
+    run_check no "layers: docs/architecture.md's include edges differ from the tree's: put tools/layers --doc's output there"
+fi
+
 # --- 1c. the event catalog regenerates from its committed input ---------------------------------------------
 if regen_err=$(tools/gen-event-catalog generate tools/catalog/intel-perfmon.json tools/catalog/linux-pmu-events.json 2>&1 >"$out/event_catalog_data.c") &&
     cmp -s "$out/event_catalog_data.c" pmu/event_catalog_data.c; then
