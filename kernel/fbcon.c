@@ -3,13 +3,30 @@
  * MTRR WC range makes WC (kernel/paging.c). Writes only, never read back. */
 #include "kernel/fbcon.h"
 
+#include <stdarg.h>
+#include <string.h>
+
+#include "lib/crc32.h"
+#include "lib/deflate.h"
 #include "lib/fbtext.h"
 #include "lib/format.h"
+#include "lib/qr.h"
+#include "lib/result_code.h"
+#include "lib/result_stream.h"
+#include "lib/screen_final.h"
+#include "kernel/globals.h"
 #include "kernel/paging.h"
 #include "kernel/report.h"
 
 static struct fbtext fbt;
 static bool active;
+static bool final_shown; /* the final screen stays as drawn: later console lines (the exit's) go to serial only */
+/* The final screen (screen=grid): the stream its QR codes carry, kept as it is written. */
+static char carried[256 * 1024];
+static struct result_stream rstream;
+static struct deflate_state dstate;
+static u8 packed[64 * 1024], code_bytes[QR_CODEWORDS_MAX];
+static struct qr_code qr;
 static const struct boot_fb *fb;
 static const char *why_not = "the loader gave no multiboot2 framebuffer tag";
 
@@ -29,14 +46,104 @@ void fbcon_init(const struct boot_info *bi)
         return;
     }
     fbtext_init(&fbt, fb, (u8 *)(uintptr_t)fb->addr);
+    result_stream_init(&rstream, carried, sizeof(carried));
     active = true;
     fbtext_status(&fbt, "pmuboot: starting", FB_WHITE, FB_BLUE);
 }
 
 void fbcon_putc(char c)
 {
-    if (active)
-        fbtext_putc(&fbt, c);
+    if (!active || final_shown)
+        return;
+    fbtext_putc(&fbt, c);
+    result_stream_putc(&rstream, c);
+}
+
+/* One code with its quiet zone, light modules white and dark black, at pixel (x, y). */
+static void draw_code(u32 x, u32 y, u32 scale)
+{
+    u32 side = (qr.size + 2 * RESULT_CODE_QUIET) * scale;
+    fbtext_fill(&fbt, x, y, side, side, FB_WHITE);
+    for (u32 my = 0; my < qr.size; my++)
+        for (u32 mx = 0; mx < qr.size; mx++)
+            if (qr_module(&qr, mx, my))
+                fbtext_fill(&fbt, x + (mx + RESULT_CODE_QUIET) * scale, y + (my + RESULT_CODE_QUIET) * scale, scale,
+                            scale, FB_BLACK);
+}
+
+static u32 text_row(u32 row, enum fbtext_color fg, enum fbtext_color bg, const char *fmt, ...) PRINTF_LIKE(4, 5);
+static u32 text_row(u32 row, enum fbtext_color fg, enum fbtext_color bg, const char *fmt, ...)
+{
+    char s[FBTEXT_MAX_COLS + 1];
+    va_list ap;
+    va_start(ap, fmt);
+    k_vsnprintf(s, sizeof(s), fmt, ap);
+    va_end(ap);
+    u32 n = (u32)strlen(s);
+    fbtext_text(&fbt, row, 0, s, n, fg, bg);
+    if (bg != FB_BLACK) /* a bar: the whole row */
+        for (u32 c = n; c < fbt.cols; c++)
+            fbtext_text(&fbt, row, c, " ", 1, fg, bg);
+    return row + 1;
+}
+
+/* The final screen: the verdict and totals, the machine, every FAIL (as many as leave the codes room), and the
+ * carried stream as QR codes below (docs/screen.md). */
+static void final_screen(u32 passed, u32 failed, u32 skipped)
+{
+    const char *s = rstream.buf;
+    u32 len = rstream.len, nfails = 0, pos = 0;
+    struct screen_fail f;
+    while (screen_final_next_fail(s, len, &pos, &f))
+        nfails++;
+    u32 plen = deflate_zlib(&dstate, (const u8 *)s, len, packed, sizeof(packed));
+    u32 crc = crc32_update(0, (const u8 *)s, len);
+    /* Text rows: verdict, CPU, threads, a blank, the FAILs shown (and a line for the rest), the codes' caption. */
+    struct result_layout lay = {0};
+    const char *why = plen ? NULL : "the result does not compress into its buffer";
+    u32 shown = MIN(nfails, 20u);
+    while (!why || shown) {
+        u32 rows = 4 + shown + (shown < nfails) + 1;
+        why = plen ? (rows * 16 < fbt.height ? result_code_layout(plen, fbt.width, fbt.height - rows * 16, 2,
+                                                                  RESULT_CODE_MAX, &lay)
+                                             : "no room below the text")
+                   : why;
+        if (!why || !shown)
+            break;
+        shown = shown > 4 ? 4 : 0; /* fewer FAILs listed leave the codes more room */
+    }
+    final_shown = true;
+    fbtext_clear(&fbt);
+    u32 row = text_row(0, FB_BLACK, failed ? FB_RED : FB_GREEN, " pmuboot %s: %u passed, %u failed, %u skipped - run complete",
+                       failed ? "FAILED" : "PASSED", passed, failed, skipped);
+    u32 n;
+    const char *c = screen_final_comment(s, len, "cpu: ", &n);
+    row = text_row(row, FB_WHITE, FB_BLACK, " cpu: %.*s", c ? (int)n : 7, c ? c : "unknown");
+    c = screen_final_comment(s, len, "smp: ", &n);
+    row = text_row(row, FB_WHITE, FB_BLACK, " smp: %.*s", c ? (int)n : 7, c ? c : "unknown");
+    row++;
+    pos = 0;
+    for (u32 i = 0; i < shown && screen_final_next_fail(s, len, &pos, &f); i++)
+        row = text_row(row, FB_RED, FB_BLACK, " FAIL %u %.*s: %.*s", f.number, (int)f.name_len, f.name,
+                       (int)f.evidence_len, f.evidence);
+    if (shown < nfails)
+        row = text_row(row, FB_RED, FB_BLACK, " ... and %u more FAIL%s: all in the QR codes and the serial log",
+                       nfails - shown, nfails - shown > 1 ? "s" : "");
+    if (why) {
+        text_row(row, FB_YELLOW, FB_BLACK, " No QR codes: %s (%u bytes packed); the serial log has the result", why, plen);
+        return;
+    }
+    row = text_row(row, FB_WHITE, FB_BLUE, " The whole result: %u QR code%s (%s), version %u-%c. Photograph, then: "
+                   "tools/pmuboot-report --from-images PHOTO...", lay.n, lay.n > 1 ? "s" : "",
+                   lay.n > 1 ? "1 to n left to right, top down" : "1 of 1", lay.version, "LMQH"[lay.ecc]);
+    u32 side = (17 + 4 * lay.version + 2 * RESULT_CODE_QUIET) * lay.scale;
+    u32 x0 = (fbt.width - lay.cols * side) / 2, y0 = row * 16;
+    for (u32 k = 1; k <= lay.n; k++) {
+        u32 blen = result_code_build(packed, plen, crc, k, lay.n, code_bytes, sizeof(code_bytes));
+        if (!blen || qr_encode(&qr, code_bytes, blen, lay.version, lay.ecc, QR_MASK_AUTO))
+            return; /* cannot happen: the layout fitted each part */
+        draw_code(x0 + (k - 1) % lay.cols * side, y0 + (k - 1) / lay.cols * side, lay.scale);
+    }
 }
 
 void fbcon_progress(u32 passed, u32 failed, u32 skipped, const char *last, u32 len, bool done)
@@ -47,6 +154,10 @@ void fbcon_progress(u32 passed, u32 failed, u32 skipped, const char *last, u32 l
     while (name < len && last[name] && last[name] != ' ' && last[name] != '\n')
         name++;
     char s[FBTEXT_MAX_COLS + 1];
+    if (done && !g_options.screen_log) {
+        final_screen(passed, failed, skipped);
+        return;
+    }
     if (done)
         k_snprintf(s, sizeof(s), "pmuboot %s: %u passed, %u failed, %u skipped - run complete",
                    failed ? "FAILED" : "PASSED", passed, failed, skipped);
