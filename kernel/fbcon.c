@@ -133,7 +133,7 @@ static void final_screen(u32 passed, u32 failed, u32 skipped)
         text_row(row, FB_YELLOW, FB_BLACK, " No QR codes: %s (%u bytes packed); the serial log has the result", why, plen);
         return;
     }
-    row = text_row(row, FB_WHITE, FB_BLUE, " The whole result: %u QR code%s (%s), version %u-%c. Photograph, then: "
+    row = text_row(row, FB_WHITE, FB_BLUE, " The whole result: %u QR code%s (%s), version %u-%c: "
                    "tools/pmuboot-report --from-images PHOTO...", lay.n, lay.n > 1 ? "s" : "",
                    lay.n > 1 ? "1 to n left to right, top down" : "1 of 1", lay.version, "LMQH"[lay.ecc]);
     u32 side = (17 + 4 * lay.version + 2 * RESULT_CODE_QUIET) * lay.scale;
