@@ -14,9 +14,12 @@
 #include "lib/result_code.h"
 #include "lib/result_stream.h"
 #include "lib/screen_final.h"
+#include "lib/screen_grid.h"
 #include "kernel/globals.h"
 #include "kernel/paging.h"
 #include "kernel/report.h"
+#include "kernel/timing.h"
+#include "kernel/x86.h"
 
 static struct fbtext fbt;
 static bool active;
@@ -27,6 +30,14 @@ static struct result_stream rstream;
 static struct deflate_state dstate;
 static u8 packed[64 * 1024], code_bytes[QR_CODEWORDS_MAX];
 static struct qr_code qr;
+/* The live grid (screen=grid, once the command line is read): suites down, threads across (lib/screen_grid.h). */
+static struct screen_grid grid;
+static struct grid_layout glay;
+static bool grid_shown;
+static char gline[RESULT_LINE_MAX];
+static u32 gline_len;
+static u64 start_tsc;
+#define GRID_TOP_ROWS 4 /* title, cpu, smp, a blank */
 static const struct boot_fb *fb;
 static const char *why_not = "the loader gave no multiboot2 framebuffer tag";
 
@@ -47,16 +58,86 @@ void fbcon_init(const struct boot_info *bi)
     }
     fbtext_init(&fbt, fb, (u8 *)(uintptr_t)fb->addr);
     result_stream_init(&rstream, carried, sizeof(carried));
+    screen_grid_init(&grid);
+    start_tsc = rdtsc();
     active = true;
     fbtext_status(&fbt, "pmuboot: starting", FB_WHITE, FB_BLUE);
+}
+
+static const enum fbtext_color grid_colour[] = {
+    [GRID_NONE] = FB_DARK, [GRID_PASS] = FB_GREEN, [GRID_TODO] = FB_BLUE, [GRID_SKIP] = FB_YELLOW, [GRID_FAIL] = FB_RED,
+};
+
+static void grid_cell(u32 suite, u32 col)
+{
+    u32 w = glay.cell_w > 3 ? glay.cell_w - 1 : glay.cell_w, h = glay.cell_h > 3 ? glay.cell_h - 2 : glay.cell_h;
+    fbtext_fill(&fbt, glay.x + col * glay.cell_w, glay.y + suite * glay.cell_h, w, h,
+                grid_colour[screen_grid_cell(&grid, &glay, suite, col)]);
+}
+
+static u32 text_row(u32 row, enum fbtext_color fg, enum fbtext_color bg, const char *fmt, ...) PRINTF_LIKE(4, 5);
+
+/* Everything again: the thread or suite count changed, or the grid is first shown. */
+static void grid_redraw(void)
+{
+    fbtext_clear(&fbt);
+    u32 top = GRID_TOP_ROWS * 16;
+    screen_grid_layout(&grid, 0, top, fbt.width, fbt.height - top - 16, (GRID_NAME_MAX + 1) * 8, &glay);
+    text_row(0, FB_WHITE, FB_BLUE, " pmuboot: suites down, %u thread%s across%s; green pass, red FAIL, yellow SKIP, "
+             "blue TODO (screen=log: the checklist)", grid.nthreads, grid.nthreads == 1 ? "" : "s",
+             glay.per_cell > 1 ? ", several a cell" : "");
+    u32 n;
+    const char *c = screen_final_comment(rstream.buf, rstream.len, "cpu: ", &n);
+    if (c)
+        text_row(1, FB_GREY, FB_BLACK, " cpu: %.*s", (int)n, c);
+    c = screen_final_comment(rstream.buf, rstream.len, "smp: ", &n);
+    if (c)
+        text_row(2, FB_GREY, FB_BLACK, " smp: %.*s", (int)n, c);
+    for (u32 s = 0; s < grid.nsuites; s++) {
+        if (glay.cell_h == 16)
+            fbtext_text(&fbt, GRID_TOP_ROWS + s, 1, grid.suite[s], (u32)strlen(grid.suite[s]), FB_WHITE, FB_BLACK);
+        for (u32 col = 0; col < glay.cols; col++)
+            grid_cell(s, col);
+    }
+}
+
+static void grid_line(const char *l, u32 len)
+{
+    u32 suite, first, last;
+    bool relayout;
+    if (!screen_grid_line(&grid, l, len, &suite, &first, &last, &relayout))
+        return;
+    if (!grid_shown)
+        return;
+    if (relayout) {
+        grid_redraw();
+        return;
+    }
+    for (u32 col = first / glay.per_cell; col <= last / glay.per_cell && col < glay.cols; col++)
+        grid_cell(suite, col);
 }
 
 void fbcon_putc(char c)
 {
     if (!active || final_shown)
         return;
-    fbtext_putc(&fbt, c);
     result_stream_putc(&rstream, c);
+    if (c == '\n') {
+        grid_line(gline, gline_len);
+        gline_len = 0;
+    } else if (c != '\r' && gline_len < sizeof(gline))
+        gline[gline_len++] = c;
+    if (!grid_shown)
+        fbtext_putc(&fbt, c);
+}
+
+/* screen=grid: from the command line on, the grid takes the screen; the lines so far are in it already. */
+static void grid_start(void)
+{
+    if (g_options.screen_log || grid_shown)
+        return;
+    grid_shown = true;
+    grid_redraw();
 }
 
 /* One code with its quiet zone, light modules white and dark black, at pixel (x, y). */
@@ -71,7 +152,6 @@ static void draw_code(u32 x, u32 y, u32 scale)
                             scale, FB_BLACK);
 }
 
-static u32 text_row(u32 row, enum fbtext_color fg, enum fbtext_color bg, const char *fmt, ...) PRINTF_LIKE(4, 5);
 static u32 text_row(u32 row, enum fbtext_color fg, enum fbtext_color bg, const char *fmt, ...)
 {
     char s[FBTEXT_MAX_COLS + 1];
@@ -162,8 +242,9 @@ void fbcon_progress(u32 passed, u32 failed, u32 skipped, const char *last, u32 l
         k_snprintf(s, sizeof(s), "pmuboot %s: %u passed, %u failed, %u skipped - run complete",
                    failed ? "FAILED" : "PASSED", passed, failed, skipped);
     else
-        k_snprintf(s, sizeof(s), "pmuboot running: %u passed, %u failed, %u skipped so far | %.*s", passed, failed,
-                   skipped, (int)name, last);
+        k_snprintf(s, sizeof(s), "pmuboot running %llu s: %u passed, %u failed, %u skipped so far | %.*s",
+                   (unsigned long long)(tsc_to_us(rdtsc() - start_tsc) / 1000000), passed, failed, skipped, (int)name,
+                   last);
     fbtext_status(&fbt, s, done ? FB_BLACK : FB_WHITE, done ? (failed ? FB_RED : FB_GREEN) : FB_BLUE);
 }
 
@@ -179,13 +260,22 @@ void fbcon_report(void)
         return;
     }
     report_comment("framebuffer: %ux%u %u bpp RGB at 0x%llx pitch %u: checklist mirrored (%ux%u text, 8x16 font, "
-                   "status line at the bottom)",
-                   fb->width, fb->height, fb->bpp, (unsigned long long)fb->addr, fb->pitch, fbt.cols, fbt.rows);
+                   "status line at the bottom)%s",
+                   fb->width, fb->height, fb->bpp, (unsigned long long)fb->addr, fb->pitch, fbt.cols, fbt.rows,
+                   g_options.screen_log ? "" : "; screen=grid: from here the live grid, at the end the totals, the "
+                                               "FAILs and the result as QR codes");
+    grid_start();
 }
 
 void fbcon_report_end(void)
 {
-    if (active)
-        report_comment("framebuffer: %u lines mirrored, %u YAML/blank lines left to the serial log, %u scrolls",
-                       fbt.lines_shown, fbt.lines_hidden, fbt.scrolls);
+    if (!active)
+        return;
+    report_comment("framebuffer: %u lines mirrored, %u YAML/blank lines left to the serial log, %u scrolls%s",
+                   fbt.lines_shown, fbt.lines_hidden, fbt.scrolls,
+                   grid_shown ? " (before the grid took the screen)" : "");
+    if (grid_shown)
+        report_comment("framebuffer: grid of %u suites by %u threads (%u a cell); the final screen comes next: the "
+                       "totals, the FAILs and the result in QR codes (%u bytes of the stream carried%s)",
+                       grid.nsuites, grid.nthreads, glay.per_cell, rstream.len, rstream.full ? ", cut: buffer full" : "");
 }

@@ -85,7 +85,7 @@ void fbtext_init(struct fbtext *t, const struct boot_fb *fb, u8 *pixels)
     static const u8 rgb[FB_COLORS][3] = {
         [FB_GREY] = {0xb0, 0xb0, 0xb0}, [FB_WHITE] = {0xff, 0xff, 0xff}, [FB_GREEN] = {0x40, 0xe0, 0x40},
         [FB_RED] = {0xff, 0x50, 0x50},  [FB_YELLOW] = {0xf0, 0xd0, 0x40}, [FB_BLACK] = {0, 0, 0},
-        [FB_BLUE] = {0x20, 0x40, 0xa0},
+        [FB_BLUE] = {0x20, 0x40, 0xa0}, [FB_DARK] = {0x38, 0x38, 0x38},
     };
     for (u32 i = 0; i < FB_COLORS; i++)
         t->pixel[i] = pack(fb, rgb[i][0], rgb[i][1], rgb[i][2]);

@@ -10,7 +10,7 @@
 #define FBTEXT_MAX_COLS 240 /* 1920 pixels; wider screens use the left part */
 #define FBTEXT_MAX_ROWS 135 /* 2160 pixels */
 
-enum fbtext_color { FB_GREY, FB_WHITE, FB_GREEN, FB_RED, FB_YELLOW, FB_BLACK, FB_BLUE, FB_COLORS };
+enum fbtext_color { FB_GREY, FB_WHITE, FB_GREEN, FB_RED, FB_YELLOW, FB_BLACK, FB_BLUE, FB_DARK, FB_COLORS };
 
 struct fbtext {
     u8 *px;
