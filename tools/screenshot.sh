@@ -64,7 +64,7 @@ until tr -d '\r' <"$work/serial.log" 2>/dev/null | grep -aEq -- "$when"; do
     [[ $SECONDS -lt $deadline ]] || die "no line matching '$when' on the serial port within $timeout s"
     sleep 0.2
 done
-sleep 1
+[[ $when == '^[0-9]+ passed'* ]] && sleep 1   # the final screen is drawn after the summary line
 # shellcheck disable=SC2016  # Perl code
 perl -MIO::Socket::UNIX -e '
     my ($sock, $ppm) = @ARGV;
