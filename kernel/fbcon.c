@@ -182,16 +182,18 @@ static void final_screen(u32 passed, u32 failed, u32 skipped)
     struct result_layout lay = {0};
     const char *why = plen ? NULL : "the result does not compress into its buffer";
     u32 shown = MIN(nfails, 20u);
-    while (!why || shown) {
+    while (!why) {
         u32 rows = 4 + shown + (shown < nfails) + 1;
-        why = plen ? (rows * 16 < fbt.height ? result_code_layout(plen, fbt.width, fbt.height - rows * 16, 2,
-                                                                  RESULT_CODE_MAX, &lay)
-                                             : "no room below the text")
-                   : why;
+        why = rows * 16 < fbt.height
+                  ? result_code_layout(plen, fbt.width, fbt.height - rows * 16, 2, RESULT_CODE_MAX, &lay)
+                  : "no room below the text";
         if (!why || !shown)
             break;
+        why = NULL;
         shown = shown > 4 ? 4 : 0; /* fewer FAILs listed leave the codes more room */
     }
+    if (why) /* no codes: the screen is the FAILs' */
+        shown = MIN(nfails, fbt.rows > 7 ? fbt.rows - 7 : 0);
     final_shown = true;
     fbtext_clear(&fbt);
     u32 row = text_row(0, FB_BLACK, failed ? FB_RED : FB_GREEN, " pmuboot %s: %u passed, %u failed, %u skipped - run complete",
