@@ -61,6 +61,15 @@ static void test_round_trips(void **state)
     for (u32 i = 0; i < 200000; i += 7) /* matches at every distance up to the window, and beyond it */
         memmove(in + i, in + (i * 31) % (i + 1), MIN(7u, 200000 - i));
     round_trip(200000, NULL);
+    /* Byte k about 2^-k of the time: a Huffman tree deeper than 15 bits, which the code lengths must be cut to. */
+    for (u32 i = 0; i < 200000; i++) {
+        x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+        u32 k = 0;
+        while (k < 30 && (x >> k & 1))
+            k++;
+        in[i] = (u8)(k * 7);
+    }
+    round_trip(200000, NULL);
 }
 
 static void test_too_small(void **state)
