@@ -65,10 +65,8 @@ static u32 dist_code(u32 dist)
     return d;
 }
 
-/* Huffman code lengths for freq[0..n) of at most max_bits: the two lightest nodes joined until one is left; a code
- * too long halves the weights and tries again. At least two symbols get a length (a one-symbol code is incomplete,
- * which inflate refuses for literals): symbols 0 and 1 stand in where fewer are used. */
-static void huffman_lengths(const u32 *freq_in, u32 n, u32 max_bits, u8 *lens)
+/* The two lightest nodes joined until one is left; a code too long halves the weights and tries again. */
+void deflate_code_lengths(const u32 *freq_in, u32 n, u32 max_bits, u8 *lens)
 {
     u32 freq[286], weight[2 * 286], parent[2 * 286], sym[286];
     memcpy(freq, freq_in, n * sizeof(u32));
@@ -183,8 +181,8 @@ static void put_block(struct bits *b, struct deflate_state *s, u32 n, bool last)
     lfreq[256] = 1;
     u8 llen[286], dlen[30], clen[19], all[286 + 30];
     u16 lcode[286], dcode[30], ccode[19], rle[286 + 30];
-    huffman_lengths(lfreq, 286, MAX_BITS, llen);
-    huffman_lengths(dfreq, 30, MAX_BITS, dlen);
+    deflate_code_lengths(lfreq, 286, MAX_BITS, llen);
+    deflate_code_lengths(dfreq, 30, MAX_BITS, dlen);
     u32 hlit = 286, hdist = 30;
     while (hlit > 257 && !llen[hlit - 1])
         hlit--;
@@ -195,7 +193,7 @@ static void put_block(struct bits *b, struct deflate_state *s, u32 n, bool last)
     u32 nrle = rle_lengths(all, hlit + hdist, rle);
     for (u32 i = 0; i < nrle; i++)
         cfreq[rle[i] & 0xff]++;
-    huffman_lengths(cfreq, 19, 7, clen);
+    deflate_code_lengths(cfreq, 19, 7, clen);
     u32 hclen = 19;
     while (hclen > 4 && !clen[clen_order[hclen - 1]])
         hclen--;

@@ -18,5 +18,10 @@ struct deflate_state {
 /* Compress in[0..len) into out[0..size). Returns the length of the zlib stream, or 0 if it does not fit. */
 u32 deflate_zlib(struct deflate_state *s, const u8 *in, u32 len, u8 *out, u32 size);
 
+/* Huffman code lengths (n <= 286) for the symbol frequencies freq[0..n), none longer than max_bits: a complete code
+ * (the Kraft sum is 1). At least two symbols get a length, 0 and 1 standing in where fewer are used (a one-symbol
+ * code is incomplete, which inflate refuses for literals). */
+void deflate_code_lengths(const u32 *freq, u32 n, u32 max_bits, u8 *lens);
+
 /* The Adler-32 of RFC 1950 8.2. */
 u32 deflate_adler32(const u8 *p, u32 len);

@@ -72,6 +72,35 @@ static void test_round_trips(void **state)
     round_trip(200000, NULL);
 }
 
+/* Code lengths: limited to max_bits when the Huffman tree is deeper (Fibonacci weights make it as deep as it gets),
+ * always a complete code, at least two symbols. */
+static void test_code_lengths(void **state)
+{
+    (void)state;
+    u32 freq[286] = {0};
+    u8 lens[286];
+    freq[0] = freq[1] = 1;
+    for (u32 i = 2; i < 30; i++)
+        freq[i] = freq[i - 1] + freq[i - 2];
+    for (u32 max = 7; max <= 15; max += 8) {
+        deflate_code_lengths(freq, 286, max, lens);
+        u64 kraft = 0; /* sum of 2^(max - len) over the used symbols: 2^max when complete */
+        u32 longest = 0;
+        for (u32 i = 0; i < 286; i++) {
+            assert_true((lens[i] != 0) == (i < 30));
+            longest = MAX(longest, lens[i]);
+            if (lens[i])
+                kraft += 1ull << (max - lens[i]);
+        }
+        assert_true(longest <= max);
+        assert_int_equal(kraft, 1ull << max);
+    }
+    u32 one[30] = {0};
+    one[7] = 5;
+    deflate_code_lengths(one, 30, 15, lens);
+    assert_true(lens[7] == 1 && lens[0] == 1 && lens[1] == 0);
+}
+
 static void test_too_small(void **state)
 {
     (void)state;
@@ -95,6 +124,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trips),
+        cmocka_unit_test(test_code_lengths),
         cmocka_unit_test(test_too_small),
         cmocka_unit_test(test_checksums),
     };
