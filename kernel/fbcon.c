@@ -24,6 +24,9 @@
 static struct fbtext fbt;
 static bool active;
 static bool final_shown; /* the final screen stays as drawn: later console lines (the exit's) go to serial only */
+static u32 final_fails, final_per_page; /* FAILs in all, and listed at once from row FAIL_ROW */
+#define FAIL_ROW 4
+#define PAGE_SECONDS 8
 /* The final screen (screen=grid): the stream its QR codes carry, kept as it is written. */
 static char carried[256 * 1024];
 static struct result_stream rstream;
@@ -167,6 +170,25 @@ static u32 text_row(u32 row, enum fbtext_color fg, enum fbtext_color bg, const c
     return row + 1;
 }
 
+/* FAILs first.. of the carried stream from row FAIL_ROW, as many as a page holds, and a line for the others. */
+static u32 list_fails(u32 first)
+{
+    u32 pos = 0, row = FAIL_ROW, i = 0;
+    struct screen_fail f;
+    while (i < first + final_per_page && screen_final_next_fail(rstream.buf, rstream.len, &pos, &f))
+        if (i++ >= first)
+            row = text_row(row, FB_RED, FB_BLACK, " FAIL %u %.*s: %.*s", f.number, (int)f.name_len, f.name,
+                           (int)f.evidence_len, f.evidence);
+    if (final_per_page < final_fails) {
+        u32 pages = (final_fails + final_per_page - 1) / final_per_page;
+        row = text_row(FAIL_ROW + final_per_page, FB_RED, FB_BLACK,
+                       " FAILs %u-%u of %u, page %u of %u (every %u s with exit=halt); all in the QR codes",
+                       first + 1, MIN(first + final_per_page, final_fails), final_fails, first / final_per_page + 1,
+                       pages, PAGE_SECONDS);
+    }
+    return row;
+}
+
 /* The final screen: the verdict and totals, the machine, every FAIL (as many as leave the codes room), and the
  * carried stream as QR codes below (docs/screen.md). */
 static void final_screen(u32 passed, u32 failed, u32 skipped)
@@ -204,13 +226,9 @@ static void final_screen(u32 passed, u32 failed, u32 skipped)
     c = screen_final_comment(s, len, "smp: ", &n);
     row = text_row(row, FB_WHITE, FB_BLACK, " smp: %.*s", c ? (int)n : 7, c ? c : "unknown");
     row++;
-    pos = 0;
-    for (u32 i = 0; i < shown && screen_final_next_fail(s, len, &pos, &f); i++)
-        row = text_row(row, FB_RED, FB_BLACK, " FAIL %u %.*s: %.*s", f.number, (int)f.name_len, f.name,
-                       (int)f.evidence_len, f.evidence);
-    if (shown < nfails)
-        row = text_row(row, FB_RED, FB_BLACK, " ... and %u more FAIL%s: all in the QR codes and the serial log",
-                       nfails - shown, nfails - shown > 1 ? "s" : "");
+    final_fails = nfails;
+    final_per_page = shown;
+    row = list_fails(0);
     if (why) {
         text_row(row, FB_YELLOW, FB_BLACK, " No QR codes: %s (%u bytes packed); the serial log has the result", why, plen);
         return;
@@ -280,4 +298,15 @@ void fbcon_report_end(void)
         report_comment("framebuffer: grid of %u suites by %u threads (%u a cell); the final screen comes next: the "
                        "totals, the FAILs and the result in QR codes (%u bytes of the stream carried%s)",
                        grid.nsuites, grid.nthreads, glay.per_cell, rstream.len, rstream.full ? ", cut: buffer full" : "");
+}
+
+void fbcon_final_pages(void)
+{
+    if (!final_shown || !final_per_page || final_per_page >= final_fails)
+        return;
+    for (u32 first = final_per_page;; first = first + final_per_page < final_fails ? first + final_per_page : 0) {
+        udelay(PAGE_SECONDS * 1000000ull);
+        fbtext_fill(&fbt, 0, FAIL_ROW * 16, fbt.width, (final_per_page + 1) * 16, FB_BLACK);
+        list_fails(first);
+    }
 }
