@@ -50,7 +50,7 @@ static void test_round_trips(void **state)
     assert_true(packed < 40);
     u32 len = tap_text(3000);
     round_trip(len, &packed);
-    printf("deflate: %u bytes of TAP lines in %u\n", len, packed);
+    printf("# deflate: %u bytes of TAP lines in %u\n", len, packed);
     assert_true(packed * 8 < len);
     u32 x = 1;
     for (u32 i = 0; i < 200000; i++) { /* nothing to match, past the window */

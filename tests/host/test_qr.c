@@ -168,7 +168,7 @@ static void test_mask_choice(void **state)
             cases++;
             QRcode_free(c);
         }
-    printf("mask choice: libqrencode chose the same mask in %u of %u symbols\n", agree, cases);
+    printf("# mask choice: libqrencode chose the same mask in %u of %u symbols\n", agree, cases);
 }
 
 static void test_refusals(void **state)
