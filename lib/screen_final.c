@@ -16,10 +16,11 @@ static u32 line_end(const char *s, u32 len, u32 at)
     return at;
 }
 
-static bool has_todo(const char *l, u32 n)
+static bool contains(const char *l, u32 n, const char *p)
 {
-    for (u32 i = 0; i + 7 <= n; i++)
-        if (memcmp(l + i, " # TODO", 7) == 0)
+    u32 m = (u32)strlen(p);
+    for (u32 i = 0; i + m <= n; i++)
+        if (memcmp(l + i, p, m) == 0)
             return true;
     return false;
 }
@@ -36,7 +37,7 @@ bool screen_final_next_fail(const char *s, u32 len, u32 *pos, struct screen_fail
             *f = (struct screen_fail){0, l + skip, n - skip, "", 0};
             return true;
         }
-        if (!starts(l, n, "not ok ") || has_todo(l, n))
+        if (!starts(l, n, "not ok ") || contains(l, n, " # TODO"))
             continue;
         u32 i = 7, number = 0;
         while (i < n && l[i] >= '0' && l[i] <= '9')
@@ -47,12 +48,25 @@ bool screen_final_next_fail(const char *s, u32 len, u32 *pos, struct screen_fail
         while (name_end < n && l[name_end] != ' ')
             name_end++;
         *f = (struct screen_fail){number, l + i, name_end - i, "", 0};
-        /* Its evidence: the first line inside the YAML block that follows. */
+        /* Its evidence: the first expectation in the YAML block that follows (it says what failed), else the
+         * first "failure" entry, else the block's first line. */
         u32 y = *pos, yend = line_end(s, len, y);
         if (yend - y == 5 && starts(s + y, 5, "  ---")) {
-            u32 e = yend + 1, eend = line_end(s, len, e);
-            if (e < len && eend - e > 2 && starts(s + e, eend - e, "  ") && !starts(s + e, eend - e, "  ..."))
-                f->evidence = s + e + 2, f->evidence_len = eend - e - 2;
+            u32 rank = 0; /* of the line taken: 3 expectation, 2 failure, 1 first */
+            for (u32 e = yend + 1; e < len;) {
+                u32 eend = line_end(s, len, e), n = eend - e;
+                if (n < 3 || !starts(s + e, n, "  ") || starts(s + e, n, "  ..."))
+                    break;
+                u32 r = contains(s + e, n, "{expected:") ? 3 : starts(s + e, n, "  \"failure\":") ? 2 : 1;
+                if (r > rank) {
+                    rank = r;
+                    f->evidence = s + e + 2;
+                    f->evidence_len = n - 2;
+                }
+                if (rank == 3)
+                    break;
+                e = eend + 1;
+            }
         }
         return true;
     }

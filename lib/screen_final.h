@@ -1,6 +1,6 @@
 /* What the final screen of a run lists besides its QR codes (docs/screen.md): every failure with its thread, check
- * and first line of evidence, and the header lines that say which machine it was, read from the stream the codes
- * carry (lib/result_stream.h). Portable: the kernel draws what this finds. */
+ * and the line of evidence that says most, and the header lines that say which machine it was, read from the
+ * stream the codes carry (lib/result_stream.h). Portable: the kernel draws what this finds. */
 #pragma once
 #include "lib/types.h"
 
@@ -8,7 +8,8 @@ struct screen_fail {
     u32 number;           /* the TAP test number (0 for a bail-out) */
     const char *name;     /* "cpu3/apic/id", "cpu[0-3]/apic/id", "smp/online", or the bail-out's reason */
     u32 name_len;
-    const char *evidence; /* the first YAML line, without its indent ("" when there is none) */
+    const char *evidence; /* its first expectation ({expected: ...}), else its "failure" entry, else its first YAML
+                           * line, without the indent ("" when it has no YAML block) */
     u32 evidence_len;
 };
 

@@ -15,6 +15,8 @@ static const char stream[] =
     "not ok 2 - cpu[0-3]/apic/id\n  ---\n  \"APIC ID\": {expected: 0, observed: 1, tolerance: 0}\n  ...\n"
     "not ok 3 - cpu0/apic/esr # TODO known deviation\n"
     "not ok 4 - smp/online\n"
+    "not ok 6 - boot/cmdline\n  ---\n  \"cmdline\": \"x\"\n  \"parse\": {expected: \"ok\", observed: \"no\"}\n  ...\n"
+    "not ok 7 - cpu0/timeout/time_limit\n  ---\n  \"ran\": 1\n  \"failure\": \"hung\"\n  ...\n"
     "ok 5 - cpu1/a/b # SKIP no\n"
     "Bail out! out of memory\n";
 
@@ -33,6 +35,13 @@ static void test_fails(void **state)
     assert_int_equal(f.number, 4);
     assert_memory_equal(f.name, "smp/online", f.name_len);
     assert_int_equal(f.evidence_len, 0);
+    assert_true(screen_final_next_fail(stream, len, &pos, &f)); /* the expectation, not the first line */
+    assert_int_equal(f.number, 6);
+    assert_int_equal(f.evidence_len, strlen("\"parse\": {expected: \"ok\", observed: \"no\"}"));
+    assert_memory_equal(f.evidence, "\"parse\"", 7);
+    assert_true(screen_final_next_fail(stream, len, &pos, &f)); /* no expectation: the failure entry */
+    assert_int_equal(f.number, 7);
+    assert_memory_equal(f.evidence, "\"failure\": \"hung\"", f.evidence_len);
     assert_true(screen_final_next_fail(stream, len, &pos, &f));
     assert_int_equal(f.number, 0);
     assert_memory_equal(f.name, "out of memory", f.name_len);
