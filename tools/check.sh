@@ -457,7 +457,7 @@ else
             run_check no "screen/$name: no screenshot: $(tail -n 1 "$out/screen/$name.err")"
             continue
         fi
-        tools/pmuboot-report -q --json "$out/screen/$name.serial.json" "$out/screen/$name.serial.log" 2>/dev/null
+        tools/pmuboot-report -q --json "$out/screen/$name.serial.json" "$out/screen/$name.serial.log" 2>/dev/null || true
         if ! tools/pmuboot-report -q --from-images --json "$out/screen/$name.qr.json" "$png" 2>"$out/screen/$name.qr.err" &&
             [[ ! -s $out/screen/$name.qr.json ]]; then
             run_check no "screen/$name: no report from the screen's QR codes: $(head -n 3 "$out/screen/$name.qr.err" | tr '\n' ' ')"
@@ -473,6 +473,31 @@ else
         fi
     done
     [[ $have_uefi == yes ]] || run_check yes "screen/screen-uefi-* # SKIP $uefi_why"
+    # The live grid: a screendump mid-run (once the pmi suite starts, seconds before the run ends), its cells where
+    # lib/screen_grid.c's layout puts them and of the colour the verdicts so far say (tools/screen-grid-check):
+    # boot passed on every thread, pmu_regs failed on every thread (pmu_fault=width).
+    # name | screenshot.sh options | --append | threads | colour of each suite's row so far
+    grid_runs=("grid-bios-q35-smp64|--machine q35 --smp 64|pmu=emulated:intel-v4 pmu_fault=width suite=boot,pmu_regs,pmi|64|green red")
+    [[ $have_uefi == yes ]] &&
+        grid_runs+=("grid-uefi-q35-smp4|--uefi --machine q35 --smp 4|pmu=emulated:intel-v4 pmu_fault=width suite=boot,pmu_regs,pmi|4|green red")
+    for r in "${grid_runs[@]}"; do
+        IFS='|' read -r name opts append threads colours <<<"$r"
+        png=$out/screen/$name.png
+        # shellcheck disable=SC2086
+        if ! tools/screenshot.sh $opts --append "$append" --when '^# suite pmi:' --timeout 120 "$png" >/dev/null \
+            2>"$out/screen/$name.err"; then
+            run_check no "screen/$name: no screenshot: $(tail -n 1 "$out/screen/$name.err")"
+            continue
+        fi
+        # shellcheck disable=SC2086
+        st=0
+        m=$(tools/screen-grid-check "$png" "$threads" $colours 2>&1) || st=$?
+        case $st in
+            0) run_check yes "screen/$name: the live grid: ${m##*screen-grid-check: } ($png)" ;;
+            3) run_check yes "screen/$name # SKIP the run ended before the screendump (a loaded host): ${m#screen-grid-check: }" ;;
+            *) run_check no "screen/$name: the live grid is not what the run reported: ${m//$'\n'/; }" ;;
+        esac
+    done
     # console= naming RAM (Linux's earlycon syntax for MMIO at 0x3f8, the real-mode IVT; an address inside the image):
     # refused before a register is touched, and the refusal said on COM1, which carries the whole run.
     for rp in "console-ram-ivt|MMIO 0x3f8-0x3ff lies in conventional memory below 640 KiB" \
