@@ -489,8 +489,8 @@ else
             run_check no "screen/$name: no screenshot: $(tail -n 1 "$out/screen/$name.err")"
             continue
         fi
-        # shellcheck disable=SC2086
         st=0
+        # shellcheck disable=SC2086  # the colours are words
         m=$(tools/screen-grid-check "$png" "$threads" $colours 2>&1) || st=$?
         case $st in
             0) run_check yes "screen/$name: the live grid: ${m##*screen-grid-check: } ($png)" ;;
