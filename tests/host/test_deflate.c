@@ -33,8 +33,8 @@ static u32 tap_text(u32 lines)
 {
     u32 len = 0;
     for (u32 i = 0; i < lines && len + 200 < sizeof(in); i++)
-        len += (u32)snprintf((char *)in + len, sizeof(in) - len, "ok %u - cpu%u/pmu_regs/gp_counter_%u # SKIP not on this "
-                             "PMU kind\n", i + 1, i % 64, i % 8);
+        len += (u32)snprintf((char *)in + len, sizeof(in) - len,
+                             "ok %u - cpu%u/pmu_regs/gp_counter_%u # SKIP not on this PMU kind\n", i + 1, i % 64, i % 8);
     return len;
 }
 

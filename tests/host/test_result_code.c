@@ -35,7 +35,8 @@ static void test_stream_lines(void **state)
          "1..4\n3 passed, 1 failed, 0 skipped\n");
     rs.buf[rs.len] = 0;
     assert_string_equal(buf, "TAP version 13\n# pmuboot x\nok 1 - boot/cmdline\n"
-                             "not ok 2 - cpu0/apic/id\n  ---\n  \"APIC ID\": {expected: 0, observed: 1, tolerance: 0}\n  ...\n"
+                             "not ok 2 - cpu0/apic/id\n  ---\n"
+                             "  \"APIC ID\": {expected: 0, observed: 1, tolerance: 0}\n  ...\n"
                              "not ok 3 - cpu0/apic/esr # TODO known deviation\n"
                              "ok 4 - cpu[0-3]/pmu_enum/discover\n  ---\n  \"caps 0\": \"pmu: kind none\"\n  ...\n"
                              "1..4\n3 passed, 1 failed, 0 skipped\n");
@@ -96,7 +97,8 @@ static void test_layout(void **state)
     assert_true(l.cols * side * l.scale <= 1024 && l.rows * side * l.scale <= 560 && l.scale >= 2);
     assert_true(l.cols * l.rows >= l.n && qr_byte_capacity(l.version, l.ecc) >= (4800 + l.n - 1) / l.n + 16);
     /* Too much for the area. */
-    assert_string_equal(result_code_layout(100000, 1024, 560, 2, 16, &l), "the result does not fit the screen as QR codes");
+    assert_string_equal(result_code_layout(100000, 1024, 560, 2, 16, &l),
+                        "the result does not fit the screen as QR codes");
 }
 
 int main(void)
