@@ -13,7 +13,7 @@
 #include "lib/screen_final.h"
 #include "kernel/timing.h"
 
-static bool shown;
+static bool drawn; /* the final screen is up: it stays as drawn */
 static u32 final_fails, final_per_page; /* FAILs in all, and listed at once from row FAIL_ROW */
 #define FAIL_ROW 4
 #define PAGE_SECONDS 8
@@ -79,7 +79,7 @@ void fbfinal_show(u32 passed, u32 failed, u32 skipped)
     }
     if (why) /* no codes: the screen is the FAILs' */
         shown = MIN(nfails, fbcon_fbt.rows > 7 ? fbcon_fbt.rows - 7 : 0);
-    shown = true;
+    drawn = true;
     fbtext_clear(&fbcon_fbt);
     u32 row = fbcon_text_row(0, FB_BLACK, failed ? FB_RED : FB_GREEN,
                              " pmuboot %s: %u passed, %u failed, %u skipped - run complete",
@@ -113,12 +113,12 @@ void fbfinal_show(u32 passed, u32 failed, u32 skipped)
 
 bool fbfinal_shown(void)
 {
-    return shown;
+    return drawn;
 }
 
 void fbcon_final_pages(void)
 {
-    if (!shown || !final_per_page || final_per_page >= final_fails)
+    if (!drawn || !final_per_page || final_per_page >= final_fails)
         return;
     for (u32 first = final_per_page;; first = first + final_per_page < final_fails ? first + final_per_page : 0) {
         udelay(PAGE_SECONDS * 1000000ull);

@@ -471,6 +471,13 @@ else
         else
             run_check no "screen/$name: the report from the QR codes differs from the serial log's: ${m//$'\n'/; }"
         fi
+        # The FAILs listed above the codes: as many rows of red text as the stream has FAIL lines, up to a page.
+        nf=$(grep -a '^not ok' "$out/screen/$name.serial.log" | grep -vc ' # TODO' || true)
+        if m=$(tools/screen-grid-check --fails "$nf" "$png" 2>&1); then
+            run_check yes "screen/$name: the final screen lists the FAILs (${m#screen-grid-check: })"
+        else
+            run_check no "screen/$name: ${m//$'\n'/; }"
+        fi
     done
     [[ $have_uefi == yes ]] || run_check yes "screen/screen-uefi-* # SKIP $uefi_why"
     # The live grid: a screendump mid-run (once the pmi suite starts, seconds before the run ends), its cells where
