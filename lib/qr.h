@@ -1,7 +1,7 @@
 /* A QR Code (Model 2) encoder, ISO/IEC 18004:2015: byte mode, versions 1 to 40, error correction levels L, M,
  * Q and H, Reed-Solomon over GF(256), and either a given data mask or the one with the lowest penalty score
  * (ISO/IEC 18004:2015 7.8.3). The final screen of a run without a serial port carries the result in such codes
- * for a phone or `zbarimg` to read. Portable: no allocation, every buffer in struct qr_code (about 12 KB),
+ * for a phone or `zbarimg` to read. Portable: no allocation, every buffer in struct qr_code (about 15 KB),
  * host-tested module for module against libqrencode (tests/host/test_qr.c). */
 #pragma once
 #include "lib/types.h"
