@@ -103,6 +103,12 @@ $(BUILD)/host/%: tests/host/%.c $(HOST_LIB)
 	@mkdir -p $(dir $@)
 	$(HOSTCC) $(HOST_CFLAGS) -MMD -MP $< $(HOST_LIB) $(HOST_LDLIBS) -o $@
 
+# lib/qr.c is held against libqrencode (Debian libqrencode-dev), in its host test only.
+$(BUILD)/host/test_qr: HOST_LDLIBS += -lqrencode
+# lib/deflate.c's streams are read back with zlib (zlib1g-dev), in its host test only.
+$(BUILD)/host/test_deflate: HOST_LDLIBS += -lz
+$(BUILD)/host/test_result_code: HOST_LDLIBS += -lz
+
 $(BUILD)/tools/%: tools/%.c $(HOST_LIB)
 	@mkdir -p $(dir $@)
 	$(HOSTCC) $(HOST_CFLAGS) -MMD -MP $< $(HOST_LIB) -o $@

@@ -3,6 +3,7 @@
 #include "kernel/watchdog.h"
 
 #include "kernel/console.h"
+#include "kernel/fbcon.h"
 #include "kernel/timing.h"
 #include "kernel/x86.h"
 
@@ -86,6 +87,7 @@ void kernel_exit(bool passed, enum exit_mode mode)
         machine_reboot();
     case EXIT_HALT:
         kprintf("# exit=halt: halted\n");
+        fbcon_final_pages(); /* a screen with more FAILs than it lists pages through them instead */
         break;
     }
     halt_forever();

@@ -14,3 +14,6 @@ void fbcon_progress(u32 passed, u32 failed, u32 skipped, const char *last, u32 l
 void fbcon_report(void);
 /* At the end of the run: lines mirrored, lines left out, scrolls (for the last header-style comment). */
 void fbcon_report_end(void);
+/* exit=halt: when the final screen lists only part of the FAILs, show the others page by page, every few seconds,
+ * forever (the codes stay); returns at once otherwise. */
+void fbcon_final_pages(void);

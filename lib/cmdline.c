@@ -115,6 +115,12 @@ static const char *set_fold(struct options *o, const char *v)
     return opt_choice(v, names, &o->fold, "expects on or off");
 }
 
+static const char *set_screen(struct options *o, const char *v)
+{
+    static const char *const names[] = {"grid", "log", NULL};
+    return opt_choice(v, names, &o->screen_log, "expects grid or log");
+}
+
 /* monitor=lava: every check on every thread also prints one line LAVA's test monitors match (docs/running.md "In a
  * lab"); folding is off, since a folded line would hide the threads. */
 static const char *set_monitor(struct options *o, const char *v)
@@ -294,6 +300,10 @@ static const struct opt_desc base_options[] = {
     {"fold", "fold=on|off",
      "per-CPU checks: the threads whose verdicts agree apart from their numbers share one line, cpu[LIST]/suite/check, "
      "each differing number as its range (on, default); or one line per thread (off)", set_fold},
+    {"screen", "screen=grid|log",
+     "a framebuffer's screen: the checklist mirrored while the run goes, then a final screen with the totals, every "
+     "FAIL and the whole result as QR codes for tools/pmuboot-report --from-images (grid, default); or the mirror to "
+     "the end (log)", set_screen},
     {"monitor", "monitor=none|lava",
      "lava: after each verdict, one line 'pmuboot-result: ID RESULT [VALUE UNIT]' per check and thread, for LAVA's "
      "test monitors (docs/running.md, In a lab); implies fold=off",

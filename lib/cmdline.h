@@ -35,6 +35,7 @@ struct options {
     u32 smp_serial;             /* smp=parallel|serial: 0, 1 */
     u32 run_serial;             /* run=parallel|serial: per-CPU checks on every CPU at once (0) or in turn (1) */
     u32 fold;                   /* fold=on|off: agreeing threads' verdicts share one line (1, lib/tap_fold.h) */
+    u32 screen_log;             /* screen=grid|log: 0 the final screen with the result's QR codes, 1 the mirror only */
     u32 monitor;                /* monitor=none|lava: 1 = a result line per check and thread for LAVA's monitors */
     u32 run_cpus;               /* run_cpus=auto|N: at most N CPUs run checks at once (0 = auto) */
     u32 check_timeout_ms;       /* check_timeout_ms=N: a check still running after N is stopped (NMI) */

@@ -85,7 +85,7 @@ void fbtext_init(struct fbtext *t, const struct boot_fb *fb, u8 *pixels)
     static const u8 rgb[FB_COLORS][3] = {
         [FB_GREY] = {0xb0, 0xb0, 0xb0}, [FB_WHITE] = {0xff, 0xff, 0xff}, [FB_GREEN] = {0x40, 0xe0, 0x40},
         [FB_RED] = {0xff, 0x50, 0x50},  [FB_YELLOW] = {0xf0, 0xd0, 0x40}, [FB_BLACK] = {0, 0, 0},
-        [FB_BLUE] = {0x20, 0x40, 0xa0},
+        [FB_BLUE] = {0x20, 0x40, 0xa0}, [FB_DARK] = {0x38, 0x38, 0x38},
     };
     for (u32 i = 0; i < FB_COLORS; i++)
         t->pixel[i] = pack(fb, rgb[i][0], rgb[i][1], rgb[i][2]);
@@ -185,4 +185,30 @@ void fbtext_status(struct fbtext *t, const char *text, enum fbtext_color fg, enu
     u32 r = t->rows - 1, n = (u32)strlen(text);
     for (u32 c = 0; c < t->cols; c++)
         draw(t, r, c, c < n ? (u8)text[c] : ' ', t->pixel[fg], t->pixel[bg]);
+}
+
+void fbtext_fill(struct fbtext *t, u32 x, u32 y, u32 w, u32 h, enum fbtext_color c)
+{
+    for (u32 py = y; py < y + h && py < t->height; py++)
+        for (u32 px = x; px < x + w && px < t->width; px++)
+            put_pixel(t, t->px + (u64)py * t->pitch + (u64)px * t->bytespp, t->pixel[c]);
+}
+
+void fbtext_text(struct fbtext *t, u32 row, u32 col, const char *s, u32 len, enum fbtext_color fg,
+                 enum fbtext_color bg)
+{
+    for (u32 i = 0; i < len && col + i < t->cols && row < t->rows; i++) {
+        u8 ch = (u8)s[i];
+        draw(t, row, col + i, ch >= 0x20 && ch < 0x7f ? ch : '?', t->pixel[fg], t->pixel[bg]);
+        if (row < FBTEXT_MAX_ROWS)
+            t->shown[row][col + i] = 0xff; /* not a log character: the log redraws the cell */
+    }
+}
+
+void fbtext_clear(struct fbtext *t)
+{
+    clear_rows(t, 0, (t->height + FONT_H - 1) / FONT_H);
+    memset(t->cells, 0, sizeof(t->cells));
+    memset(t->shown, 0, sizeof(t->shown));
+    t->row = 0;
 }

@@ -10,7 +10,7 @@
 #define FBTEXT_MAX_COLS 240 /* 1920 pixels; wider screens use the left part */
 #define FBTEXT_MAX_ROWS 135 /* 2160 pixels */
 
-enum fbtext_color { FB_GREY, FB_WHITE, FB_GREEN, FB_RED, FB_YELLOW, FB_BLACK, FB_BLUE, FB_COLORS };
+enum fbtext_color { FB_GREY, FB_WHITE, FB_GREEN, FB_RED, FB_YELLOW, FB_BLACK, FB_BLUE, FB_DARK, FB_COLORS };
 
 struct fbtext {
     u8 *px;
@@ -38,3 +38,11 @@ void fbtext_init(struct fbtext *t, const struct boot_fb *fb, u8 *pixels);
 void fbtext_putc(struct fbtext *t, char c);
 /* Replace the status line (cut to the width). */
 void fbtext_status(struct fbtext *t, const char *text, enum fbtext_color fg, enum fbtext_color bg);
+
+/* Drawing outside the log (the final screen, lib/screen_final.h): a rectangle of pixels, clipped to the screen; text
+ * at a cell (cut at the right edge); the whole screen cleared. The log's cells are forgotten, so a later line
+ * redraws its row whole. */
+void fbtext_fill(struct fbtext *t, u32 x, u32 y, u32 w, u32 h, enum fbtext_color c);
+void fbtext_text(struct fbtext *t, u32 row, u32 col, const char *s, u32 len, enum fbtext_color fg,
+                 enum fbtext_color bg);
+void fbtext_clear(struct fbtext *t);

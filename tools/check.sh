@@ -431,6 +431,77 @@ else
     else
         run_check no "qemu/$name: no '# framebuffer: ... checklist mirrored' / 'N lines mirrored' lines (see $out/qemu/$name.log)"
     fi
+    # The final screen (docs/screen.md): runs with a framebuffer (GRUB, std VGA, exit=halt), a screendump of the final
+    # screen (tools/screenshot.sh), its QR codes read by zbarimg, and the report read from them (pmuboot-report
+    # --from-images) the serial log's, check for check (tools/qr-report-match); -smp 1, 4 and 64, BIOS and UEFI, with
+    # FAILs (an emulated PMU fault) and without. name | screenshot.sh options | --append | FAILs at least
+    screen_runs=(
+        "screen-bios-pc-smp1|--smp 1|suite=boot|0"
+        "screen-bios-pc-smp4-fails|--smp 4|pmu=emulated:intel-v4 pmu_fault=width suite=pmu_regs,pmi fold=off|20"
+        "screen-bios-q35-smp64|--machine q35 --smp 64|suite=boot,apic|0"
+        "screen-bios-q35-smp64-fails|--machine q35 --smp 64|pmu=emulated:intel-v4 pmu_fault=width suite=boot,pmu_regs|20"
+    )
+    [[ $have_uefi == yes ]] && screen_runs+=(
+        "screen-uefi-q35-smp4|--uefi --machine q35 --smp 4|suite=boot,apic|0"
+        "screen-uefi-pc-smp1-fails|--uefi --smp 1|pmu=emulated:intel-v4 pmu_fault=width suite=boot,pmu_regs|1"
+    )
+    mkdir -p "$out/screen"
+    for r in "${screen_runs[@]}"; do
+        IFS='|' read -r name opts append min_fails <<<"$r"
+        png=$out/screen/$name.png
+        # shellcheck disable=SC2086
+        if ! tools/screenshot.sh $opts --append "$append" --timeout 120 "$png" >/dev/null 2>"$out/screen/$name.err"; then
+            run_check no "screen/$name: no screenshot: $(tail -n 1 "$out/screen/$name.err")"
+            continue
+        fi
+        tools/pmuboot-report -q --json "$out/screen/$name.serial.json" "$out/screen/$name.serial.log" 2>/dev/null || true
+        if ! tools/pmuboot-report -q --from-images --json "$out/screen/$name.qr.json" "$png" 2>"$out/screen/$name.qr.err" &&
+            [[ ! -s $out/screen/$name.qr.json ]]; then
+            run_check no "screen/$name: no report from the screen's QR codes: $(head -n 3 "$out/screen/$name.qr.err" | tr '\n' ' ')"
+            continue
+        fi
+        failed=$(perl -MJSON::PP -0777 -ne 'print decode_json($_)->{run}{counts}{failed}' "$out/screen/$name.qr.json")
+        if [[ ${failed:-0} -lt $min_fails ]]; then
+            run_check no "screen/$name: want at least $min_fails FAILs in the report from the codes, got ${failed:-none}"
+        elif m=$(tools/qr-report-match "$out/screen/$name.serial.json" "$out/screen/$name.qr.json" 2>&1); then
+            run_check yes "screen/$name: the final screen's QR codes, read by zbarimg, give the serial log's report ($failed failed; ${m#qr-report-match: }; $png)"
+        else
+            run_check no "screen/$name: the report from the QR codes differs from the serial log's: ${m//$'\n'/; }"
+        fi
+        # The FAILs listed above the codes: as many rows of red text as the stream has FAIL lines, up to a page.
+        nf=$(grep -a '^not ok' "$out/screen/$name.serial.log" | grep -vc ' # TODO' || true)
+        if m=$(tools/screen-grid-check --fails "$nf" "$png" 2>&1); then
+            run_check yes "screen/$name: the final screen lists the FAILs (${m#screen-grid-check: })"
+        else
+            run_check no "screen/$name: ${m//$'\n'/; }"
+        fi
+    done
+    [[ $have_uefi == yes ]] || run_check yes "screen/screen-uefi-* # SKIP $uefi_why"
+    # The live grid: a screendump mid-run (once the pmi suite starts, seconds before the run ends), its cells where
+    # lib/screen_grid.c's layout puts them and of the colour the verdicts so far say (tools/screen-grid-check):
+    # boot passed on every thread, pmu_regs failed on every thread (pmu_fault=width).
+    # name | screenshot.sh options | --append | threads | colour of each suite's row so far
+    grid_runs=("grid-bios-q35-smp64|--machine q35 --smp 64|pmu=emulated:intel-v4 pmu_fault=width suite=boot,pmu_regs,pmi|64|green red")
+    [[ $have_uefi == yes ]] &&
+        grid_runs+=("grid-uefi-q35-smp4|--uefi --machine q35 --smp 4|pmu=emulated:intel-v4 pmu_fault=width suite=boot,pmu_regs,pmi|4|green red")
+    for r in "${grid_runs[@]}"; do
+        IFS='|' read -r name opts append threads colours <<<"$r"
+        png=$out/screen/$name.png
+        # shellcheck disable=SC2086
+        if ! tools/screenshot.sh $opts --append "$append" --when '^# suite pmi:' --timeout 120 "$png" >/dev/null \
+            2>"$out/screen/$name.err"; then
+            run_check no "screen/$name: no screenshot: $(tail -n 1 "$out/screen/$name.err")"
+            continue
+        fi
+        st=0
+        # shellcheck disable=SC2086  # the colours are words
+        m=$(tools/screen-grid-check "$png" "$threads" $colours 2>&1) || st=$?
+        case $st in
+            0) run_check yes "screen/$name: the live grid: ${m##*screen-grid-check: } ($png)" ;;
+            3) run_check yes "screen/$name # SKIP the run ended before the screendump (a loaded host): ${m#screen-grid-check: }" ;;
+            *) run_check no "screen/$name: the live grid is not what the run reported: ${m//$'\n'/; }" ;;
+        esac
+    done
     # console= naming RAM (Linux's earlycon syntax for MMIO at 0x3f8, the real-mode IVT; an address inside the image):
     # refused before a register is touched, and the refusal said on COM1, which carries the whole run.
     for rp in "console-ram-ivt|MMIO 0x3f8-0x3ff lies in conventional memory below 640 KiB" \

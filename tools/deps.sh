@@ -13,10 +13,13 @@ set -euo pipefail
 # Reports (tools/pmuboot-report and tests/report): TAP::Formatter::JUnit and XML::LibXML for JUnit,
 # JSON::Validator for the JSON schema, xmllint for the JUnit XSD and the HTML, chromium for the one headless
 # render (that check SKIPs without it). LAVA (tools/lava/check-jobs): lava-common, LAVA's job schema.
+# QR codes: libqrencode-dev (tests/host/test_qr.c holds lib/qr.c against it), zlib1g-dev (test_deflate and
+# test_result_code read lib/deflate.c's streams back with zlib), qrencode (its command, for a look
+# by hand), zbar-tools (zbarimg reads the final screen's codes: pmuboot-report --from-images).
 packages=(gcc make binutils libc6-dev nasm libcmocka-dev perl qemu-system-x86 grub-common grub-pc-bin
           grub-efi-amd64-bin ovmf xorriso mtools
           libtap-formatter-junit-perl libxml-libxml-perl libjson-validator-perl libxml2-utils chromium
-          lava-common)
+          lava-common libqrencode-dev qrencode zbar-tools zlib1g-dev)
 
 if [[ ${1:-} == --list ]]; then
     echo "${packages[*]}"

@@ -4,8 +4,12 @@
 # It shows the framebuffer mirror of the checklist (kernel/fbcon.c) the way a monitor or a BMC's remote
 # screen would.
 #
-#   tools/screenshot.sh [--uefi] [--smp N] [--machine pc|q35] [--append "ARGS"] [--timeout S] OUT.png
+#   tools/screenshot.sh [--uefi] [--smp N] [--machine pc|q35] [--append "ARGS"] [--timeout S] [--when REGEX]
+#                       [--after S] OUT.png
 #
+# --when REGEX takes the picture as soon as a serial line matches REGEX (grep -E) instead of after the summary line:
+# the live screen mid-run (screen=grid: the grid of threads by suite). --after S waits S more seconds (the final
+# screen's next page of FAILs).
 # The kernel runs with exit=halt so the screen stays as the run left it; the serial log is written next to
 # OUT.png (OUT.serial.log). Needs what run-qemu.sh --iso (or --uefi) needs; PNG conversion is done in Perl
 # (Compress::Zlib), no image tools. Not part of `make check` (look at the picture; make check only asserts
@@ -15,7 +19,7 @@ set -euo pipefail
 prog=screenshot
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 die() { echo "$prog: $*" >&2; exit 2; }
-uefi=no smp=1 machine=pc append="" timeout=120 out=""
+uefi=no smp=1 machine=pc append="" timeout=120 out="" when='^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped' after=0
 while [[ $# -gt 0 ]]; do
     case $1 in
         --uefi) uefi=yes ;;
@@ -23,13 +27,15 @@ while [[ $# -gt 0 ]]; do
         --machine) machine=$2; shift ;;
         --append) append=$2; shift ;;
         --timeout) timeout=$2; shift ;;
+        --when) when=$2; shift ;;
+        --after) after=$2; shift ;;
         -h|--help) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
         -*) die "unknown option '$1'" ;;
         *) out=$1 ;;
     esac
     shift
 done
-[[ -n $out && $out == *.png ]] || die "usage: $0 [--uefi] [--smp N] [--machine pc|q35] [--append ARGS] OUT.png"
+[[ -n $out && $out == *.png ]] || die "usage: $0 [--uefi] [--smp N] [--machine pc|q35] [--append ARGS] [--when REGEX] OUT.png"
 case $append in *exit=*) die "--append: exit= is set here (exit=halt)" ;; esac
 
 make -C "$repo" -s --no-print-directory kernel >&2
@@ -56,12 +62,14 @@ qpid=$!
 
 # The run is over when the serial port shows the summary line (exit=halt keeps the screen).
 deadline=$((SECONDS + timeout))
-until grep -aEq '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped' "$work/serial.log" 2>/dev/null; do
-    kill -0 "$qpid" 2>/dev/null || { cat "$work/qemu.out" >&2; die "QEMU exited before the summary line"; }
-    [[ $SECONDS -lt $deadline ]] || die "no summary line on the serial port within $timeout s"
-    sleep 0.5
+until tr -d '\r' <"$work/serial.log" 2>/dev/null | grep -aEq -- "$when"; do
+    kill -0 "$qpid" 2>/dev/null || { cat "$work/qemu.out" >&2; die "QEMU exited before a line matching '$when'"; }
+    [[ $SECONDS -lt $deadline ]] || die "no line matching '$when' on the serial port within $timeout s"
+    sleep 0.2
 done
-sleep 1
+[[ $when == '^[0-9]+ passed'* ]] && sleep 1   # the final screen is drawn after the summary line
+[[ $after =~ ^[0-9]+$ ]] || die "--after wants whole seconds, not '$after'"
+sleep "$after"
 # shellcheck disable=SC2016  # Perl code
 perl -MIO::Socket::UNIX -e '
     my ($sock, $ppm) = @ARGV;

@@ -13,10 +13,12 @@
 # against tests/report/junit.xsd (xmllint), the JSON against docs/report-json.schema.json (JSON::Validator),
 # the HTML is parsed as XML and as HTML (xmllint) and searched for external resources, and one page is
 # rendered by headless Chromium to OUTDIR/render-448.png (SKIP when chromium is not installed).
+# The QR codes of a final screen (build/tools/result-codes from a fixture, read by zbarimg) must give the serial
+# log's report; a code missing, of another run, corrupted or foreign must be refused, --partial reports the rest.
 # Bad input (no TAP, empty, missing, a directory, bad options) must fail with status 2 and a message, quickly.
 #
 # Packages these tests need (also in .ci/run; run as root on Debian, missing ones are installed):
-report_packages=(perl libtap-formatter-junit-perl libxml-libxml-perl libjson-validator-perl libxml2-utils)
+report_packages=(perl libtap-formatter-junit-perl libxml-libxml-perl libjson-validator-perl libxml2-utils zbar-tools qrencode)
 report_optional=(chromium)   # the render check SKIPs without it
 set -uo pipefail
 
@@ -200,6 +202,46 @@ if validate_json $out/bad.json >/dev/null 2>&1; then not_ok "the schema validato
 sed 's/"status" : "PASS"/"status" : "GOOD"/' $d/normal/kcidb.json >$out/bad-kcidb.json
 if validate_kcidb $out/bad-kcidb.json >/dev/null 2>&1; then not_ok "the KCIDB schema rejects a bad status"; else ok "the KCIDB schema rejects a bad status"; fi
 bad "--origin with a capital" "KCIDB origin" --kcidb /dev/null --origin Lab1 $fx/normal.log
+
+# --- the result from QR codes (docs/screen.md) --------------------------------------------------------------
+# build/tools/result-codes makes the codes the final screen shows from a log (the kernel's own lib/ code): zbarimg
+# reads them back and the report must be the serial log's, check for check (tools/qr-report-match).
+qr=$out/qr
+mkdir -p "$qr"
+if [[ ! -x build/tools/result-codes ]]; then
+    not_ok "QR round trip: build/tools/result-codes not built (make)"
+elif ! command -v zbarimg >/dev/null; then
+    not_ok "QR round trip: zbarimg not installed (apt-get install --no-install-recommends zbar-tools)"
+else
+    for f in normal failing hybrid; do
+        build/tools/result-codes --codes 3 --scale 3 --bin "$fx/$f.log" "$qr"/$f >/dev/null
+        "$tool" --json "$qr"/$f.serial.json "$fx/$f.log" >/dev/null
+        "$tool" --from-images --json "$qr"/$f.qr.json "$qr"/$f-1.png "$qr"/$f-2.png "$qr"/$f-3.png >/dev/null
+        check "QR round trip, $f.log: three codes through zbarimg give the serial log's report" \
+            tools/qr-report-match "$qr"/$f.serial.json "$qr"/$f.qr.json
+    done
+    check "QR round trip: the report read from codes validates against the JSON schema" validate_json "$qr"/failing.qr.json
+    build/tools/result-codes --codes 2 --scale 2 --one "$fx/failing.log" "$qr"/one >/dev/null
+    "$tool" --from-images --json "$qr"/one.json "$qr"/one.png >/dev/null
+    check "QR round trip: two codes in one image" tools/qr-report-match "$qr"/failing.serial.json "$qr"/one.json
+    cat "$qr"/failing-3.bin "$qr"/failing-1.bin "$qr"/failing-2.bin >"$qr"/all.bin
+    "$tool" --from-codes --json "$qr"/codes.json "$qr"/all.bin >/dev/null
+    check "QR: --from-codes reads the codes' bytes in any order" tools/qr-report-match "$qr"/failing.serial.json "$qr"/codes.json
+    bad "a code missing" "missing code 2 of 3 \(found 1, 3\)" --from-images "$qr"/failing-1.png "$qr"/failing-3.png
+    bad "a code of another run" "failing-2.png: code 2 of 3 belongs to another run" \
+        --from-images "$qr"/normal-1.png "$qr"/failing-2.png "$qr"/normal-2.png "$qr"/normal-3.png
+    perl -e 'local $/; my $d = <STDIN>; substr($d, 100, 1) ^= "\x01"; print $d' <"$qr"/failing-2.bin >"$qr"/corrupt.bin
+    bad "a corrupted code" "code 2 of 3 is corrupted" --from-codes "$qr"/failing-1.bin "$qr"/corrupt.bin "$qr"/failing-3.bin
+    qrencode -o "$qr"/foreign.png 'https://example.org/' 2>/dev/null
+    bad "a foreign QR code" "not a pmuboot code" --from-images "$qr"/foreign.png
+    bad "an image with no code" "no pmuboot QR code" --from-codes "$out/empty.log"
+    bad "--partial without codes" "partial applies" --partial "$fx/normal.log"
+    o=$("$tool" --from-images --partial --json "$qr"/partial.json "$qr"/failing-1.png "$qr"/failing-3.png 2>&1); s=$?
+    check "--partial: a report from codes 1 and 3 of 3, status 1, incomplete, the checks past code 1 not reported ($s)" \
+        test "$s" = 1 -a "$(json_get "$qr"/partial.json '{run}{complete}')" = 0 \
+        -a "$(json_eval "$qr"/partial.json '$j->{run}{warnings}[0] =~ /code 2 of 3 missing/ ? 1 : 0')" = 1 \
+        -a "$(json_eval "$qr"/partial.json 'scalar @{$j->{checks}}')" -lt "$(json_eval "$qr"/failing.serial.json 'scalar @{$j->{checks}}')"
+fi
 
 # --- one real browser -----------------------------------------------------------------------------------
 browser=$(command -v chromium || command -v chromium-browser || true)

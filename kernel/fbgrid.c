@@ -1,0 +1,92 @@
+/* The live grid on the screen (screen=grid, docs/screen.md): suites down, threads across, each cell the worst
+ * verdict so far (lib/screen_grid.c decides, this draws), the CPU and threads above it. */
+#include "kernel/fbcon_views.h"
+
+#include <string.h>
+
+#include "lib/screen_final.h"
+#include "lib/screen_grid.h"
+#include "kernel/globals.h"
+#include "kernel/report.h"
+
+static struct screen_grid grid;
+static struct grid_layout glay;
+static bool shown;
+#define GRID_TOP_ROWS 4 /* title, cpu, smp, a blank */
+
+static const enum fbtext_color grid_colour[] = {
+    [GRID_NONE] = FB_DARK, [GRID_PASS] = FB_GREEN, [GRID_TODO] = FB_BLUE, [GRID_SKIP] = FB_YELLOW, [GRID_FAIL] = FB_RED,
+};
+
+static void grid_cell(u32 suite, u32 col)
+{
+    u32 w = glay.cell_w > 3 ? glay.cell_w - 1 : glay.cell_w, h = glay.cell_h > 3 ? glay.cell_h - 2 : glay.cell_h;
+    fbtext_fill(&fbcon_fbt, glay.x + col * glay.cell_w, glay.y + suite * glay.cell_h, w, h,
+                grid_colour[screen_grid_cell(&grid, &glay, suite, col)]);
+}
+
+/* Everything again: the thread or suite count changed, or the grid is first shown. */
+static void grid_redraw(void)
+{
+    fbtext_clear(&fbcon_fbt);
+    u32 top = GRID_TOP_ROWS * 16;
+    screen_grid_layout(&grid, 0, top, fbcon_fbt.width, fbcon_fbt.height - top - 16, (GRID_NAME_MAX + 1) * 8, &glay);
+    fbcon_text_row(0, FB_WHITE, FB_BLUE,
+                   " pmuboot: suites down, %u thread%s across%s; green pass, red FAIL, yellow SKIP, blue TODO "
+                   "(screen=log: the checklist)",
+                   grid.nthreads, grid.nthreads == 1 ? "" : "s", glay.per_cell > 1 ? ", several a cell" : "");
+    u32 n;
+    const char *c = screen_final_comment(fbcon_stream.buf, fbcon_stream.len, "cpu: ", &n);
+    if (c)
+        fbcon_text_row(1, FB_GREY, FB_BLACK, " cpu: %.*s", (int)n, c);
+    c = screen_final_comment(fbcon_stream.buf, fbcon_stream.len, "smp: ", &n);
+    if (c)
+        fbcon_text_row(2, FB_GREY, FB_BLACK, " smp: %.*s", (int)n, c);
+    for (u32 s = 0; s < grid.nsuites; s++) {
+        if (glay.cell_h == 16)
+            fbtext_text(&fbcon_fbt, GRID_TOP_ROWS + s, 1, grid.suite[s], (u32)strlen(grid.suite[s]), FB_WHITE,
+                        FB_BLACK);
+        for (u32 col = 0; col < glay.cols; col++)
+            grid_cell(s, col);
+    }
+}
+
+void fbgrid_line(const char *l, u32 len)
+{
+    u32 suite, first, last;
+    bool relayout;
+    if (!screen_grid_line(&grid, l, len, &suite, &first, &last, &relayout))
+        return;
+    if (!shown)
+        return;
+    if (relayout) {
+        grid_redraw();
+        return;
+    }
+    for (u32 col = first / glay.per_cell; col <= last / glay.per_cell && col < glay.cols; col++)
+        grid_cell(suite, col);
+}
+
+/* screen=grid: from the command line on, the grid takes the screen; the lines so far are in it already. */
+void fbgrid_start(void)
+{
+    if (g_options.screen_log || shown)
+        return;
+    shown = true;
+    grid_redraw();
+}
+
+bool fbgrid_shown(void)
+{
+    return shown;
+}
+
+void fbgrid_report(void)
+{
+    if (shown)
+        report_comment("framebuffer: grid of %u suite%s by %u thread%s (%u a cell); the final screen comes next: the "
+                       "totals, the FAILs and the result in QR codes (%u bytes of the stream carried%s)",
+                       grid.nsuites, grid.nsuites == 1 ? "" : "s", grid.nthreads, grid.nthreads == 1 ? "" : "s",
+                       glay.per_cell, fbcon_stream.len,
+                       fbcon_stream.full ? ", cut: buffer full" : "");
+}

@@ -1,0 +1,88 @@
+/* The final screen's list of failures (see screen_final.h). */
+#include "lib/screen_final.h"
+
+#include <string.h>
+
+static bool starts(const char *s, u32 len, const char *p)
+{
+    u32 n = (u32)strlen(p);
+    return len >= n && memcmp(s, p, n) == 0;
+}
+
+static u32 line_end(const char *s, u32 len, u32 at)
+{
+    while (at < len && s[at] != '\n')
+        at++;
+    return at;
+}
+
+static bool contains(const char *l, u32 n, const char *p)
+{
+    u32 m = (u32)strlen(p);
+    for (u32 i = 0; i + m <= n; i++)
+        if (memcmp(l + i, p, m) == 0)
+            return true;
+    return false;
+}
+
+bool screen_final_next_fail(const char *s, u32 len, u32 *pos, struct screen_fail *f)
+{
+    while (*pos < len) {
+        u32 at = *pos, end = line_end(s, len, at);
+        const char *l = s + at;
+        u32 n = end - at;
+        *pos = end < len ? end + 1 : end;
+        if (starts(l, n, "Bail out!")) {
+            u32 skip = n > 10 ? 10 : n;
+            *f = (struct screen_fail){0, l + skip, n - skip, "", 0};
+            return true;
+        }
+        if (!starts(l, n, "not ok ") || contains(l, n, " # TODO"))
+            continue;
+        u32 i = 7, number = 0;
+        while (i < n && l[i] >= '0' && l[i] <= '9')
+            number = number * 10 + (u32)(l[i++] - '0');
+        if (i + 3 <= n && memcmp(l + i, " - ", 3) == 0)
+            i += 3;
+        u32 name_end = i;
+        while (name_end < n && l[name_end] != ' ')
+            name_end++;
+        *f = (struct screen_fail){number, l + i, name_end - i, "", 0};
+        /* Its evidence: the first expectation in the YAML block that follows (it says what failed), else the
+         * first "failure" entry, else the block's first line. */
+        u32 y = *pos, yend = line_end(s, len, y);
+        if (yend - y == 5 && starts(s + y, 5, "  ---")) {
+            u32 rank = 0; /* of the line taken: 3 expectation, 2 failure, 1 first */
+            for (u32 e = yend + 1; e < len;) {
+                u32 eend = line_end(s, len, e), n = eend - e;
+                if (n < 3 || !starts(s + e, n, "  ") || starts(s + e, n, "  ..."))
+                    break;
+                u32 r = contains(s + e, n, "{expected:") ? 3 : starts(s + e, n, "  \"failure\":") ? 2 : 1;
+                if (r > rank) {
+                    rank = r;
+                    f->evidence = s + e + 2;
+                    f->evidence_len = n - 2;
+                }
+                if (rank == 3)
+                    break;
+                e = eend + 1;
+            }
+        }
+        return true;
+    }
+    return false;
+}
+
+const char *screen_final_comment(const char *s, u32 len, const char *prefix, u32 *out_len)
+{
+    u32 n = (u32)strlen(prefix);
+    for (u32 at = 0; at < len;) {
+        u32 end = line_end(s, len, at);
+        if (end - at >= n + 2 && s[at] == '#' && s[at + 1] == ' ' && memcmp(s + at + 2, prefix, n) == 0) {
+            *out_len = end - at - 2 - n;
+            return s + at + 2 + n;
+        }
+        at = end + 1;
+    }
+    return NULL;
+}
