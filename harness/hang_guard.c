@@ -87,18 +87,19 @@ void hang_guard_boot(void)
 {
     record_store_init();
     report_comment("records: %s", g_records.evidence);
-    if (g_options.watchdog_auto && g_records.kind == STORE_NONE) {
-        /* Nothing is touched: no watchdog register is even read. */
-        report_comment("watchdog: not armed by default on this machine: no record store to say where a hang was "
-                       "(watchdog_s=N with cmos=FIRST-LAST arms it; another CPU's NMI still ends a hang of the boot "
-                       "CPU where one can)");
+    if (g_records.kind == STORE_NONE && options_watchdog_s(&g_options)) {
+        /* Nothing is touched, on request too: no watchdog register is even read, so no firmware setting (a WDAT's
+         * SET_REBOOT, GCS.NO_REBOOT) changes for a watchdog that could not be armed. */
+        report_comment("watchdog: not armed: no record store to say where a hang was (cmos=FIRST-LAST names free CMOS "
+                       "bytes; another CPU's NMI still ends a hang of the boot CPU where one can)");
         return;
     }
-    if (g_options.watchdog_auto && g_records.kind == STORE_ERST) {
-        /* The record changes around every check of the boot CPU: in an ERST each change is a flash program through the
-         * firmware's SMI handler, hundreds a run (wear, and an SMI inside every check's window). On request only. */
-        report_comment("watchdog: not armed by default with an ERST record store: the record would be written to the "
-                       "firmware's flash, through an SMI, around every check of the boot CPU (watchdog_s=N arms it; "
+    if (g_records.kind == STORE_ERST && !g_options.watchdog_erst && options_watchdog_s(&g_options)) {
+        /* The record changes twice around every check of the boot CPU: in an ERST each change is a flash program
+         * through the firmware's SMI handler, hundreds a run, and a lab's nightly runs would wear the flash (and put
+         * an SMI inside every check's window). Only when asked. */
+        report_comment("watchdog: not armed with an ERST record store: the record would be written to the firmware's "
+                       "flash, through an SMI, twice around every check of the boot CPU (watchdog_erst=on allows it; "
                        "another CPU's NMI still ends a hang of the boot CPU where one can)");
         return;
     }
@@ -194,7 +195,13 @@ void hang_guard_enter(const struct suite *s, u32 slot)
         return;
     hg.rec.state = HANG_IN_CHECK;
     hg.rec.at = (struct hang_place){suite_index(s), (u8)slot};
-    write_record();
+    if (!write_record()) { /* never arm without a record that says where: a hang would be blamed elsewhere */
+        hg.armed = false;
+        hg.rec.state = HANG_IDLE;
+        report_comment("watchdog: %s did not keep the record of where the boot CPU is: not armed from here on",
+                       record_store_where(RECORD_HANG));
+        return;
+    }
     if (!watchdog_arm()) {
         watchdog_stop();
         hg.armed = false;
@@ -211,7 +218,11 @@ void hang_guard_leave(void)
         return;
     watchdog_stop();
     hg.rec.state = HANG_IDLE;
-    write_record();
+    if (!write_record()) { /* a record left at IN_CHECK would blame this check for a later reset */
+        hg.armed = false;
+        report_comment("watchdog: %s did not keep the record of where the boot CPU is: not armed from here on",
+                       record_store_where(RECORD_HANG));
+    }
 }
 
 void hang_guard_before_reset(void)

@@ -232,9 +232,12 @@ static void run_one(const struct suite *s, u32 slot)
             hang_guard_enter(s, slot);
             watch_begin(seq, d, c->name);
         }
+        cpu->in_check_body = true;
         d->run(c);
+        cpu->in_check_body = false; /* a stop NMI that comes later finds nothing to stop (traps.c) */
     } else {
         /* Resumed from the trap handler: leave no trace of the abandoned context. */
+        cpu->in_check_body = false;
         cpu->trap_depth = 0;
         console_recover();
         cpu_unblock_nmi();

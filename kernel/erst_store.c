@@ -183,3 +183,8 @@ const char *erst_store_last_error(void)
 {
     return store.error;
 }
+
+bool erst_store_failed(void)
+{
+    return usable && store.failed;
+}

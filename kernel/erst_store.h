@@ -19,5 +19,7 @@ bool erst_store_read(u64 record_id, u8 *payload, u32 len);
 bool erst_store_write(u64 record_id, const u8 *payload, u32 len);
 /* No record with this id remains (true also when there was none). */
 bool erst_store_clear(u64 record_id);
+/* Whether the store failed in this boot (then nothing more is written, and a record may be left there). */
+bool erst_store_failed(void);
 /* The reason of the last false. */
 const char *erst_store_last_error(void);

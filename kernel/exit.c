@@ -71,7 +71,9 @@ void kernel_exit(bool passed, enum exit_mode mode)
     watchdog_stop();
     /* Whatever way the run ends: every change the ledger holds is put back (a record left behind would make the next
      * boot report this run's last check as stopped, and firmware would find its bytes changed). */
-    u32 put_back = ledger_restore_all();
+    /* Once: a fault while putting a change back bails out again, and lands here without a second restore. */
+    static volatile u32 exiting;
+    u32 put_back = __sync_fetch_and_add(&exiting, 1) ? 0 : ledger_restore_all();
     if (put_back)
         kprintf("# machine: %u change%s put back before the exit (kernel/ledger.h)\n", put_back,
                 put_back == 1 ? "" : "s");

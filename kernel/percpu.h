@@ -39,6 +39,8 @@ struct cpu {
     struct check *current_check;  /* check running here: exceptions are charged to it */
     k_jmp_buf check_jmp;          /* where an exception inside that check resumes */
     volatile u32 check_seq;       /* checks started on this CPU (the runner numbers them) */
+    volatile bool in_check_body;  /* the check's own code runs: a stop NMI may leave it (never the runner's own steps
+                                   * before or after it, such as the hang record's write) */
     volatile u32 abort_seq;       /* set by the runner on another CPU: stop check number abort_seq (an NMI) */
     volatile u32 abort_from;      /* the CPU that set abort_seq and sends the NMI (written before it) */
 

@@ -174,6 +174,11 @@ void record_store_clear(enum record_kind k)
     record_store_write(k, zero);
 }
 
+const char *record_store_failure(void)
+{
+    return g_records.kind == STORE_ERST && erst_store_failed() ? erst_store_last_error() : NULL;
+}
+
 bool record_store_holds(enum record_kind k)
 {
     record_store_init();

@@ -34,5 +34,8 @@ bool record_store_holds(enum record_kind k);
 bool record_store_write(enum record_kind k, const u8 b[CMOS_RECORD_BYTES]);
 /* The record gone (its bytes unused again); also done for every record by ledger_restore_all. */
 void record_store_clear(enum record_kind k);
+/* Whether the store stopped answering in this boot (an ERST whose firmware failed): a record may be left behind, and
+ * reading it back proves nothing. NULL when it did not, else why. */
+const char *record_store_failure(void);
 /* "CMOS 0x60..0x6f", for the notes of the checks that use it. */
 const char *record_store_where(enum record_kind k);

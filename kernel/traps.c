@@ -155,7 +155,7 @@ void trap_dispatch(struct trap_frame *f)
     if (f->vector == 2 && c->abort_seq) { /* the check runner's NMI: stop a check past its time limit */
         u32 seq = c->abort_seq;
         c->abort_seq = 0;
-        if (c->current_check && seq == c->check_seq) {
+        if (c->current_check && seq == c->check_seq && c->in_check_body) {
             record_fault(c, f);
             if (catch_hooks.time_limit)
                 catch_hooks.time_limit(c->current_check, &c->last_fault);

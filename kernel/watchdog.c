@@ -78,6 +78,16 @@ static bool wdat_init(u32 seconds, bool on_request)
     }
     if (st != ACPI_LOOKUP_FOUND)
         return false;
+    /* What pmuboot changes it must put back (kernel/ledger.h): a table that cannot say whether its watchdog runs, or
+     * its countdown, would have both changed for good. By default such a table is left untouched. */
+    if (!on_request && (!wdat_has(&wdat, WDAT_QUERY_RUNNING_STATE) || !wdat_has(&wdat, WDAT_QUERY_COUNTDOWN_PERIOD))) {
+        k_snprintf(g_watchdog.problems, sizeof(g_watchdog.problems),
+                   "the ACPI WDAT watchdog is not armed by default: the table has no %s, so the firmware's %s could "
+                   "not be put back at the end (watchdog_s=N uses it anyway)",
+                   !wdat_has(&wdat, WDAT_QUERY_RUNNING_STATE) ? "QUERY_RUNNING_STATE" : "QUERY_COUNTDOWN_PERIOD",
+                   !wdat_has(&wdat, WDAT_QUERY_RUNNING_STATE) ? "running state" : "countdown");
+        return false;
+    }
     u32 v = 0;
     /* As Linux's wdat_wdt probe: does an expiry reset the machine? SET_REBOOT makes it so, and no action undoes it:
      * run only on request (watchdog_s=N), never by default. */

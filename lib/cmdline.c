@@ -164,6 +164,12 @@ static const char *set_watchdog(struct options *o, const char *v)
 
 static bool parse_id(const char *s, u32 *out);
 
+static const char *set_watchdog_erst(struct options *o, const char *v)
+{
+    static const char *const names[] = {"off", "on", NULL};
+    return opt_choice(v, names, &o->watchdog_erst, "expects off or on");
+}
+
 /* cmos=FIRST-LAST: CMOS bytes the user gives pmuboot's records (lib/cmos_slot.h says which are allowed, once the
  * FADT's century byte is known). */
 static const char *set_cmos(struct options *o, const char *v)
@@ -314,6 +320,9 @@ static const struct opt_desc base_options[] = {
      "only where a record store exists (QEMU, cmos=) and the watchdog needs no setting changed, for 120 s or the "
      "check limit + 3 s; N arms it on request (docs/running.md)",
      set_watchdog},
+    {"watchdog_erst", "watchdog_erst=off|on",
+     "on: the reset watchdog may keep its record in the firmware's ACPI ERST, a flash write through an SMI twice around "
+     "every check of the boot CPU (off, default: not armed with an ERST store)", set_watchdog_erst},
     {"cmos", "cmos=FIRST-LAST",
      "CMOS bytes (inside 0x40..0x7f, at least 16) that are free on this board, for the records that survive a reset "
      "(watchdog, suite reset); without it, CMOS is used only on QEMU", set_cmos},

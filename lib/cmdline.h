@@ -40,6 +40,7 @@ struct options {
     u32 run_cpus;               /* run_cpus=auto|N: at most N CPUs run checks at once (0 = auto) */
     u32 check_timeout_ms;       /* check_timeout_ms=N: a check still running after N is stopped (NMI) */
     u32 watchdog_s;             /* watchdog_s=N: the boot CPU's checks under a hardware watchdog of N s (0: off) */
+    u32 watchdog_erst;          /* watchdog_erst=on|off: the reset watchdog may keep its record in an ERST (flash) */
     bool watchdog_auto;         /* watchdog_s=auto (default): armed only where it is safe, for options_watchdog_s() */
     u32 cmos_first, cmos_last;  /* cmos=FIRST-LAST: CMOS bytes for the records (0: not given) */
     char restore_skip[24];      /* restore_skip=TEXT: ledger entries whose name holds TEXT are left changed (testing) */

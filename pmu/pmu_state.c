@@ -166,8 +166,9 @@ static u32 sreg_msr(const struct pmu *p, u8 reg)
                                    : 0;
 }
 
-/* One step of the restore: the entries of register kind `reg` (value, or 0 when `stop`). */
-static int restore_kind(struct pmu *p, const struct pmu_state *s, u8 reg, bool stop, const char **why)
+/* One step of the restore: the entries of register kind `reg` (value, or 0 when `stop`). Every entry is tried; the
+ * first error is kept in *rc and *why. */
+static void restore_kind(struct pmu *p, const struct pmu_state *s, u8 reg, bool stop, int *first_rc, const char **why)
 {
     for (u32 i = 0; i < s->count; i++) {
         const struct pmu_state_entry *e = &s->e[i];
@@ -175,30 +176,31 @@ static int restore_kind(struct pmu *p, const struct pmu_state *s, u8 reg, bool s
             continue;
         u64 v = stop ? 0 : e->value;
         int rc;
+        const char *step;
         switch (reg) {
         case PMU_SREG_GP_SEL:
             rc = p->be->select_write(p, e->index, v);
-            *why = "select write";
+            step = "select write";
             break;
         case PMU_SREG_GP_CTR:
             rc = p->be->counter_write(p, PMU_GP(e->index), v);
-            *why = "counter write";
+            step = "counter write (a value the counter's writable alias cannot take)";
             break;
         case PMU_SREG_FIXED_CTR:
             rc = p->be->counter_write(p, PMU_FIXED(e->index), v);
-            *why = "fixed counter write";
+            step = "fixed counter write";
             break;
         default:
             rc = hw_wrmsr(p->hw, sreg_msr(p, reg), v);
-            *why = reg == PMU_SREG_GLOBAL_CTRL ? "global control write"
+            step = reg == PMU_SREG_GLOBAL_CTRL ? "global control write"
                    : reg == PMU_SREG_FIXED_CTRL ? "fixed control write"
                                                  : "SPFLT write";
         }
-        if (rc)
-            return rc;
+        if (rc && !*first_rc) {
+            *first_rc = rc;
+            *why = step;
+        }
     }
-    *why = NULL;
-    return 0;
 }
 
 int pmu_state_restore(struct pmu *p, const struct pmu_state *s, const char **why)
@@ -211,10 +213,11 @@ int pmu_state_restore(struct pmu *p, const struct pmu_state *s, const char **why
         {PMU_SREG_GP_CTR, false},     {PMU_SREG_FIXED_CTR, false}, {PMU_SREG_GP_SEL, false},
         {PMU_SREG_FIXED_CTRL, false}, {PMU_SREG_SPFLT, false},     {PMU_SREG_GLOBAL_CTRL, false},
     };
-    for (u32 i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
-        int rc = restore_kind(p, s, steps[i].reg, steps[i].stop, why);
-        if (rc)
-            return rc;
-    }
-    return 0;
+    /* Best effort: a step that fails (a counter value a legacy alias cannot write, SDM Vol.3B 21.2.6) never leaves the
+     * controls stopped; every step runs and the first error is returned. */
+    int rc = 0;
+    *why = NULL;
+    for (u32 i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
+        restore_kind(p, s, steps[i].reg, steps[i].stop, &rc, why);
+    return rc;
 }

@@ -45,6 +45,6 @@ u64 pmu_state_controls_diff(const struct pmu_state *a, const struct pmu_state *b
  * first (global control, FIXED_CTR_CTRL, each select), then each counter's value, then each select, FIXED_CTR_CTRL,
  * SPFLT and the global control last, so that what the firmware left counting counts again from its own value and
  * nothing counts in between. The overflow status is not written (SDM Vol.3B 21.2.4: only v4's GLOBAL_STATUS_SET
- * could, and its bits mean nothing once the counters moved). Entries that could not be read are skipped. Returns 0
- * or the first error (*why names the step). */
+ * could, and its bits mean nothing once the counters moved). Entries that could not be read are skipped. Every step
+ * runs even after one fails (the controls are never left stopped); returns 0 or the first error (*why names it). */
 int pmu_state_restore(struct pmu *p, const struct pmu_state *s, const char **why);

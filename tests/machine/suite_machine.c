@@ -14,6 +14,10 @@ static void restored(struct check *c)
 {
     u32 n = ledger_count();
     check_note(c, "ledger", "%u change%s noted", n, n == 1 ? "" : "s");
+    const char *failed = record_store_failure();
+    expect_true(c, "record store answered to the end", !failed, "yes", "%s%s",
+                failed ? "no: a record of this run may be left in it, and reading it back proves nothing: " : "yes",
+                failed ? failed : "");
     if (ledger_refused())
         expect_true(c, "changes refused for a full ledger", false, "0", "%u (those changes were not made)",
                     ledger_refused());
