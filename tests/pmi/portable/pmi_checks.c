@@ -86,3 +86,27 @@ int pmi_during_handler_program(struct pmu *p, u32 bit)
     const char *why;
     return pmi_program_instructions(p, bit, true, &why);
 }
+
+bool pmi_status_judge(const struct pmi_state *s, u64 armed, u64 expected, struct pmi_status_judgement *j)
+{
+    j->extra = s->status_seen & ~expected;
+    j->missing = expected & ~s->status_seen;
+    j->phantom = s->phantom;
+    j->unarmed_serviced = 0;
+    for (u32 bit = 0; bit < PMI_MAX_COUNTERS; bit++)
+        if (s->serviced[bit] && !(armed >> bit & 1))
+            j->unarmed_serviced |= 1ull << bit;
+    return !j->extra && !j->missing && !j->phantom && !j->unarmed_serviced;
+}
+
+u64 pmi_freeze_status_judged(u32 version, u64 counters)
+{
+    return counters | (version >= 4 ? BIT(PMU_STATUS_CTR_FRZ) | BIT(PMU_STATUS_LBR_FRZ) : 0);
+}
+
+u64 pmi_freeze_status_expected(u32 version, u64 overflowed, bool freeze_lbr)
+{
+    if (version < 4) /* legacy freeze: GLOBAL_CTRL cleared, no status bit (SDM Vol.3B 18.4.7, 21.2.4.1) */
+        return overflowed;
+    return overflowed | BIT(PMU_STATUS_CTR_FRZ) | (freeze_lbr ? BIT(PMU_STATUS_LBR_FRZ) : 0);
+}
