@@ -1237,6 +1237,70 @@ static void test_freeze_status_expected(void **state)
     assert_int_equal(pmi_freeze_status_judged(3, 0x3), 0x3);
 }
 
+
+/* ---- freeze judged by its effect (pmi/freeze_on_pmi) ----------------------------------------------------- */
+
+static void test_freeze_effect_each_clause(void **state)
+{
+    (void)state;
+    const char *why;
+    assert_int_equal(pmi_freeze_effect_verdict(202, 0, 202, &why), PMI_VERDICT_PASS);
+    assert_int_equal(pmi_freeze_effect_verdict(0, 0, 0, &why), PMI_VERDICT_FAIL);     /* shows nothing */
+    assert_int_equal(pmi_freeze_effect_verdict(202, 202, 202, &why), PMI_VERDICT_FAIL); /* counted while frozen */
+    assert_int_equal(pmi_freeze_effect_verdict(202, 0, 0, &why), PMI_VERDICT_FAIL);   /* never released */
+    assert_int_equal(pmi_freeze_effect_verdict(202, 0, 203, &why), PMI_VERDICT_FAIL); /* not exact after it */
+}
+
+/* The check's sequence against the model: GP 0 overflows with IA32_DEBUGCTL.Freeze_PerfMon_On_PMI, N events while
+ * frozen, the release (v4: STATUS_RESET of CTR_Frz; v2: GLOBAL_CTRL again), N events. PASS on v2 and v4 without a
+ * fault; freeze-keeps-counting FAILs on both, freeze-not-released on v4 (its CTR_Frz). */
+static enum pmi_verdict freeze_sequence(const struct pmi_rig_pmu *p, u32 faults)
+{
+    struct pmi_rig_opts o = {.variant = PMI_UNMASK_STOPPED, .apic = MODEL_APIC_STRICT_EDGE, .used = BIT(0)};
+    must_setup(p, &o);
+    pmu_model_set_faults(&rig.m, faults);
+    struct pmu *pm = &rig.pmu;
+    u64 sel = rig.m.gp_sel[0], before = 0, frozen_end = 0, after = 0, released_end = 0;
+    u16 event = (u16)(sel & 0xff);
+    assert_int_equal(hw_wrmsr(&rig.hw, 0x1d9, 1ull << 12), 0);
+    assert_int_equal(pmi_rig_overflow(&rig, BIT(0)), BIT(0));
+    pm->be->counter_read(pm, 0, &before);
+    pmu_model_count(&rig.m, event, (u8)(sel >> 8), 202);
+    pm->be->counter_read(pm, 0, &frozen_end);
+    assert_int_equal(hw_wrmsr(&rig.hw, 0x1d9, 0), 0);
+    if (p->caps.version >= 4)
+        pm->be->status_clear(pm, BIT(PMU_STATUS_CTR_FRZ) | BIT(0));
+    else
+        pm->be->global_set(pm, BIT(0));
+    pm->be->counter_read(pm, 0, &after);
+    pmu_model_count(&rig.m, event, (u8)(sel >> 8), 202);
+    pm->be->counter_read(pm, 0, &released_end);
+    const char *why;
+    u64 mask = pmu_counter_mask(pm, 0);
+    return pmi_freeze_effect_verdict(202, (frozen_end - before) & mask, (released_end - after) & mask, &why);
+}
+
+static void test_freeze_effect_against_the_model(void **state)
+{
+    (void)state;
+    u32 seen = 0;
+    for (size_t pi = 0; pi < npmus; pi++) {
+        const struct pmi_rig_pmu *p = &pmus[pi];
+        if (p->caps.kind != PMU_KIND_INTEL_ARCH || p->caps.version < 2)
+            continue;
+        seen++;
+        if (freeze_sequence(p, 0) != PMI_VERDICT_PASS)
+            fail_msg("%s: the freeze judged wrong without a fault", p->name);
+        if (freeze_sequence(p, PMU_FAULT_FREEZE_KEEPS_COUNTING) != PMI_VERDICT_FAIL)
+            fail_msg("%s: freeze-keeps-counting not caught", p->name);
+        if (freeze_sequence(p, PMU_FAULT_NO_FREEZE) != PMI_VERDICT_FAIL)
+            fail_msg("%s: no-freeze not caught", p->name);
+        if (p->caps.version >= 4 && freeze_sequence(p, PMU_FAULT_FREEZE_NOT_RELEASED) != PMI_VERDICT_FAIL)
+            fail_msg("%s: freeze-not-released not caught", p->name);
+    }
+    assert_true(seen >= 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1244,6 +1308,8 @@ int main(void)
         cmocka_unit_test(test_status_judge_each_clause),
         cmocka_unit_test(test_status_exact_through_the_handler),
         cmocka_unit_test(test_freeze_status_expected),
+        cmocka_unit_test(test_freeze_effect_each_clause),
+        cmocka_unit_test(test_freeze_effect_against_the_model),
         cmocka_unit_test(test_one_overflow_one_pmi),
         cmocka_unit_test(test_default_handler_accesses_single_overflow),
         cmocka_unit_test(test_simultaneous_overflow_same_event),

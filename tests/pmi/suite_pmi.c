@@ -461,10 +461,24 @@ static void pending_at_unmask_check(struct check *c)
     pmu_reset(p);
 }
 
-/* Freeze-on-PMI: IA32_DEBUGCTL bit 12 (SDM Vol.3B 18.4.7 / 21.2.4): on a PMI the CPU clears GLOBAL_CTRL
- * (legacy freeze) or, on v4+, sets GLOBAL_STATUS.CTR_FRZ (bit 59). Where offered (Intel v2+). */
+/* Freeze-on-PMI: IA32_DEBUGCTL bit 12 (SDM Vol.3B 18.4.7 / 21.2.4.1): on a PMI the CPU clears GLOBAL_CTRL (legacy
+ * freeze, v2/v3) or, on v4+, sets GLOBAL_STATUS.CTR_FRZ (bit 59), a read-only enable ANDed into every counter's. Where
+ * offered (Intel v2+; AMD has no counter freeze, only the LBR's: lbr/freeze_on_pmi). Judged by its registers and by its
+ * effect: the counter stands still over a workload while frozen, and after the documented release - v4: CTR_Frz
+ * written to GLOBAL_STATUS_RESET (SDM Vol.3B 21.2.4.2; Linux intel_pmu_handle_irq acks the whole status it read,
+ * intel_pmu_ack_status, which is how it leaves a v4 freeze); v2/v3: GLOBAL_CTRL written again - it counts that
+ * workload exactly as it does unfrozen (pmi_freeze_effect_verdict). The LVT entry stays masked: nothing handles the PMI. */
 #define MSR_DEBUGCTL 0x1D9
 #define DEBUGCTL_FREEZE_PERFMON_ON_PMI (1ull << 12)
+#define FREEZE_WORK 100 /* user_loop iterations of each phase: about 200 instructions, far from the next wrap */
+
+static u64 counter_now(struct pmu *p, u32 bit)
+{
+    u64 v = 0;
+    p->be->counter_read(p, bit, &v);
+    return v;
+}
+
 static void freeze_on_pmi_check(struct check *c)
 {
     struct pmu_cpu *pmc = this_pmu_cpu();
@@ -474,8 +488,19 @@ static void freeze_on_pmi_check(struct check *c)
         return check_skip(c, "freeze-on-PMI is Intel perfmon v2+; this PMU: %s v%u", pmu_kind_name(pmc->caps.kind),
                           pmc->caps.version);
     u64 ic = instructions_counters(c, p), gp0 = ic & -ic;
-    u32 bit = (u32)__builtin_ctzll(gp0);
+    u32 bit = (u32)__builtin_ctzll(gp0), ver = pmc->caps.version;
+    u64 mask = pmu_counter_mask(p, bit);
+    /* The reference: the same workload counted with nothing frozen. */
     pmu_reset(p); /* clears DEBUGCTL's freeze bits: set bit 12 after it */
+    u64 flags = irq_save();
+    instructions_program(c, p, bit);
+    p->be->counter_write(p, bit, 0);
+    p->be->global_set(p, gp0);
+    workload_run(3, false, user_loop, FREEZE_WORK);
+    p->be->global_set(p, 0);
+    u64 reference = counter_now(p, bit);
+    irq_restore(flags);
+    pmu_reset(p);
     u64 dbg = 0;
     if (rdmsr_safe(MSR_DEBUGCTL, &dbg) || wrmsr_safe(MSR_DEBUGCTL, dbg | DEBUGCTL_FREEZE_PERFMON_ON_PMI))
         return check_skip(c, "IA32_DEBUGCTL not writable with bit 12 (fault)");
@@ -483,19 +508,33 @@ static void freeze_on_pmi_check(struct check *c)
     pmu_preload(p, bit, 100);
     struct pmi_cpu *pc = pmi_arm(p, variant(), g_options.pmi_nmi);
     apic_write(APIC_LVT_PMC, pmi_lvt_value(pc->st.nmi_mode) | LVT_MASKED); /* observe, do not handle */
-    u64 flags = irq_save();
+    flags = irq_save();
     p->be->global_set(p, gp0);
     workload_run(3, false, user_loop, 200);
     u64 gctl = 0, st = 0;
     p->be->global_get(p, &gctl);
     p->be->status_read(p, &st);
-    wrmsr_safe(MSR_DEBUGCTL, dbg);
+    /* Frozen: the workload again, nothing written in between. */
+    u64 at_freeze = counter_now(p, bit);
+    workload_run(3, false, user_loop, FREEZE_WORK);
+    u64 frozen_end = counter_now(p, bit);
+    wrmsr_safe(MSR_DEBUGCTL, dbg); /* no new freeze from here on */
+    /* The release, then the workload once more. */
+    if (ver >= 4)
+        p->be->status_clear(p, BIT(PMU_STATUS_CTR_FRZ) | gp0);
+    else
+        p->be->global_set(p, gp0);
+    u64 st_released = 0;
+    p->be->status_read(p, &st_released);
+    u64 released_start = counter_now(p, bit);
+    workload_run(3, false, user_loop, FREEZE_WORK);
+    u64 released_end = counter_now(p, bit);
+    p->be->global_set(p, 0);
     pmi_disarm();
     irq_restore(flags);
     /* The status exactly: the one counter that overflowed, CTR_Frz on v4+ (no LBR freeze was asked); GLOBAL_CTRL: left
      * alone by the v4 freeze (SDM Vol.3B 21.2.4.1: CTR_Frz is a read-only enable ANDed with GLOBAL_CTRL, which "continue[s]
      * to serve as the primary interface"), cleared by the legacy one (SDM Vol.3B 18.4.7). */
-    u32 ver = pmc->caps.version;
     u64 judged = pmi_freeze_status_judged(ver, p->counters);
     expect_eq(c, ver >= 4 ? "GLOBAL_STATUS counters, CTR_Frz, LBR_Frz" : "GLOBAL_STATUS counters",
               pmi_freeze_status_expected(ver, gp0, false), st & judged);
@@ -504,6 +543,19 @@ static void freeze_on_pmi_check(struct check *c)
                (unsigned long long)(st & ~judged));
     expect_eq(c, ver >= 4 ? "GLOBAL_CTRL kept (v4 freeze)" : "GLOBAL_CTRL cleared (legacy freeze)", ver >= 4 ? gp0 : 0,
               gctl & p->counters);
+    /* The effect. */
+    u64 frozen = (frozen_end - at_freeze) & mask, released = (released_end - released_start) & mask;
+    check_note(c, "workload", "%u iterations of the ring-3 loop per phase: %llu instructions counted unfrozen",
+               FREEZE_WORK, (unsigned long long)reference);
+    expect_eq_dec(c, "counted while frozen", 0, frozen);
+    if (ver >= 4)
+        expect_eq(c, "GLOBAL_STATUS counters and CTR_Frz after STATUS_RESET", 0,
+                  st_released & (p->counters | BIT(PMU_STATUS_CTR_FRZ)));
+    expect_eq_dec(c, ver >= 4 ? "counted after STATUS_RESET of CTR_Frz" : "counted after GLOBAL_CTRL set again",
+                  reference, released);
+    const char *why = "";
+    enum pmi_verdict v = pmi_freeze_effect_verdict(reference, frozen, released, &why);
+    report_verdict(c, "freeze effect", v, why);
     pmu_reset(p);
 }
 

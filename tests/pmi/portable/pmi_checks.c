@@ -110,3 +110,25 @@ u64 pmi_freeze_status_expected(u32 version, u64 overflowed, bool freeze_lbr)
         return overflowed;
     return overflowed | BIT(PMU_STATUS_CTR_FRZ) | (freeze_lbr ? BIT(PMU_STATUS_LBR_FRZ) : 0);
 }
+
+/* A freeze is what it does (SDM Vol.3B 21.2.4.1: with CTR_Frz set no counter counts, whatever GLOBAL_CTRL says; 18.4.7:
+ * the legacy freeze clears GLOBAL_CTRL): a flag set while the counters run on, or a freeze its release does not end,
+ * are both visible only in the counts. */
+enum pmi_verdict pmi_freeze_effect_verdict(u64 reference, u64 frozen, u64 released, const char **why)
+{
+    if (!reference) {
+        *why = "the workload counted nothing unfrozen: the check shows nothing";
+        return PMI_VERDICT_FAIL;
+    }
+    if (frozen) {
+        *why = "the counter moved while frozen: the freeze is reported, not done";
+        return PMI_VERDICT_FAIL;
+    }
+    if (released != reference) {
+        *why = released ? "after the release the workload counted otherwise than unfrozen"
+                        : "nothing counted after the release: the freeze was not released";
+        return PMI_VERDICT_FAIL;
+    }
+    *why = "still while frozen, exact after the release";
+    return PMI_VERDICT_PASS;
+}

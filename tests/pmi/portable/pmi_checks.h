@@ -49,3 +49,8 @@ u64 pmi_freeze_status_expected(u32 version, u64 overflowed, bool freeze_lbr);
 /* The bits judged: every counter bit, CTR_Frz and LBR_Frz on v4+. The others (OvfBuf, Ovf_Uncore, ASCI, Trace_ToPA,
  * CondChgd) belong to agents the check does not drive (PEBS, uncore, PT, the reset) and are noted, not judged. */
 u64 pmi_freeze_status_judged(u32 version, u64 counters);
+
+/* pmi/freeze_on_pmi by its effect: `reference` events of a workload counted unfrozen, `frozen` counted by the same
+ * workload while frozen, `released` after the documented release. PASS: the workload counts at all, nothing while
+ * frozen, exactly the reference after the release. *why: a static explanation. */
+enum pmi_verdict pmi_freeze_effect_verdict(u64 reference, u64 frozen, u64 released, const char **why);
