@@ -29,8 +29,8 @@ static void pmi_vector(struct trap_frame *f)
         return;
     }
     if (pc->active) {
-        pc->wrong_mode++;
-        pc->wrong_mode_lvt = apic_read(APIC_LVT_PMC);
+        if (!pc->wrong_mode++)
+            pc->wrong_mode_lvt = apic_read(APIC_LVT_PMC);
     } else {
         pc->stray++;
     }
@@ -44,8 +44,8 @@ static void pmi_nmi(struct trap_frame *f)
     if (pc->active && pc->st.nmi_mode) {
         take(pc);
     } else if (pc->active) {
-        pc->wrong_mode++;
-        pc->wrong_mode_lvt = apic_read(APIC_LVT_PMC);
+        if (!pc->wrong_mode++)
+            pc->wrong_mode_lvt = apic_read(APIC_LVT_PMC);
     } else {
         pc->stray++;
     }

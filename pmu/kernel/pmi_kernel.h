@@ -15,7 +15,7 @@ struct pmi_cpu {
     volatile u64 stray;         /* PMI vector or NMI taken while not armed */
     /* While armed, an interrupt in the other delivery mode than the LVT entry was programmed with (the PMI vector
      * with NMI delivery, an NMI with fixed delivery): not handled (its EOI only, for the fixed vector), counted, and
-     * the LVT entry as found then kept, for the checks to name (pmi_wrong_mode_note). */
+     * the LVT entry as found when the first came kept, for the checks to name. */
     volatile u64 wrong_mode;
     volatile u32 wrong_mode_lvt;
 };
