@@ -216,7 +216,8 @@ static const struct lbr_caps *lbr_or_skip(struct check *c)
     check_note(c, "lbr", "%s, %u entries%s (%s)", lbr_kind_name(l->kind), l->depth,
                l->kind == LBR_LEGACY ? ", format from IA32_PERF_CAPABILITIES[5:0]" : "", l->source);
     if (l->kind == LBR_LEGACY)
-        check_note(c, "format", "%u", l->format);
+        check_note(c, "format", "%u (informational: IA32_PERF_CAPABILITIES[5:0] decides the decoding, which the records "
+                   "judge)", l->format);
     return l;
 }
 

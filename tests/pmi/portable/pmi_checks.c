@@ -87,6 +87,11 @@ int pmi_during_handler_program(struct pmu *p, u32 bit)
     return pmi_program_instructions(p, bit, true, &why);
 }
 
+/* A status bit means that counter overflowed (SDM Vol.3B 21.2.2 IA32_PERF_GLOBAL_STATUS; AMD APM Vol.2 13.2.2
+ * PerfCntrGlobalStatus). Linux's handlers trust it the same way: intel_pmu_handle_irq (arch/x86/events/intel/core.c)
+ * skips a bit whose counter is not active and amd_pmu_v2_handle_irq (amd/core.c) WARNs when one is left ("it should
+ * never be the case that some overflows are not handled"), so a bit for a counter that did not overflow either
+ * disturbs a sample or goes unnoticed; here it FAILs. */
 bool pmi_status_judge(const struct pmi_state *s, u64 armed, u64 expected, struct pmi_status_judgement *j)
 {
     j->extra = s->status_seen & ~expected;
