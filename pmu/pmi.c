@@ -42,10 +42,13 @@ static u64 read_status(struct pmi_state *s)
     if (r == PMU_ENOTSUP) {
         st = 0;
         note_error(s, pmu_sign_overflow(p, s->armed, &st));
+        s->status_seen |= st;
         return st;
     }
     note_error(s, r);
-    return st & p->status_bits;
+    st &= p->status_bits;
+    s->status_seen |= st & p->counters;
+    return st;
 }
 
 static void clear_status(struct pmi_state *s, u64 bits)
@@ -54,6 +57,20 @@ static void clear_status(struct pmi_state *s, u64 bits)
     int r = p->be->status_clear(p, bits);
     if (r != PMU_ENOTSUP) /* without a status register the reload in step (4) is the clear */
         note_error(s, r);
+}
+
+u64 pmi_reload_value(const struct pmu *p, u32 bit, u64 period)
+{
+    return (0 - period) & pmu_counter_mask(p, bit); /* as pmu_preload writes it: 2^w - period */
+}
+
+/* A counter only counts up from its reload value 2^w - period; it is below that value again only after passing
+ * all-ones, which is the overflow (SDM Vol.3B 21.2.1.1 "overflow ... when the counter wraps"; AMD APM Vol.2 13.2.1).
+ * So at service time, with counting stopped, a value at or above the reload value means the counter has not wrapped
+ * since it was loaded, whatever the skid. */
+bool pmi_counter_wrapped(u64 value, u64 reload)
+{
+    return value < reload;
 }
 
 static void service(struct pmi_state *s, u64 status)
@@ -65,12 +82,14 @@ static void service(struct pmi_state *s, u64 status)
         /* Always reload (Linux x86_pmu_handle_irq -> x86_perf_event_set_period): a counter armed without a
          * period gets the longest one. Without a status register the reload is the only thing that ends the
          * overflow condition (the top bit clear); skipping it made every re-read find it again. */
-        u64 period = s->period[bit] ? s->period[bit] : pmu_max_period(s->pmu, bit), overshoot = 0;
-        if (s->exact_reload) {
-            note_error(s, s->pmu->be->counter_read(s->pmu, bit, &overshoot));
-            if (overshoot >= period) /* not a fresh wrap: do not guess, reload plainly */
-                overshoot = 0;
-        }
+        u64 period = s->period[bit] ? s->period[bit] : pmu_max_period(s->pmu, bit), value = 0, overshoot = 0;
+        bool judge = s->check_wrap && s->period[bit];
+        if (s->exact_reload || judge)
+            note_error(s, s->pmu->be->counter_read(s->pmu, bit, &value));
+        if (judge && !pmi_counter_wrapped(value, pmi_reload_value(s->pmu, bit, period)))
+            s->phantom |= 1ull << bit;
+        if (s->exact_reload)
+            overshoot = value < period ? value : 0; /* not a fresh wrap: do not guess, reload plainly */
         note_error(s, pmu_preload(s->pmu, bit, period - overshoot));
     }
 }

@@ -41,6 +41,9 @@ struct pmi_state {
      * skid) into the new value, so sampling loses no event. One more register read per serviced counter;
      * off by default, which keeps a single-counter PMI at 8 accesses. */
     bool exact_reload;
+    /* Judge every status bit by the counter's value (pmi_counter_wrapped): one more register read per serviced
+     * counter that has a period, unless exact_reload reads it anyway; off by default. */
+    bool check_wrap;
 
     /* Accounting. */
     u64 pmis;                            /* handler invocations */
@@ -56,11 +59,21 @@ struct pmi_state {
      * leaves counting stopped and the LVT entry masked (no PMI source left), and is counted here. */
     u64 nmi_fault_stops;
     bool faulted_now;                    /* an access faulted in the current invocation */
+    /* What the status said, for the checks to judge exactly (tests/pmi/portable/pmi_checks.c): the counter bits of
+     * every status read (without a status register: the overflows the counters' top bits showed), and, with
+     * check_wrap, the bits read for a counter whose value showed it had not wrapped since its reload. */
+    u64 status_seen;
+    u64 phantom;
 };
 
 void pmi_init(struct pmi_state *s, struct pmu *p, enum pmi_variant v, u32 lvt_unmasked, bool nmi_mode);
 /* The handler body: call from the PMI interrupt or NMI handler on the thread whose PMU interrupted. */
 void pmi_handle(struct pmi_state *s);
+
+/* The value pmu_preload() loads for `period`, 2^w - period; and whether a counter loaded with it and found at
+ * `value` (counting stopped) has wrapped since: value below the reload value. */
+u64 pmi_reload_value(const struct pmu *p, u32 bit, u64 period);
+bool pmi_counter_wrapped(u64 value, u64 reload);
 
 const char *pmi_variant_name(enum pmi_variant v);
 /* Parse "unmask-stopped" (also "knc", its first name), "late", "early" (the offered variants). */

@@ -17,6 +17,7 @@
 #include "kernel/traps.h"
 #include "kernel/x86.h"
 #include "pmu/events.h"
+#include "pmu/kernel/pmi_kernel.h"
 #include "pmu/kernel/pmu_cpu.h"
 #include "emul/model/pmu_model.h"
 #include "pmu/event_catalog.h"
@@ -296,6 +297,12 @@ static void send(struct emul_cpu *e, u32 lvt, bool duplicate)
     }
     switch (lvt & 0x700) {
     case LVT_DM_NMI:
+        if (e->m.faults & PMU_FAULT_NMI_AS_FIXED) {
+            /* The delivery mode ignored: a fixed interrupt on the vector the kernel's fixed-mode PMIs use (the
+             * NMI entry's own vector field is 0, which no fixed interrupt may carry: SDM Vol.3A 11.5.2). */
+            apic_self_ipi(VECTOR_PMI);
+            break;
+        }
         apic_send_ipi(apic_id(), ICR_DM_NMI); /* "self" shorthand is fixed-only */
         break;
     case LVT_DM_FIXED:

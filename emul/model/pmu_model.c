@@ -139,9 +139,20 @@ static void clear_status(struct pmu_model *m, u64 bits)
 {
     if (m->faults & PMU_FAULT_STATUS_STICKY)
         bits = 0; /* the write is accepted and clears nothing */
+    if (m->faults & PMU_FAULT_FREEZE_NOT_RELEASED)
+        bits &= ~(ST_CTR_FRZ | ST_LBR_FRZ); /* the freeze stays: counters and LBR keep still */
     m->global_status &= ~bits;
     m->pmi_req &= m->global_status;
     update_line(m);
+}
+
+/* PMU_FAULT_STATUS_EXTRA_BIT: the next existing counter after `bit`, wrapping around (the bit itself when it is the
+ * only counter). */
+static u64 next_counter(const struct pmu_model *m, u32 bit)
+{
+    u64 above = counters(m) & ~(BIT(bit) | (BIT(bit) - 1));
+    u64 pick = above ? above : counters(m);
+    return pick & -pick;
 }
 
 /* Counters in `bits` wrapped at the same event. */
@@ -165,6 +176,8 @@ static void overflow(struct pmu_model *m, u64 bits)
             m->global_status |= BIT(bit);
             if (pmi)
                 m->pmi_req |= BIT(bit);
+            if (m->faults & PMU_FAULT_STATUS_EXTRA_BIT)
+                m->global_status |= next_counter(m, bit);
         } else {
             /* Intel v1, AMD legacy/PerfCtrExtCore: no status register; the PMI is a pulse per overflow. */
             m->ovf_seen |= BIT(bit);
@@ -176,10 +189,13 @@ static void overflow(struct pmu_model *m, u64 bits)
      * which stops counting until software clears it (v4+); FREEZE_LBRS_ON_PMI sets LBR_Frz (v4+). */
     if (any_pmi && is_intel(m) && m->caps.version >= 2 && !(m->faults & PMU_FAULT_NO_FREEZE)) {
         if (m->debugctl & DBG_FREEZE_PERFMON_ON_PMI) {
-            if (m->caps.version >= 4)
+            if (m->caps.version >= 4) {
                 m->global_status |= ST_CTR_FRZ;
-            else
+            } else {
+                if (m->faults & PMU_FAULT_FREEZE_KEEPS_COUNTING)
+                    m->freeze_ignored |= m->global_ctrl; /* reads 0, keeps counting */
                 m->global_ctrl = 0;
+            }
         }
         /* FREEZE_LBRS_ON_PMI: v4+ report it in LBR_Frz, cleared through STATUS_RESET; before v4 the PMI clears
          * DEBUGCTL.LBR, which software sets again (SDM Vol.3B 18.4.7; Linux __intel_pmu_lbr_enable sets it again
@@ -226,12 +242,13 @@ static bool counting(const struct pmu_model *m, u32 bit)
         return false;
     /* v4 CTR_Frz: SDM Vol.4 Table 2-2, IA32_PERF_GLOBAL_STATUS[59] "performance counters in the core PMU are
      * frozen"; cleared through STATUS_RESET (SDM 21.2.4.2). */
-    if (is_intel(m) && m->caps.version >= 4 && (m->global_status & ST_CTR_FRZ))
+    if (is_intel(m) && m->caps.version >= 4 && (m->global_status & ST_CTR_FRZ) &&
+        !(m->faults & PMU_FAULT_FREEZE_KEEPS_COUNTING))
         return false;
     /* Counting needs the per-counter enable AND the global bit: SDM 21.2.2 ("each enable bit in
      * IA32_PERF_GLOBAL_CTRL is AND'ed with the enable bits for all privilege levels"), KNC 1.4.1, APM 13.2.2
      * (PerfMonV2 PerfCntrGlobalCtl). Without a global control only the select counts (v1, AMD before V2). */
-    if (has_global_ctrl(m) && !(m->global_ctrl & BIT(bit)))
+    if (has_global_ctrl(m) && !((m->global_ctrl | m->freeze_ignored) & BIT(bit)))
         return false;
     bool os, usr;
     if (bit < PMU_MODEL_FIXED_BIT) {
@@ -714,6 +731,7 @@ static int msr_write(struct pmu_model *m, u32 msr, u64 val)
         m->fixed_ctrl = val;
         return 0;
     case REG_GLOBAL_CTRL:
+        m->freeze_ignored = 0; /* PMU_FAULT_FREEZE_KEEPS_COUNTING: software's write takes effect */
         if (is_amd(m)) {
             m->global_ctrl = val & m->gp_bits; /* KVM pmu.c: "data &= ~pmu->global_ctrl_mask" */
             return 0;
@@ -956,6 +974,7 @@ void pmu_model_reset(struct pmu_model *m)
     m->spflt = 0;
     m->debugctl = 0; /* SDM Vol.3A Table 9-1: DEBUGCTL powers up 0 */
     m->global_ctrl = 0;
+    m->freeze_ignored = 0;
     /* "At RESET, both Intel and AMD CPUs set all enable bits for general purpose counters in
      * IA32_PERF_GLOBAL_CTRL" (KVM pmu.c kvm_pmu_refresh; SDM 325462-079US), so v1-style software counts. KNC: every
      * control register resets to 0 (KNC Table 1-2, 1.4.4). */

@@ -93,8 +93,16 @@ enum pmu_model_fault {
     PMU_FAULT_PEBS_MISSING_RECORD = 1u << 21, /* every third PEBS record is not written (the counter reloads) */
     PMU_FAULT_PEBS_PMI_EVERY_RECORD = 1u << 22, /* a PEBS buffer PMI after every record, below the threshold too */
     PMU_FAULT_PEBS_LBR_LEAK = 1u << 23,     /* a PEBS record's LBR group holds another context's branches */
+    PMU_FAULT_STATUS_EXTRA_BIT = 1u << 24,  /* an overflow also sets the status bit of the next existing counter,
+                                             * which did not overflow (no PMI request of its own) */
+    PMU_FAULT_NMI_AS_FIXED = 1u << 25,      /* an NMI-mode LVT performance-counter entry is delivered as a fixed
+                                             * interrupt (the kernel's emulated PMU: pmu_emul.c send()) */
+    PMU_FAULT_FREEZE_KEEPS_COUNTING = 1u << 26, /* freeze on PMI is reported (v4+ CTR_Frz set; v2/v3 GLOBAL_CTRL
+                                                 * reads 0) but the counters keep counting */
+    PMU_FAULT_FREEZE_NOT_RELEASED = 1u << 27, /* STATUS_RESET / STATUS_CLR of CTR_Frz and LBR_Frz is ignored: the
+                                               * freeze stays until a reset */
 };
-#define PMU_MODEL_FAULT_COUNT 24
+#define PMU_MODEL_FAULT_COUNT 28
 #define PMU_MODEL_OVERCOUNT_N 100
 /* "lvtpc-no-mask" etc.; NULL for a bit that names no fault. */
 const char *pmu_model_fault_name(u32 fault_bit);
@@ -139,6 +147,8 @@ struct pmu_model {
     u64 global_status;        /* IA32_PERF_GLOBAL_STATUS / PerfCntrGlobalStatus / KNC 0x2D */
     u64 spflt;                /* KNC PERF_SPFLT_CONTROL */
     u64 debugctl;             /* Intel IA32_DEBUGCTL (0x1D9): only the freeze-on-PMI bits act (pmu_model.c) */
+    u64 freeze_ignored;       /* PMU_FAULT_FREEZE_KEEPS_COUNTING on v2/v3: GLOBAL_CTRL bits a legacy freeze cleared
+                               * in the register but not in effect (until the next GLOBAL_CTRL write or reset) */
     /* Status bits whose overflow requested a PMI (INT/PMI set when it wrapped); the PMI line is high while any
      * is left. On PMUs without a status register every request is a pulse. */
     u64 pmi_req;

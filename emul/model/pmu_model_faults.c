@@ -9,7 +9,8 @@ static const char *const fault_names[PMU_MODEL_FAULT_COUNT] = {
     "rdpmc-gp0-only",         "held-by-host",           "firmware-left-enabled", "catalog-all-branches",
     "early-pmi",              "skid-beyond-bound",      "lbr-out-of-order", "lbr-missing-record",
     "lbr-filter-leak",        "lbr-no-freeze",          "pebs-eventing-ip", "pebs-missing-record",
-    "pebs-pmi-every-record",  "pebs-lbr-leak",
+    "pebs-pmi-every-record",  "pebs-lbr-leak",          "status-extra-bit", "nmi-as-fixed",
+    "freeze-keeps-counting",  "freeze-not-released",
 };
 
 const char *pmu_model_fault_name(u32 fault_bit)
@@ -26,7 +27,8 @@ const char *pmu_model_fault_list(void)
            "counters-survive-reset, reset-on-init, no-freeze, overcount, rdpmc-gp0-only, held-by-host, "
            "firmware-left-enabled, catalog-all-branches, early-pmi, skid-beyond-bound, lbr-out-of-order, "
            "lbr-missing-record, lbr-filter-leak, lbr-no-freeze, pebs-eventing-ip, pebs-missing-record, "
-           "pebs-pmi-every-record, pebs-lbr-leak";
+           "pebs-pmi-every-record, pebs-lbr-leak, status-extra-bit, nmi-as-fixed, freeze-keeps-counting, "
+           "freeze-not-released";
 }
 
 bool pmu_model_faults_parse(const char *list, u32 *mask, char *bad, size_t bad_size)

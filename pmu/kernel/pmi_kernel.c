@@ -28,7 +28,12 @@ static void pmi_vector(struct trap_frame *f)
         take(pc);
         return;
     }
-    pc->stray++;
+    if (pc->active) {
+        if (!pc->wrong_mode++)
+            pc->wrong_mode_lvt = apic_read(APIC_LVT_PMC);
+    } else {
+        pc->stray++;
+    }
     apic_eoi();
 }
 
@@ -36,10 +41,14 @@ static void pmi_nmi(struct trap_frame *f)
 {
     (void)f;
     struct pmi_cpu *pc = &pmi_cpus[this_cpu()->index];
-    if (pc->active && pc->st.nmi_mode)
+    if (pc->active && pc->st.nmi_mode) {
         take(pc);
-    else
+    } else if (pc->active) {
+        if (!pc->wrong_mode++)
+            pc->wrong_mode_lvt = apic_read(APIC_LVT_PMC);
+    } else {
         pc->stray++;
+    }
 }
 
 void pmi_kernel_init(void)
@@ -56,6 +65,8 @@ struct pmi_cpu *pmi_arm(struct pmu *p, enum pmi_variant v, bool nmi)
     pmi_init(&pc->st, p, v, pmi_lvt_value(nmi), nmi);
     pc->entries = 0;
     pc->stray = 0;
+    pc->wrong_mode = 0;
+    pc->wrong_mode_lvt = 0;
     pc->sample_lvt = false;
     pc->active = true;
     apic_write(APIC_LVT_PMC, pmi_lvt_value(nmi));

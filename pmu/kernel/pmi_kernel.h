@@ -13,6 +13,11 @@ struct pmi_cpu {
     u32 lvt_at_entry;
     volatile u64 entries;       /* handler entries while active */
     volatile u64 stray;         /* PMI vector or NMI taken while not armed */
+    /* While armed, an interrupt in the other delivery mode than the LVT entry was programmed with (the PMI vector
+     * with NMI delivery, an NMI with fixed delivery): not handled (its EOI only, for the fixed vector), counted, and
+     * the LVT entry as found when the first came kept, for the checks to name. */
+    volatile u64 wrong_mode;
+    volatile u32 wrong_mode_lvt;
 };
 
 extern struct pmi_cpu *pmi_cpus; /* per-CPU array (kernel/percpu_array.h) */

@@ -414,6 +414,35 @@ static void faults_change_their_rule(void **state)
     assert_int_equal(hw_wrmsr(&hw, 0x1d9, 1ull << 12), 0);
     pmu_model_count(&m, 0xc0, 0, 1);
     assert_int_equal(rd(MSR_IA32_PERF_GLOBAL_STATUS) >> 59 & 1, 0);
+    /* status-extra-bit: GP 0 overflows, the status also shows GP 1; without the fault GP 0 only. */
+    intel4(0);
+    arm_gp0();
+    pmu_model_count(&m, 0xc0, 0, 1);
+    assert_int_equal(rd(MSR_IA32_PERF_GLOBAL_STATUS), 0x1);
+    intel4(PMU_FAULT_STATUS_EXTRA_BIT);
+    arm_gp0();
+    pmu_model_count(&m, 0xc0, 0, 1);
+    assert_int_equal(rd(MSR_IA32_PERF_GLOBAL_STATUS), 0x3);
+    /* freeze-keeps-counting: CTR_Frz is set, and GP 0 still counts; without the fault it stands still. */
+    for (int f = 0; f < 2; f++) {
+        intel4(f ? PMU_FAULT_FREEZE_KEEPS_COUNTING : 0);
+        arm_gp0();
+        assert_int_equal(hw_wrmsr(&hw, 0x1d9, 1ull << 12), 0);
+        pmu_model_count(&m, 0xc0, 0, 1 + 10);
+        assert_int_equal(rd(MSR_IA32_PERF_GLOBAL_STATUS) >> 59 & 1, 1);
+        assert_int_equal(rd(MSR_IA32_PMC0), f ? 10 : 0);
+    }
+    /* freeze-not-released: STATUS_RESET of CTR_Frz is accepted and the counters stay frozen. */
+    for (int f = 0; f < 2; f++) {
+        intel4(f ? PMU_FAULT_FREEZE_NOT_RELEASED : 0);
+        arm_gp0();
+        assert_int_equal(hw_wrmsr(&hw, 0x1d9, 1ull << 12), 0);
+        pmu_model_count(&m, 0xc0, 0, 1);
+        assert_int_equal(hw_wrmsr(&hw, MSR_IA32_PERF_GLOBAL_OVF_CTRL, 1ull << 59 | 1), 0);
+        pmu_model_count(&m, 0xc0, 0, 10);
+        assert_int_equal(rd(MSR_IA32_PERF_GLOBAL_STATUS) >> 59 & 1, f ? 1 : 0);
+        assert_int_equal(rd(MSR_IA32_PMC0), f ? 0 : 10);
+    }
     /* overcount: 2000 instructions count 2002. */
     intel4(PMU_FAULT_OVERCOUNT);
     assert_int_equal(hw_wrmsr(&hw, MSR_IA32_PERFEVTSEL0, SEL_INST_INT), 0);

@@ -272,6 +272,21 @@ static void to_records(const struct lbr_ref *e, u32 n, struct lbr_record *r, u32
         r[i] = i < n ? (struct lbr_record){e[i].from, e[i].to, true, false, false, 0, false, -1} : (struct lbr_record){0};
 }
 
+/* lbr/freeze_on_pmi's "does not move while frozen": equal only when every entry's FROM, TO and validity are. */
+static void test_stack_same(void **state)
+{
+    (void)state;
+    struct lbr_record a[4] = {{.from = 1, .to = 2, .valid = true}, {.from = 3, .to = 4, .valid = true}}, b[4];
+    memcpy(b, a, sizeof(a));
+    assert_true(lbr_stack_same(a, b, 4));
+    b[1].to = 5;
+    assert_false(lbr_stack_same(a, b, 4));
+    memcpy(b, a, sizeof(a));
+    b[3].valid = true; /* a record appeared in an empty slot */
+    assert_false(lbr_stack_same(a, b, 4));
+    assert_true(lbr_stack_same(a, b, 3)); /* beyond the depth nothing counts */
+}
+
 static void test_judge(void **state)
 {
     (void)state;
@@ -353,7 +368,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_discover_real_dumps),     cmocka_unit_test(test_discover_emulated_kinds),
         cmocka_unit_test(test_filter_values),           cmocka_unit_test(test_every_format_round_trips),
-        cmocka_unit_test(test_model_filter_freeze_and_faults), cmocka_unit_test(test_judge),
+        cmocka_unit_test(test_model_filter_freeze_and_faults), cmocka_unit_test(test_judge), cmocka_unit_test(test_stack_same),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

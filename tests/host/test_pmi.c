@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "tests/host/support/pmi_harness.h"
+#include "tests/pmi/portable/pmi_checks.h"
 
 #define MAX_PMUS 16
 #define MAX_POINTS 512
@@ -1128,9 +1129,187 @@ static void test_overflow_landing_after_the_stop(void **state)
     }
 }
 
+
+/* ---- the status judged exactly (tests/pmi/portable/pmi_checks.c) ------------------------------------------ */
+
+/* The wrap rule: a counter reloaded to 2^w - period is below that value again only after it wrapped. */
+static void test_counter_wrapped_rule(void **state)
+{
+    (void)state;
+    u64 reload = (1ull << 48) - 1000;
+    assert_true(pmi_counter_wrapped(0, reload));             /* wrapped on the last event */
+    assert_true(pmi_counter_wrapped(999, reload));           /* wrapped, 999 events of skid */
+    assert_false(pmi_counter_wrapped(reload, reload));       /* not one event counted */
+    assert_false(pmi_counter_wrapped((1ull << 48) - 1, reload)); /* all-ones: one event short of the wrap */
+}
+
+/* Each clause of pmi_status_judge on its own: removing any one makes its case pass. */
+static void test_status_judge_each_clause(void **state)
+{
+    (void)state;
+    static struct pmi_state s;
+    struct pmi_status_judgement j;
+    memset(&s, 0, sizeof(s));
+    s.status_seen = 0x1;
+    s.serviced[0] = 1;
+    assert_true(pmi_status_judge(&s, 0x1, 0x1, &j));
+    s.status_seen = 0x3; /* GP 1's bit read: it did not overflow */
+    assert_false(pmi_status_judge(&s, 0x1, 0x1, &j));
+    assert_int_equal(j.extra, 0x2);
+    s.status_seen = 0x1ull << 33; /* fixed 1 instead of fixed 0: one extra, one missing */
+    assert_false(pmi_status_judge(&s, 0x1ull << 32, 0x1ull << 32, &j));
+    assert_int_equal(j.extra, 0x1ull << 33);
+    assert_int_equal(j.missing, 0x1ull << 32);
+    s.status_seen = 0x0; /* the overflow never showed */
+    assert_false(pmi_status_judge(&s, 0x1, 0x1, &j));
+    assert_int_equal(j.missing, 0x1);
+    s.status_seen = 0x3; /* both expected, but GP 1's value showed no wrap */
+    s.phantom = 0x2;
+    assert_false(pmi_status_judge(&s, 0x3, 0x3, &j));
+    assert_int_equal(j.phantom, 0x2);
+    s.phantom = 0;
+    s.status_seen = 0x1; /* a counter that was not armed was serviced */
+    s.serviced[1] = 1;
+    assert_false(pmi_status_judge(&s, 0x1, 0x1, &j));
+    assert_int_equal(j.unarmed_serviced, 0x2);
+}
+
+/* Through the handler against the model: one counter of the armed ones overflows. Without a fault the judgement
+ * holds on every PMU, variant and delivery; with status-extra-bit (the next counter's bit set too) it fails on every
+ * PMU with a status register, as an extra bit and, the next counter being armed with a period, as one not wrapped. */
+static void test_status_exact_through_the_handler(void **state)
+{
+    (void)state;
+    u64 runs = 0, caught = 0;
+    for (size_t pi = 0; pi < npmus; pi++) {
+        const struct pmi_rig_pmu *p = &pmus[pi];
+        for (size_t vi = 0; vi < ARRAY_SIZE(offered); vi++) {
+            for (int nmi = 0; nmi <= 1; nmi++) {
+                for (int fault = 0; fault <= 1; fault++) {
+                    for (u32 bit = 0; bit < 64; bit++) {
+                        if (!(p->used & BIT(bit)))
+                            continue;
+                        struct pmi_rig_opts o = {.variant = offered[vi], .apic = MODEL_APIC_STRICT_EDGE, .nmi = nmi};
+                        must_setup(p, &o);
+                        rig.s.check_wrap = true;
+                        if (fault)
+                            pmu_model_set_faults(&rig.m, PMU_FAULT_STATUS_EXTRA_BIT);
+                        assert_int_equal(pmi_rig_overflow(&rig, BIT(bit)), BIT(bit));
+                        pmi_rig_drain(&rig);
+                        struct pmi_status_judgement j;
+                        bool ok = pmi_status_judge(&rig.s, rig.used, BIT(bit), &j);
+                        runs++;
+                        if (!fault || !has_status(p)) {
+                            if (!ok)
+                                fail_msg("%s %s %s bit %u: judged wrong without a fault: extra 0x%llx missing "
+                                         "0x%llx phantom 0x%llx", p->name, pmi_variant_name(offered[vi]),
+                                         nmi ? "nmi" : "fixed", bit, (unsigned long long)j.extra,
+                                         (unsigned long long)j.missing, (unsigned long long)j.phantom);
+                            continue;
+                        }
+                        if (ok || !j.extra)
+                            fail_msg("%s %s bit %u: status-extra-bit not caught", p->name,
+                                     pmi_variant_name(offered[vi]), bit);
+                        if ((j.extra & rig.used) && !(j.phantom & j.extra))
+                            fail_msg("%s %s bit %u: the armed counter 0x%llx read without its wrap is not flagged",
+                                     p->name, pmi_variant_name(offered[vi]), bit, (unsigned long long)j.extra);
+                        caught++;
+                    }
+                }
+            }
+        }
+    }
+    comment("%llu runs, status-extra-bit caught in %llu", (unsigned long long)runs, (unsigned long long)caught);
+    assert_true(caught > 0);
+}
+
+/* pmi/freeze_on_pmi's status: the one counter, CTR_Frz on v4+, no LBR_Frz unless asked; before v4 no status bit. */
+static void test_freeze_status_expected(void **state)
+{
+    (void)state;
+    assert_int_equal(pmi_freeze_status_expected(4, 0x1, false), 0x1 | BIT(59));
+    assert_int_equal(pmi_freeze_status_expected(5, 0x1, true), 0x1 | BIT(59) | BIT(58));
+    assert_int_equal(pmi_freeze_status_expected(2, 0x1, false), 0x1);
+    /* The observation: GP 0 and GP 1 with CTR_Frz, only GP 0 enabled, differs in the judged bits. */
+    u64 judged = pmi_freeze_status_judged(4, 0x70000000full);
+    assert_int_not_equal(0x800000000000003ull & judged, pmi_freeze_status_expected(4, 0x1, false));
+    assert_int_equal(judged & BIT(63), 0); /* CondChgd: informational */
+    assert_int_equal(pmi_freeze_status_judged(3, 0x3), 0x3);
+}
+
+
+/* ---- freeze judged by its effect (pmi/freeze_on_pmi) ----------------------------------------------------- */
+
+static void test_freeze_effect_each_clause(void **state)
+{
+    (void)state;
+    const char *why;
+    assert_int_equal(pmi_freeze_effect_verdict(202, 0, 202, &why), PMI_VERDICT_PASS);
+    assert_int_equal(pmi_freeze_effect_verdict(0, 0, 0, &why), PMI_VERDICT_FAIL);     /* shows nothing */
+    assert_int_equal(pmi_freeze_effect_verdict(202, 202, 202, &why), PMI_VERDICT_FAIL); /* counted while frozen */
+    assert_int_equal(pmi_freeze_effect_verdict(202, 0, 0, &why), PMI_VERDICT_FAIL);   /* never released */
+    assert_int_equal(pmi_freeze_effect_verdict(202, 0, 203, &why), PMI_VERDICT_FAIL); /* not exact after it */
+}
+
+/* The check's sequence against the model: GP 0 overflows with IA32_DEBUGCTL.Freeze_PerfMon_On_PMI, N events while
+ * frozen, the release (v4: STATUS_RESET of CTR_Frz; v2: GLOBAL_CTRL again), N events. PASS on v2 and v4 without a
+ * fault; freeze-keeps-counting FAILs on both, freeze-not-released on v4 (its CTR_Frz). */
+static enum pmi_verdict freeze_sequence(const struct pmi_rig_pmu *p, u32 faults)
+{
+    struct pmi_rig_opts o = {.variant = PMI_UNMASK_STOPPED, .apic = MODEL_APIC_STRICT_EDGE, .used = BIT(0)};
+    must_setup(p, &o);
+    pmu_model_set_faults(&rig.m, faults);
+    struct pmu *pm = &rig.pmu;
+    u64 sel = rig.m.gp_sel[0], before = 0, frozen_end = 0, after = 0, released_end = 0;
+    u16 event = (u16)(sel & 0xff);
+    assert_int_equal(hw_wrmsr(&rig.hw, 0x1d9, 1ull << 12), 0);
+    assert_int_equal(pmi_rig_overflow(&rig, BIT(0)), BIT(0));
+    pm->be->counter_read(pm, 0, &before);
+    pmu_model_count(&rig.m, event, (u8)(sel >> 8), 202);
+    pm->be->counter_read(pm, 0, &frozen_end);
+    assert_int_equal(hw_wrmsr(&rig.hw, 0x1d9, 0), 0);
+    if (p->caps.version >= 4)
+        pm->be->status_clear(pm, BIT(PMU_STATUS_CTR_FRZ) | BIT(0));
+    else
+        pm->be->global_set(pm, BIT(0));
+    pm->be->counter_read(pm, 0, &after);
+    pmu_model_count(&rig.m, event, (u8)(sel >> 8), 202);
+    pm->be->counter_read(pm, 0, &released_end);
+    const char *why;
+    u64 mask = pmu_counter_mask(pm, 0);
+    return pmi_freeze_effect_verdict(202, (frozen_end - before) & mask, (released_end - after) & mask, &why);
+}
+
+static void test_freeze_effect_against_the_model(void **state)
+{
+    (void)state;
+    u32 seen = 0;
+    for (size_t pi = 0; pi < npmus; pi++) {
+        const struct pmi_rig_pmu *p = &pmus[pi];
+        if (p->caps.kind != PMU_KIND_INTEL_ARCH || p->caps.version < 2)
+            continue;
+        seen++;
+        if (freeze_sequence(p, 0) != PMI_VERDICT_PASS)
+            fail_msg("%s: the freeze judged wrong without a fault", p->name);
+        if (freeze_sequence(p, PMU_FAULT_FREEZE_KEEPS_COUNTING) != PMI_VERDICT_FAIL)
+            fail_msg("%s: freeze-keeps-counting not caught", p->name);
+        if (freeze_sequence(p, PMU_FAULT_NO_FREEZE) != PMI_VERDICT_FAIL)
+            fail_msg("%s: no-freeze not caught", p->name);
+        if (p->caps.version >= 4 && freeze_sequence(p, PMU_FAULT_FREEZE_NOT_RELEASED) != PMI_VERDICT_FAIL)
+            fail_msg("%s: freeze-not-released not caught", p->name);
+    }
+    assert_true(seen >= 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_counter_wrapped_rule),
+        cmocka_unit_test(test_status_judge_each_clause),
+        cmocka_unit_test(test_status_exact_through_the_handler),
+        cmocka_unit_test(test_freeze_status_expected),
+        cmocka_unit_test(test_freeze_effect_each_clause),
+        cmocka_unit_test(test_freeze_effect_against_the_model),
         cmocka_unit_test(test_one_overflow_one_pmi),
         cmocka_unit_test(test_default_handler_accesses_single_overflow),
         cmocka_unit_test(test_simultaneous_overflow_same_event),

@@ -231,7 +231,8 @@ static struct pmu_cpu *pebs_or_skip(struct check *c)
                    rc ? "faults" : "does not keep a written value");
         return NULL;
     }
-    check_note(c, "pebs", "record format %u%s%s, counters 0x%llx", pmc->pebs.format,
+    check_note(c, "pebs", "record format %u%s%s, counters 0x%llx (informational: IA32_PERF_CAPABILITIES and CPUID, which "
+               "the records' layout judges)", pmc->pebs.format,
                pmc->pebs.adaptive ? ", adaptive" : "", pmc->pebs.trap ? ", trap-like" : ", fault-like",
                (unsigned long long)pmc->pebs.counters);
     return pmc;
@@ -396,7 +397,8 @@ static void adaptive_check(struct check *c)
         return;
     lbr_zero(&pmc->lbr);
     u64 cfg = PEBS_CFG_MEMINFO | PEBS_CFG_GP | PEBS_CFG_XMMS | PEBS_CFG_LBRS | (u64)(LBR_ENTRIES - 1) << PEBS_CFG_LBR_SHIFT;
-    check_note(c, "MSR_PEBS_DATA_CFG", "0x%llx: MemInfo, GPRs, XMMs, %u LBR entries (%u bytes a record)",
+    check_note(c, "MSR_PEBS_DATA_CFG", "0x%llx as written: MemInfo, GPRs, XMMs, %u LBR entries (%u bytes a record); each "
+               "record's group field must equal it",
                (unsigned long long)cfg, LBR_ENTRIES, pebs_record_size(&pmc->pebs, cfg, true));
     struct pebs_event pe;
     u64 samplers = instruction_samplers(pmc, &pe);
@@ -470,7 +472,10 @@ static void threshold_check(struct check *c)
     }
     irq_register_local(VECTOR_PMI, NULL);
     char obs[160];
-    k_snprintf(obs, sizeof(obs), "%u PMI(s), GLOBAL_STATUS 0x%llx, index at the PMI base + %lld records (threshold 3)",
+    /* Of GLOBAL_STATUS only OvfBuf is judged: a PEBS counter's own bit may or may not be set with it (Linux
+     * intel_pmu_handle_irq ignores the bits of PEBS counters, "status &= ~cpuc->pebs_enabled"), so the rest is shown. */
+    k_snprintf(obs, sizeof(obs), "%u PMI(s), GLOBAL_STATUS 0x%llx (OvfBuf judged), index at the PMI base + %lld records "
+               "(threshold 3)",
                pmis[ATTEMPTS - 1], (unsigned long long)status[ATTEMPTS - 1],
                (long long)((s64)(index[ATTEMPTS - 1] - base) / (s64)size));
     if (bad && bad < ATTEMPTS)

@@ -42,6 +42,21 @@ static bool wait_entries(struct pmi_cpu *pc, u64 n)
     return pc->entries >= n;
 }
 
+/* A PMI must arrive in the delivery mode the LVT performance-counter entry was programmed with (SDM Vol.3A 11.5.1:
+ * the entry's delivery mode, fixed or NMI, decides). One that came the other way was not handled (pmi_kernel.c counts
+ * it apart): FAIL naming the LVT value found when it came. */
+static bool judge_delivery(struct check *c, const struct pmi_cpu *pc)
+{
+    bool nmi = pc->st.nmi_mode;
+    if (!pc->wrong_mode)
+        return expect_true(c, "PMIs in the other delivery mode", true, "0", "0 (%s delivery programmed, LVT PC 0x%08x)",
+                           nmi ? "NMI" : "fixed", pmi_lvt_value(nmi));
+    return expect_true(c, "PMIs in the other delivery mode", false, "0",
+                       "%llu %s, LVT PC 0x%08x when the first came (%s delivery programmed, 0x%08x)",
+                       (unsigned long long)pc->wrong_mode, nmi ? "fixed interrupts on the PMI vector" : "NMIs",
+                       pc->wrong_mode_lvt, nmi ? "NMI" : "fixed", pmi_lvt_value(nmi));
+}
+
 /* The PMI vector path without a PMU: the LVT entry is masked as the APIC would on delivery, an IPI on the
  * PMI vector (or an NMI) runs the handler, which must unmask the entry and EOI (fixed mode only). */
 static void vector_path(struct check *c, bool nmi)
@@ -76,6 +91,7 @@ static void vector_path(struct check *c, bool nmi)
     /* The null PMU makes no MSR access: what remains is the unmask, plus the EOI in fixed mode. */
     expect_eq_dec(c, "APIC writes by the handler", nmi ? 1 : 2, apic_writes);
     expect_eq_dec(c, "stray PMIs", 0, pc->stray);
+    judge_delivery(c, pc);
 }
 
 static void vector_fixed_check(struct check *c)
@@ -116,6 +132,7 @@ static struct pmi_cpu *armed_run(struct pmu *p, u64 counters, u64 armed, const u
     pc->st.running = counters;
     pc->st.armed = armed;
     pc->st.exact_reload = exact;
+    pc->st.check_wrap = true;
     for (u32 bit = 0; bit < 64 && period; bit++)
         pc->st.period[bit] = period[bit];
     u64 flags = irq_save();
@@ -182,6 +199,48 @@ static const char *counter_name(u32 bit, char *buf, size_t n)
     return buf;
 }
 
+/* The status judged exactly (pmi_status_judge): the counter bits the handler read equal `expected`, the counters that
+ * overflowed by construction (GLOBAL_STATUS, SDM Vol.3B 21.2.2: a bit "indicates a counter overflow condition has
+ * occurred"; AMD PerfCntrGlobalStatus, APM Vol.2 13.2.2); none for a counter whose value had not wrapped; no service of
+ * a counter that was not armed. `prefix` names the run in the YAML. */
+static bool judge_status(struct check *c, const char *prefix, const struct pmi_state *st, u64 armed, u64 expected)
+{
+    struct pmi_status_judgement j;
+    bool ok = pmi_status_judge(st, armed, expected, &j);
+    char what[64];
+    k_snprintf(what, sizeof(what), "%sstatus counter bits read by the handler", prefix);
+    expect_eq(c, what, expected, st->status_seen);
+    k_snprintf(what, sizeof(what), "%sstatus bits of counters not wrapped", prefix);
+    expect_eq(c, what, 0, j.phantom);
+    k_snprintf(what, sizeof(what), "%sunarmed counters serviced", prefix);
+    u64 n = 0;
+    for (u32 bit = 0; bit < PMI_MAX_COUNTERS; bit++)
+        n += (j.unarmed_serviced >> bit & 1) ? st->serviced[bit] : 0;
+    expect_true(c, what, !j.unarmed_serviced, "0", "%llu overflows serviced on counters 0x%llx (armed 0x%llx)",
+                (unsigned long long)n, (unsigned long long)j.unarmed_serviced, (unsigned long long)armed);
+    return ok;
+}
+
+/* The same rule over several runs of one check, judged in one line (a check's report has room for a few lines per
+ * run only): `bad` names the runs that broke it (counters, or gaps), `wrong` holds what each got wrong, ORed. */
+static void judge_status_runs(struct check *c, const char *what, const char *runs, u64 bad,
+                              const struct pmi_status_judgement *wrong)
+{
+    expect_true(c, what, !bad, "counter bits read = the counters that overflowed, none for a counter not wrapped, no "
+                "unarmed counter serviced", "%s 0x%llx wrong: bits read not expected 0x%llx, expected not read 0x%llx, "
+                "not wrapped 0x%llx, unarmed serviced 0x%llx", runs, (unsigned long long)bad,
+                (unsigned long long)wrong->extra, (unsigned long long)wrong->missing,
+                (unsigned long long)wrong->phantom, (unsigned long long)wrong->unarmed_serviced);
+}
+
+static void status_runs_add(struct pmi_status_judgement *wrong, const struct pmi_status_judgement *j)
+{
+    wrong->extra |= j->extra;
+    wrong->missing |= j->missing;
+    wrong->phantom |= j->phantom;
+    wrong->unarmed_serviced |= j->unarmed_serviced;
+}
+
 /* One overflow per counter: exactly one PMI, that counter's status bit, clear afterwards. Period 1000 and
  * 600 loop iterations (1200 instructions plus a few of call and return): exactly one wrap. */
 static void overflow_each_check(struct check *c)
@@ -190,6 +249,9 @@ static void overflow_each_check(struct check *c)
     SKIP_WITHOUT_PMU(c, pmc);
     struct pmu *p = &pmc->pmu;
     u64 ctrs = instructions_counters(c, p), should = 0, counted = 0, missed = 0;
+    u32 wrong_mode_seen = 0; /* judged once, at the first counter whose PMI came in the other mode */
+    u64 status_bad = 0;
+    struct pmi_status_judgement status_wrong = {0};
     for (u32 bit = 0; bit < 64; bit++) {
         if (!(ctrs >> bit & 1))
             continue;
@@ -207,16 +269,28 @@ static void overflow_each_check(struct check *c)
         expect_eq_dec(c, what, 1, r.pc->st.pmis);
         k_snprintf(what, sizeof(what), "%s overflows serviced", name);
         expect_eq_dec(c, what, 1, r.pc->st.serviced[bit]);
+        struct pmi_status_judgement j;
+        if (!pmi_status_judge(&r.pc->st, 1ull << bit, 1ull << bit, &j)) {
+            status_bad |= 1ull << bit;
+            status_runs_add(&status_wrong, &j);
+        }
         if (pmu_has_status(p)) {
             u64 st = 0;
             p->be->status_read(p, &st);
-            k_snprintf(what, sizeof(what), "%s status after", name);
-            expect_eq(c, what, 0, st & (1ull << bit));
+            k_snprintf(what, sizeof(what), "%s status counter bits after", name);
+            expect_eq(c, what, 0, st & p->counters);
         }
         k_snprintf(what, sizeof(what), "%s handler errors", name);
         expect_eq(c, what, 0, (u64)r.pc->st.last_error);
+        if (r.pc->wrong_mode && !wrong_mode_seen++)
+            judge_delivery(c, r.pc);
         missed |= c->failures > failures ? 1ull << bit : 0;
     }
+    if (!wrong_mode_seen)
+        expect_true(c, "PMIs in the other delivery mode", true, "0", "0 (%s delivery)",
+                    g_options.pmi_nmi ? "NMI" : "fixed");
+    judge_status_runs(c, "status judged exactly (each counter alone)", "counters", status_bad, &status_wrong);
+    missed |= status_bad; /* a miss of that counter, for the silent-counter deviation below */
     pmu_reset(p);
     pmu_silent_counters_deviation(c, &pmc->caps, should, counted, missed);
 }
@@ -235,7 +309,8 @@ static void simultaneous_check(struct check *c)
     if (!expect_eq(c, "setup", 0, (u64)r.rc))
         return;
     u64 counted = 0, missed = 0;
-    check_note(c, "PMIs delivered", "%llu for %u counters", (unsigned long long)r.pc->st.pmis,
+    check_note(c, "PMIs delivered", "%llu for %u counters (informational: simultaneous overflows share one edge or not, "
+               "as the APIC takes them; each wrap's service is judged below)", (unsigned long long)r.pc->st.pmis,
                popcount64(r.counters));
     for (u32 bit = 0; bit < 64; bit++) {
         if (!(r.counters >> bit & 1))
@@ -251,6 +326,9 @@ static void simultaneous_check(struct check *c)
             missed |= 1ull << bit;
     }
     expect_eq_dec(c, "stuck status", 0, r.pc->st.stuck);
+    /* A counter that saw no event at all is judged above (and may be a host's, pmu_silent_counters_deviation). */
+    judge_status(c, "", &r.pc->st, r.counters, counted);
+    judge_delivery(c, r.pc);
     pmu_reset(p);
     pmu_silent_counters_deviation(c, &pmc->caps, r.counters, counted, missed);
 }
@@ -270,11 +348,15 @@ static void sampling_check(struct check *c)
     check_note(c, "size", "%llu iterations, period %llu", (unsigned long long)iterations, (unsigned long long)period);
     struct run plain = {.counters = ctrs, .period = 0, .iterations = iterations};
     do_run(c, p, &plain);
+    if (!plain.rc) /* counted from 0: nothing wraps */
+        judge_status(c, "unsampled run: ", &plain.pc->st, 0, 0);
     struct run s = {.counters = ctrs, .period = period, .iterations = iterations, .exact = true};
     do_run(c, p, &s);
     if (!expect_eq(c, "setup", 0, (u64)(plain.rc | s.rc)))
         return;
-    check_note(c, "PMIs", "%llu (%llu empty), most status re-reads %u", (unsigned long long)s.pc->st.pmis,
+    u64 sampled = 0;
+    check_note(c, "PMIs", "%llu (%llu empty), most status re-reads %u (informational: an APIC that re-samples the line may "
+               "give an empty PMI; the count bounds the sampled events below)", (unsigned long long)s.pc->st.pmis,
                (unsigned long long)s.pc->st.empty_pmis, s.pc->st.max_loops_seen);
     for (u32 bit = 0; bit < 64; bit++) {
         if (!(ctrs >> bit & 1))
@@ -282,6 +364,7 @@ static void sampling_check(struct check *c)
         char name[16], what[56];
         counter_name(bit, name, sizeof(name));
         u64 seen = events_sampled(p, &s, bit), ref = plain.final[bit];
+        sampled |= seen >= s.period ? 1ull << bit : 0; /* wrapped by construction; a silent counter: simultaneous */
         k_snprintf(what, sizeof(what), "%s serviced = produced", name);
         expect_eq_dec(c, what, seen / s.period, s.pc->st.serviced[bit]);
         k_snprintf(what, sizeof(what), "%s sampled in [unsampled, +PMIs]", name);
@@ -293,6 +376,8 @@ static void sampling_check(struct check *c)
     }
     expect_eq_dec(c, "stuck status", 0, s.pc->st.stuck);
     expect_eq(c, "handler errors", 0, (u64)s.pc->st.last_error);
+    judge_status(c, "", &s.pc->st, ctrs, sampled);
+    judge_delivery(c, s.pc);
     pmu_reset(p);
 }
 
@@ -313,6 +398,9 @@ static void during_handler_check(struct check *c)
                           popcount64(ctrs));
     u32 a = (u32)__builtin_ctzll(ctrs), b = (u32)__builtin_ctzll(ctrs & ~(1ull << a));
     u64 total = 0, serviced = 0;
+    u32 bad_gaps = 0, wrong_lvt = 0;
+    u64 wrong_mode = 0;
+    struct pmi_status_judgement wrong = {0};
     for (u32 gap = 1; gap <= 64; gap *= 2) {
         u64 both = (1ull << a) | (1ull << b);
         u64 period[64] = {0};
@@ -340,7 +428,19 @@ static void during_handler_check(struct check *c)
                         (unsigned long long)seen);
         }
         expect_eq_dec(c, "stuck status", 0, pc->st.stuck);
+        wrong_lvt = pc->wrong_mode && !wrong_mode ? pc->wrong_mode_lvt : wrong_lvt;
+        wrong_mode += pc->wrong_mode;
+        /* Judged once for all gaps below (the report of one check has room for a few lines per gap only). */
+        struct pmi_status_judgement j;
+        if (!pmi_status_judge(&pc->st, both, both, &j)) {
+            bad_gaps |= gap;
+            status_runs_add(&wrong, &j);
+        }
     }
+    judge_status_runs(c, "status judged exactly (every gap, A|B overflowed)", "gaps", bad_gaps, &wrong);
+    expect_true(c, "PMIs in the other delivery mode (every gap)", !wrong_mode, "0", "%llu, LVT PC 0x%08x when the first "
+                "came (%s delivery programmed, 0x%08x)", (unsigned long long)wrong_mode, wrong_lvt,
+                g_options.pmi_nmi ? "NMI" : "fixed", pmi_lvt_value(g_options.pmi_nmi));
     check_note(c, "totals", "%llu overflows produced, %llu serviced", (unsigned long long)total,
                (unsigned long long)serviced);
     pmu_reset(p);
@@ -363,6 +463,7 @@ static void lvt_mask_check(struct check *c)
     instructions_program(c, p, (u32)__builtin_ctzll(gp0));
     pmu_preload(p, (u32)__builtin_ctzll(gp0), 1000);
     struct pmi_cpu *pc = armed_run(p, gp0, gp0, period, false, 600, true);
+    judge_delivery(c, pc);
     if (!expect_true(c, "a PMI arrived", pc->entries >= 1, ">= 1", "%llu", (unsigned long long)pc->entries))
         return;
     bool masked = pc->lvt_at_entry & LVT_MASKED;
@@ -372,6 +473,11 @@ static void lvt_mask_check(struct check *c)
     const char *why = "";
     enum pmi_verdict v = pmi_lvt_mask_verdict(amd, pmc->caps.hypervisor, masked, &why);
     report_verdict(c, amd ? "mask at entry (AMD: not set)" : "mask at entry (Intel: set)", v, why);
+    /* The rest of the entry is what the kernel programmed (vector, delivery mode): the APIC changes only the mask on
+     * delivery, and shows its own delivery status in bit 12 (SDM Vol.3A 11.5.1), which is left out. */
+    expect_eq(c, "LVT at entry, mask and delivery status aside", pmi_lvt_value(pc->st.nmi_mode),
+              pc->lvt_at_entry & ~(LVT_MASKED | 1u << 12));
+    judge_status(c, "", &pc->st, gp0, gp0);
     pmu_reset(p);
 }
 
@@ -391,6 +497,7 @@ static void pending_at_unmask_check(struct check *c)
     pc->st.running = 0; /* the handler must not restart counting */
     pc->st.armed = gp0;
     pc->st.period[bit] = 100; /* reloaded, so a PMU without a status register sees the overflow end */
+    pc->st.check_wrap = true;
     apic_write(APIC_LVT_PMC, pmi_lvt_value(pc->st.nmi_mode) | LVT_MASKED);
     u64 flags = irq_save();
     sti();
@@ -409,13 +516,29 @@ static void pending_at_unmask_check(struct check *c)
                                          : "no PMI at unmask (edge-triggered: the overflow waited in the status)");
     expect_eq_dec(c, "PMIs while masked", 0, before);
     expect_eq_dec(c, "overflow serviced once", 1, pc->st.serviced[bit]);
+    judge_status(c, "", &pc->st, gp0, gp0);
+    judge_delivery(c, pc);
     pmu_reset(p);
 }
 
-/* Freeze-on-PMI: IA32_DEBUGCTL bit 12 (SDM Vol.3B 18.4.7 / 21.2.4): on a PMI the CPU clears GLOBAL_CTRL
- * (legacy freeze) or, on v4+, sets GLOBAL_STATUS.CTR_FRZ (bit 59). Where offered (Intel v2+). */
+/* Freeze-on-PMI: IA32_DEBUGCTL bit 12 (SDM Vol.3B 18.4.7 / 21.2.4.1): on a PMI the CPU clears GLOBAL_CTRL (legacy
+ * freeze, v2/v3) or, on v4+, sets GLOBAL_STATUS.CTR_FRZ (bit 59), a read-only enable ANDed into every counter's. Where
+ * offered (Intel v2+; AMD has no counter freeze, only the LBR's: lbr/freeze_on_pmi). Judged by its registers and by its
+ * effect: the counter stands still over a workload while frozen, and after the documented release - v4: CTR_Frz
+ * written to GLOBAL_STATUS_RESET (SDM Vol.3B 21.2.4.2; Linux intel_pmu_handle_irq acks the whole status it read,
+ * intel_pmu_ack_status, which is how it leaves a v4 freeze); v2/v3: GLOBAL_CTRL written again - it counts that
+ * workload exactly as it does unfrozen (pmi_freeze_effect_verdict). The LVT entry stays masked: nothing handles the PMI. */
 #define MSR_DEBUGCTL 0x1D9
 #define DEBUGCTL_FREEZE_PERFMON_ON_PMI (1ull << 12)
+#define FREEZE_WORK 100 /* user_loop iterations of each phase: about 200 instructions, far from the next wrap */
+
+static u64 counter_now(struct pmu *p, u32 bit)
+{
+    u64 v = 0;
+    p->be->counter_read(p, bit, &v);
+    return v;
+}
+
 static void freeze_on_pmi_check(struct check *c)
 {
     struct pmu_cpu *pmc = this_pmu_cpu();
@@ -425,8 +548,19 @@ static void freeze_on_pmi_check(struct check *c)
         return check_skip(c, "freeze-on-PMI is Intel perfmon v2+; this PMU: %s v%u", pmu_kind_name(pmc->caps.kind),
                           pmc->caps.version);
     u64 ic = instructions_counters(c, p), gp0 = ic & -ic;
-    u32 bit = (u32)__builtin_ctzll(gp0);
+    u32 bit = (u32)__builtin_ctzll(gp0), ver = pmc->caps.version;
+    u64 mask = pmu_counter_mask(p, bit);
+    /* The reference: the same workload counted with nothing frozen. */
     pmu_reset(p); /* clears DEBUGCTL's freeze bits: set bit 12 after it */
+    u64 flags = irq_save();
+    instructions_program(c, p, bit);
+    p->be->counter_write(p, bit, 0);
+    p->be->global_set(p, gp0);
+    workload_run(3, false, user_loop, FREEZE_WORK);
+    p->be->global_set(p, 0);
+    u64 reference = counter_now(p, bit);
+    irq_restore(flags);
+    pmu_reset(p);
     u64 dbg = 0;
     if (rdmsr_safe(MSR_DEBUGCTL, &dbg) || wrmsr_safe(MSR_DEBUGCTL, dbg | DEBUGCTL_FREEZE_PERFMON_ON_PMI))
         return check_skip(c, "IA32_DEBUGCTL not writable with bit 12 (fault)");
@@ -434,21 +568,56 @@ static void freeze_on_pmi_check(struct check *c)
     pmu_preload(p, bit, 100);
     struct pmi_cpu *pc = pmi_arm(p, variant(), g_options.pmi_nmi);
     apic_write(APIC_LVT_PMC, pmi_lvt_value(pc->st.nmi_mode) | LVT_MASKED); /* observe, do not handle */
-    u64 flags = irq_save();
+    flags = irq_save();
     p->be->global_set(p, gp0);
     workload_run(3, false, user_loop, 200);
     u64 gctl = 0, st = 0;
     p->be->global_get(p, &gctl);
     p->be->status_read(p, &st);
-    wrmsr_safe(MSR_DEBUGCTL, dbg);
+    /* Frozen: the workload again, nothing written in between. */
+    u64 at_freeze = counter_now(p, bit);
+    workload_run(3, false, user_loop, FREEZE_WORK);
+    u64 frozen_end = counter_now(p, bit);
+    wrmsr_safe(MSR_DEBUGCTL, dbg); /* no new freeze from here on */
+    /* The release, then the workload once more. */
+    if (ver >= 4)
+        p->be->status_clear(p, BIT(PMU_STATUS_CTR_FRZ) | gp0);
+    else
+        p->be->global_set(p, gp0);
+    u64 st_released = 0;
+    p->be->status_read(p, &st_released);
+    u64 released_start = counter_now(p, bit);
+    workload_run(3, false, user_loop, FREEZE_WORK);
+    u64 released_end = counter_now(p, bit);
+    p->be->global_set(p, 0);
     pmi_disarm();
     irq_restore(flags);
-    check_note(c, "observed", "GLOBAL_CTRL 0x%llx, GLOBAL_STATUS 0x%llx after the overflow",
-               (unsigned long long)gctl, (unsigned long long)st);
-    if (pmc->caps.version >= 4)
-        expect_eq(c, "GLOBAL_STATUS.CTR_FRZ (v4+)", 1, (st >> PMU_STATUS_CTR_FRZ) & 1);
-    else
-        expect_eq(c, "GLOBAL_CTRL cleared (legacy freeze)", 0, gctl & gp0);
+    judge_delivery(c, pc);
+    expect_eq_dec(c, "PMIs through the masked LVT entry", 0, pc->entries);
+    /* The status exactly: the one counter that overflowed, CTR_Frz on v4+ (no LBR freeze was asked); GLOBAL_CTRL: left
+     * alone by the v4 freeze (SDM Vol.3B 21.2.4.1: CTR_Frz is a read-only enable ANDed with GLOBAL_CTRL, which "continue[s]
+     * to serve as the primary interface"), cleared by the legacy one (SDM Vol.3B 18.4.7). */
+    u64 judged = pmi_freeze_status_judged(ver, p->counters);
+    expect_eq(c, ver >= 4 ? "GLOBAL_STATUS counters, CTR_Frz, LBR_Frz" : "GLOBAL_STATUS counters",
+              pmi_freeze_status_expected(ver, gp0, false), st & judged);
+    check_note(c, "GLOBAL_STATUS other bits (informational)", "0x%llx: OvfBuf, Ovf_Uncore, ASCI, Trace_ToPA and CondChgd "
+               "belong to PEBS, the uncore, SGX, PT and the reset, which this check does not drive",
+               (unsigned long long)(st & ~judged));
+    expect_eq(c, ver >= 4 ? "GLOBAL_CTRL kept (v4 freeze)" : "GLOBAL_CTRL cleared (legacy freeze)", ver >= 4 ? gp0 : 0,
+              gctl & p->counters);
+    /* The effect. */
+    u64 frozen = (frozen_end - at_freeze) & mask, released = (released_end - released_start) & mask;
+    check_note(c, "workload", "%u iterations of the ring-3 loop per phase: %llu instructions counted unfrozen",
+               FREEZE_WORK, (unsigned long long)reference);
+    expect_eq_dec(c, "counted while frozen", 0, frozen);
+    if (ver >= 4)
+        expect_eq(c, "GLOBAL_STATUS counters and CTR_Frz after STATUS_RESET", 0,
+                  st_released & (p->counters | BIT(PMU_STATUS_CTR_FRZ)));
+    expect_eq_dec(c, ver >= 4 ? "counted after STATUS_RESET of CTR_Frz" : "counted after GLOBAL_CTRL set again",
+                  reference, released);
+    const char *why = "";
+    enum pmi_verdict v = pmi_freeze_effect_verdict(reference, frozen, released, &why);
+    report_verdict(c, "freeze effect", v, why);
     pmu_reset(p);
 }
 

@@ -84,3 +84,11 @@ u32 lbr_expect_at(const struct lbr_ref *stream, u32 n, const struct lbr_filter *
     }
     return 0;
 }
+
+bool lbr_stack_same(const struct lbr_record *a, const struct lbr_record *b, u32 depth)
+{
+    for (u32 i = 0; i < depth; i++)
+        if (a[i].from != b[i].from || a[i].to != b[i].to || a[i].valid != b[i].valid)
+            return false;
+    return true;
+}

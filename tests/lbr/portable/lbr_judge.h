@@ -47,3 +47,5 @@ s32 lbr_freeze_top(const struct lbr_ref *stream, u32 n, const struct lbr_filter 
  * stream cut after it). */
 u32 lbr_expect_at(const struct lbr_ref *stream, u32 n, const struct lbr_filter *f, u32 top, u32 depth,
                   struct lbr_ref *out);
+/* Two reads of a stack hold the same records (FROM, TO, validity), entry by entry: a frozen LBR does not move. */
+bool lbr_stack_same(const struct lbr_record *a, const struct lbr_record *b, u32 depth);

@@ -86,3 +86,54 @@ int pmi_during_handler_program(struct pmu *p, u32 bit)
     const char *why;
     return pmi_program_instructions(p, bit, true, &why);
 }
+
+/* A status bit means that counter overflowed (SDM Vol.3B 21.2.2 IA32_PERF_GLOBAL_STATUS; AMD APM Vol.2 13.2.2
+ * PerfCntrGlobalStatus). Linux's handlers trust it the same way: intel_pmu_handle_irq (arch/x86/events/intel/core.c)
+ * skips a bit whose counter is not active and amd_pmu_v2_handle_irq (amd/core.c) WARNs when one is left ("it should
+ * never be the case that some overflows are not handled"), so a bit for a counter that did not overflow either
+ * disturbs a sample or goes unnoticed; here it FAILs. */
+bool pmi_status_judge(const struct pmi_state *s, u64 armed, u64 expected, struct pmi_status_judgement *j)
+{
+    j->extra = s->status_seen & ~expected;
+    j->missing = expected & ~s->status_seen;
+    j->phantom = s->phantom;
+    j->unarmed_serviced = 0;
+    for (u32 bit = 0; bit < PMI_MAX_COUNTERS; bit++)
+        if (s->serviced[bit] && !(armed >> bit & 1))
+            j->unarmed_serviced |= 1ull << bit;
+    return !j->extra && !j->missing && !j->phantom && !j->unarmed_serviced;
+}
+
+u64 pmi_freeze_status_judged(u32 version, u64 counters)
+{
+    return counters | (version >= 4 ? BIT(PMU_STATUS_CTR_FRZ) | BIT(PMU_STATUS_LBR_FRZ) : 0);
+}
+
+u64 pmi_freeze_status_expected(u32 version, u64 overflowed, bool freeze_lbr)
+{
+    if (version < 4) /* legacy freeze: GLOBAL_CTRL cleared, no status bit (SDM Vol.3B 18.4.7, 21.2.4.1) */
+        return overflowed;
+    return overflowed | BIT(PMU_STATUS_CTR_FRZ) | (freeze_lbr ? BIT(PMU_STATUS_LBR_FRZ) : 0);
+}
+
+/* A freeze is what it does (SDM Vol.3B 21.2.4.1: with CTR_Frz set no counter counts, whatever GLOBAL_CTRL says; 18.4.7:
+ * the legacy freeze clears GLOBAL_CTRL): a flag set while the counters run on, or a freeze its release does not end,
+ * are both visible only in the counts. */
+enum pmi_verdict pmi_freeze_effect_verdict(u64 reference, u64 frozen, u64 released, const char **why)
+{
+    if (!reference) {
+        *why = "the workload counted nothing unfrozen: the check shows nothing";
+        return PMI_VERDICT_FAIL;
+    }
+    if (frozen) {
+        *why = "the counter moved while frozen: the freeze is reported, not done";
+        return PMI_VERDICT_FAIL;
+    }
+    if (released != reference) {
+        *why = released ? "after the release the workload counted otherwise than unfrozen"
+                        : "nothing counted after the release: the freeze was not released";
+        return PMI_VERDICT_FAIL;
+    }
+    *why = "still while frozen, exact after the release";
+    return PMI_VERDICT_PASS;
+}
