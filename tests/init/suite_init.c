@@ -10,6 +10,8 @@
 
 #include "apic/apic.h"
 #include "lib/fw_resume.h"
+#include "lib/hv_deviation.h"
+#include "kernel/globals.h"
 #include "pmu/kernel/pmu_cpu.h"
 #include "kernel/safe.h"
 #include "kernel/smp.h"
@@ -360,17 +362,26 @@ static void apic_reset_check(struct check *c)
     check_note(c, "before INIT", "SVR 0x1FE, TPR 0x20, LVT PC 0xE9 (unmasked), LVT timer 0x100EA, timer "
                                  "initial count 0x7FFFFFFF, divide 0xB%s",
                apic_mode() == APIC_MODE_XAPIC ? ", LDR 0x02000000" : "");
+    bool others_ok = true;
+    const char *dev = NULL;
     for (u32 i = 0; i < ARRAY_SIZE(apic_regs); i++) {
         if (obs.apic_rc[i] == PMU_ENOTSUP)
             continue;
         if (obs.apic_rc[i]) {
-            expect_eq(c, apic_regs[i].name, apic_regs[i].expected, (u64)obs.apic_rc[i] << 32);
+            others_ok &= expect_eq(c, apic_regs[i].name, apic_regs[i].expected, (u64)obs.apic_rc[i] << 32);
             continue;
         }
-        expect_eq(c, apic_regs[i].name, apic_regs[i].expected, obs.apic_after[i]);
+        bool ok = expect_eq(c, apic_regs[i].name, apic_regs[i].expected, obs.apic_after[i]);
+        if (!ok && apic_regs[i].reg == APIC_LVT_LINT0)
+            dev = hv_dev_init_lint0(hv_kind_of(&g_ident), (obs.apic_base_after & APIC_BASE_BSP) != 0,
+                                    obs.apic_after[i]);
+        else
+            others_ok &= ok;
     }
-    expect_eq(c, "IA32_APIC_BASE", obs.apic_base_before, obs.apic_base_after);
-    expect_eq_dec(c, "APIC ID kept", obs.apic_id_before, apic_id());
+    others_ok &= expect_eq(c, "IA32_APIC_BASE", obs.apic_base_before, obs.apic_base_after);
+    others_ok &= expect_eq_dec(c, "APIC ID kept", obs.apic_id_before, apic_id());
+    if (dev && others_ok)
+        check_deviation(c, "%s", dev);
 }
 
 /* SDM Vol.3A 10.1 "Initialization Overview": INIT leaves the MSRs and the x87 FPU state unchanged; Table 10-1:
