@@ -57,3 +57,39 @@ const char *hv_dev_init_lint0(enum hv_kind hv, bool bsp, u32 lint0)
     return "KVM deviation: arch/x86/kvm/lapic.c kvm_lapic_reset sets LVT LINT0 to ExtINT, unmasked (0x700), on "
            "the boot CPU at INIT as at RESET (KVM_X86_QUIRK_LINT0_REENABLED)";
 }
+
+#define ESR_ILLEGAL_REGISTER (1u << 7)
+
+const char *hv_dev_esr_illegal_register(enum hv_kind hv, u32 esr)
+{
+    if (hv != HV_KVM || (esr & ESR_ILLEGAL_REGISTER))
+        return NULL;
+    return "KVM deviation: arch/x86/kvm/lapic.c never logs Illegal Register Address (ESR bit 7): a reserved "
+           "offset is refused by kvm_lapic_reg_read and apic_mmio_read reads 0 without an error";
+}
+
+#define LVT_DELIVERY_STATUS (1u << 12)
+#define LVT_REMOTE_IRR (1u << 14)
+#define APIC_LVT_LINT0_REG 0x350u
+#define APIC_LVT_LINT1_REG 0x360u
+
+const char *hv_dev_lvt_status_ro(enum hv_kind hv, const u32 *reg, const u32 *back, u32 n)
+{
+    bool any = false, kvm_masks = true;
+    for (u32 i = 0; i < n; i++) {
+        u32 kept = LVT_DELIVERY_STATUS;
+        if (reg[i] == APIC_LVT_LINT0_REG || reg[i] == APIC_LVT_LINT1_REG)
+            kept |= LVT_REMOTE_IRR;
+        any = any || back[i];
+        kvm_masks = kvm_masks && !(back[i] & ~kept);
+    }
+    if (!any)
+        return NULL;
+    if (hv == HV_QEMU_TCG)
+        return "QEMU TCG deviation: hw/intc/apic.c stores all 32 bits written to an LVT entry, so the read-only "
+               "Delivery Status/Remote IRR bits read back as written";
+    if (hv == HV_KVM && kvm_masks)
+        return "KVM deviation: arch/x86/kvm/lapic.c keeps the bits of LVT_MASK (Delivery Status, bit 12) and, for "
+               "LINT0/LINT1, LINT_MASK (Remote IRR, bit 14) as written";
+    return NULL;
+}

@@ -28,3 +28,14 @@ const char *hv_dev_tpr_low_nibble(enum hv_kind hv, enum cpu_vendor vendor, const
  * (arch/x86/kvm/lapic.c) sets LINT0 to ExtINT, unmasked (0x700), on the BSP at INIT as at RESET
  * (KVM_X86_QUIRK_LINT0_REENABLED); the SDM says masked (Vol.3A 11.4.7.1, 11.4.7.3). */
 const char *hv_dev_init_lint0(enum hv_kind hv, bool bsp, u32 lint0);
+
+/* apic/esr_register, apic/esr_clear (xAPIC mode): a read of a reserved register offset left ESR bit 7 (Illegal
+ * Register Address) clear (esr is what the write+read gave). KVM: arch/x86/kvm/lapic.c logs no such error
+ * (kvm_lapic_reg_read refuses the offset, apic_mmio_read returns 0 and sets nothing). */
+const char *hv_dev_esr_illegal_register(enum hv_kind hv, u32 esr);
+
+/* apic/lvt_status_ro (xAPIC mode): what reads back of the read-only bits 12 (Delivery Status) and 14 (Remote IRR)
+ * after writing them as 1, per LVT entry (reg: its APIC register offset, 0x350/0x360 LINT0/LINT1). QEMU TCG
+ * (hw/intc/apic.c) stores every bit written; KVM (arch/x86/kvm/lapic.c LVT_MASK, LINT_MASK) stores bit 12 in
+ * every entry and bit 14 in LINT0/LINT1. Applies when some bit read back and, for KVM, only bits its masks keep. */
+const char *hv_dev_lvt_status_ro(enum hv_kind hv, const u32 *reg, const u32 *back, u32 n);

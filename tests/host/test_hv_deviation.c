@@ -86,6 +86,37 @@ static void init_lint0(void **state)
     assert_null(hv_dev_init_lint0(HV_NONE, true, 0x700));
 }
 
+static void esr_illegal_register(void **state)
+{
+    (void)state;
+    const char *d = hv_dev_esr_illegal_register(HV_KVM, 0);
+    assert_non_null(d);
+    assert_non_null(strstr(d, "arch/x86/kvm/lapic.c"));
+    assert_null(hv_dev_esr_illegal_register(HV_KVM, 0x80)); /* logged: no deviation */
+    assert_null(hv_dev_esr_illegal_register(HV_QEMU_TCG, 0));
+    assert_null(hv_dev_esr_illegal_register(HV_NONE, 0));
+}
+
+static void lvt_status_ro(void **state)
+{
+    (void)state;
+    static const u32 reg[] = {0x320, 0x350, 0x360, 0x370};
+    /* What KVM gave under kvm_pvm (xAPIC mode): bit 12 everywhere, bit 14 too on LINT0/LINT1. */
+    static const u32 kvm[] = {0x1000, 0x5000, 0x5000, 0x1000};
+    static const u32 none[] = {0, 0, 0, 0};
+    static const u32 timer_irr[] = {0x4000, 0, 0, 0}; /* Remote IRR kept in the timer entry: not KVM's masks */
+    const char *d = hv_dev_lvt_status_ro(HV_KVM, reg, kvm, 4);
+    assert_non_null(d);
+    assert_non_null(strstr(d, "LVT_MASK"));
+    assert_null(hv_dev_lvt_status_ro(HV_KVM, reg, none, 4));
+    assert_null(hv_dev_lvt_status_ro(HV_KVM, reg, timer_irr, 4));
+    d = hv_dev_lvt_status_ro(HV_QEMU_TCG, reg, timer_irr, 4);
+    assert_non_null(d);
+    assert_non_null(strstr(d, "hw/intc/apic.c"));
+    assert_null(hv_dev_lvt_status_ro(HV_NONE, reg, kvm, 4));
+    assert_null(hv_dev_lvt_status_ro(HV_OTHER, reg, kvm, 4));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -93,6 +124,8 @@ int main(void)
         cmocka_unit_test(esr_illegal_vector),
         cmocka_unit_test(tpr_low_nibble),
         cmocka_unit_test(init_lint0),
+        cmocka_unit_test(esr_illegal_register),
+        cmocka_unit_test(lvt_status_ro),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
