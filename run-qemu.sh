@@ -395,6 +395,44 @@ watch='
     <$s> // exit 0; print $s "{\"execute\": \"qmp_capabilities\"}\n"; answer();
     while (1) { print $s "{\"execute\": \"query-status\"}\n"; my $l = answer();
                 stopped($1) if $l =~ /"status": *"(internal-error|guest-panicked)"/; sleep 0.25 }'
+# --- KVM's side of the run (--accel kvm): which KVM this is, and its emulation counters before and after --------
+# KVM runs guest code natively (VMX, SVM) or, where it cannot, through its instruction emulator
+# (arch/x86/kvm/emulate.c): VMX without unrestricted guest in a state VM entry refuses, or no VMX/SVM at all
+# (kvm_pvm). The emulator is ~100x slower and lacks many instructions (an emulation failure pauses the guest).
+# The counters are KVM's debugfs statistics (Documentation/virt/kvm/api.rst "KVM_GET_STATS_FD"; all VMs of the
+# host summed); when they cannot be read, the line says why. Nothing is mounted or changed on the host.
+kvm_dir=/sys/kernel/debug/kvm
+kvm_backend() {
+    local m p out=""
+    for m in kvm_intel kvm_amd kvm_pvm; do
+        [[ -d /sys/module/$m ]] || continue
+        out+="${out:+, }$m"
+        for p in unrestricted_guest ept npt nested; do
+            [[ -r /sys/module/$m/parameters/$p ]] && out+=" $p=$(cat "/sys/module/$m/parameters/$p" 2>/dev/null)"
+        done
+    done
+    grep -qw -e vmx -e svm /proc/cpuinfo 2>/dev/null || out+="${out:+; }no vmx or svm in /proc/cpuinfo"
+    echo "${out:-no KVM module under /sys/module}"
+}
+kvm_counters() {  # kvm_counters WHEN
+    local f v line="" why=""
+    if [[ ! -d $kvm_dir ]]; then
+        why="$kvm_dir is absent (debugfs not mounted: mount -t debugfs none /sys/kernel/debug)"
+    else
+        for f in exits insn_emulation insn_emulation_fail; do
+            if v=$(cat "$kvm_dir/$f" 2>&1); then line+=" $f=$v"; else why="${v##*: }"; break; fi
+        done
+        [[ -n $why ]] && why="$kvm_dir/exits etc.: $why (a kernel in lockdown refuses its writable debugfs files)"
+    fi
+    if [[ -n $why ]]; then echo "$prog: kvm counters $1: cannot be read: $why" >&2; return 1; fi
+    echo "$prog: kvm counters $1:$line" >&2
+}
+kvm_readable=no
+if [[ $accel == kvm ]]; then
+    echo "$prog: kvm: $(kvm_backend)" >&2
+    kvm_counters before && kvm_readable=yes
+fi
+
 perl -e "$watch" "$work/qmp.sock" "$work/qmp.stopped" "$work/qemu.pid" 2>"$work/watch.err" &
 watch_pid=$!
 set +e
@@ -405,6 +443,7 @@ else
 fi
 statuses=("${PIPESTATUS[@]}")
 kill "$watch_pid" 2>/dev/null; wait "$watch_pid" 2>/dev/null
+[[ $kvm_readable == yes ]] && { kvm_counters after || true; }
 set -e
 status=${statuses[0]}
 if [[ -n $spcr && $spcr != ttyS0 ]]; then

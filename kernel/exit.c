@@ -39,14 +39,21 @@ void machine_reset_kbc(void)
 }
 
 /* A triple fault: an exception with an empty IDT cannot be delivered (#GP, then #DF, then shutdown; SDM
- * Vol.3A 7.15 "Interrupt 8"); the chipset turns the shutdown cycle into a reset. */
+ * Vol.3A 7.15 "Interrupt 8"); the chipset turns the shutdown cycle into a reset. The exception is a divide
+ * error (#DE and #GP are both contributory: #DF at once, SDM Vol.3A Table 7-5), not Linux's INT3
+ * (arch/x86/kernel/reboot.c): a hypervisor that runs the kernel through KVM's instruction emulator stops the
+ * guest at INT3 or UD2 outside real mode (arch/x86/kvm/emulate.c emulate_int, twobyte_table 0x0B), while DIV
+ * raises #DE there as on hardware (em_div_ex). */
 void machine_reset_triple(void)
 {
     struct {
         u16 limit;
         u64 base;
     } PACKED null_idt = {0, 0};
-    asm volatile("lidt %0; int3" ::"m"(null_idt));
+    asm volatile("lidt %0\n"
+                 "xorl %%ecx, %%ecx\n"
+                 "divl %%ecx" ::"m"(null_idt)
+                 : "eax", "ecx", "edx", "memory");
 }
 
 /* Reset paths in order of preference; QEMU honours all three (piix rcr_write / ich9_rst_cnt_write, pckbd.c

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "kernel/percpu_array.h"
+#include "lib/guest_state.h"
 #include "kernel/traps.h"
 #include "kernel/x86.h"
 
@@ -30,19 +31,10 @@ static const u64 gdt_template[5] = {
     0x00AFFA000000FFFFull, /* 0x20 ring-3 code, L=1 */
 };
 
-static void tss_descriptor(u64 *slot, const struct tss64 *tss)
-{
-    /* 16-byte system descriptor, type 9 = available 64-bit TSS (SDM Vol.3A 8.2.3). */
-    u64 base = (u64)tss, limit = sizeof(*tss) - 1;
-    slot[0] = (limit & 0xFFFF) | ((base & 0xFFFFFF) << 16) | (0x89ull << 40) | (((limit >> 16) & 0xF) << 48) |
-              (((base >> 24) & 0xFF) << 56);
-    slot[1] = base >> 32;
-}
-
 /* Load c's GDT (with a fresh, not busy, TSS descriptor), its TSS and the shared IDT, and point GS at c. */
 static void cpu_local_load(struct cpu *c)
 {
-    tss_descriptor(&c->gdt[5], &c->tss);
+    tss64_descriptor(&c->gdt[5], (u64)&c->tss, sizeof(c->tss) - 1);
     struct {
         u16 limit;
         u64 base;

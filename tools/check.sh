@@ -26,7 +26,8 @@
 #      HPET or ACPI: boot/clocks must fail rather than a TSC frequency be made up). With QEMU 10 from
 #      bookworm-backports (tools/qemu10.sh; a SKIP line names the runs and the reason when it cannot be had):
 #      x2APIC mode under TCG (-cpu max -smp 4, q35) and 288 CPUs (q35 + intel-iommu, suite=smp,apic,x2apic: the
-#      APIC timer checks on 288 vCPUs sharing 2 host cores, the hardest case for timing verdicts).
+#      APIC timer checks on 288 vCPUs sharing 2 host cores, the hardest case for timing verdicts). Where /dev/kvm
+#      is usable (else a SKIP line), suites boot and init under KVM at -smp 1 and 4 (kvm_runs).
 #      Suite reset (reset=all: 0xCF9, 8042 0xFE, triple fault) through -kernel on pc and q35, the GRUB ISO's
 #      multiboot2 entry on q35 and multiboot entry on pc, and UEFI on pc: QEMU must exit by itself with a PASS
 #      after four boots; the last boot's stream is the run's (build/check/qemu/reset-*.last.log)
@@ -60,7 +61,8 @@
 # small host parallel runs of 4-CPU guests starve each other's vCPUs), CHECK_QEMU=0 (skip the QEMU runs),
 # CHECK_KERNEL=FILE (boot this image instead of build/pmuboot.elf: for testing this script), CHECK_QEMU10=0
 # (skip the QEMU 10 runs, recorded as SKIP), CHECK_EMUL=0 (skip the emulated-PMU runs, recorded as SKIP),
-# CHECK_SWEEP_SEED=S (the command-line sweep's seed, to repeat one; default from the clock).
+# CHECK_SWEEP_SEED=S (the command-line sweep's seed, to repeat one; default from the clock), CHECK_KVM=0 (skip the
+# KVM runs, recorded as SKIP).
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -85,7 +87,7 @@ echo "check: ${#host_tests[@]} host test programs"
 for t in "${host_tests[@]}"; do
     name=${t##*/}
     set +e
-    CMOCKA_MESSAGE_OUTPUT=TAP "$t" >"$out/host/$name.tap" 2>"$out/host/$name.err" </dev/null
+    CMOCKA_MESSAGE_OUTPUT=TAP PMUBOOT_IMAGE=${CHECK_KERNEL:-} "$t" >"$out/host/$name.tap" 2>"$out/host/$name.err" </dev/null
     status=$?
     tools/tapsum --quiet "$out/host/$name.tap" >/dev/null 2>&1
     tap_status=$?
@@ -276,6 +278,25 @@ else
     qemu10_why=$(tail -n 1 "$out/qemu10.err" | sed 's/^qemu10: //')
     qemu10_why=${qemu10_why:-tools/qemu10.sh failed without a reason}
 fi
+# KVM, wherever /dev/kvm is usable (else one SKIP line in runs.tap names the runs and the reason): suites boot and
+# init at -smp 1 and 4 must complete with 0 FAILs (KVM's named deviations are TODO). Not the default suites: on the
+# development machine /dev/kvm is kvm_pvm without VMX/SVM, where the default suites take 35 s (-smp 1) and 108 s
+# (-smp 4) and six checks FAIL for that hypervisor's own behaviour (docs/running.md, KVM); boot and init are what
+# stopped the guest before (an emulation failure at the first x87 instruction of suite init).
+kvm_runs=(
+    "kvm-q35-smp1|--accel kvm --machine q35 --smp 1 --append suite=boot,init --timeout 120"
+    "kvm-q35-smp4|--accel kvm --machine q35 --smp 4 --append suite=boot,init --timeout 180"
+)
+kvm_why=""
+if [[ ${CHECK_QEMU:-1} == 0 ]]; then
+    :
+elif [[ ${CHECK_KVM:-1} == 0 ]]; then
+    kvm_why="CHECK_KVM=0"
+elif [[ -r /dev/kvm && -w /dev/kvm ]]; then
+    qemu_runs+=("${kvm_runs[@]}")
+else
+    kvm_why="/dev/kvm is missing or not accessible"
+fi
 # Runs that must fail, each for its one reason: name | options | a line the log must hold | what it shows.
 error_runs=(
     "error-path|--machine pc --append nonsense=1 --timeout 20|nonsense|'nonsense=1' rejected"
@@ -379,6 +400,8 @@ else
         run_check no "fold/$name: the folded stream's per-thread verdicts differ from the unfolded ones' (diff $out/qemu/$name.grid $out/qemu/$name.folded.grid; $out/qemu/$name.folded.err)"
     fi
     [[ $have_uefi == yes ]] || run_check yes "qemu/uefi-q35 # SKIP $uefi_why"
+    [[ -z $kvm_why ]] ||
+        run_check yes "qemu/kvm # SKIP runs $(for r in "${kvm_runs[@]}"; do printf '%s ' "${r%%|*}"; done)not done: $kvm_why"
     [[ -z $qemu10_why ]] ||
         run_check yes "qemu/qemu10 # SKIP runs $(for r in "${qemu10_runs[@]}"; do printf '%s ' "${r%%|*}"; done)not done: QEMU 10 not available: $qemu10_why"
     # The runs that must fail: each must end by itself with failed checks, and its log must show why.
