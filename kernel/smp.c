@@ -245,6 +245,9 @@ bool smp_init_roundtrip(void (*capture)(void *arg), void *arg, u64 *init_tsc, co
         smp_ap_stack_tops[me] = (u64)(uintptr_t)(reentry_stack + sizeof(reentry_stack));
         __atomic_store_n(&r->armed, true, __ATOMIC_RELEASE);
         if (me == 0) { /* INIT to itself, back through the firmware's warm-reset vector */
+            /* Not watched from here on: a watcher's NMI would be taken in the firmware's real-mode path (its IVT), and
+             * a slow round trip (seen under a software KVM at 64 CPUs) reset the machine that way. */
+            bsp_watch_end();
             ledger_note("BDA 40:67 warm-reset vector", warm_get, warm_put, 0, *warm_vector(), 32);
             ledger_note_cmos(CMOS_SHUTDOWN, cmos_read(CMOS_SHUTDOWN), "shutdown status");
             warm[0] = 0;
