@@ -18,15 +18,25 @@ static bool tally(struct check *c, bool ok)
     return ok;
 }
 
+void check_key_prefix(struct check *c, const char *prefix)
+{
+    c->key_prefix = prefix;
+}
+
+/* The key as written: the pass's prefix, then what. */
+#define KEY(c, what, buf) (c->key_prefix ? (k_snprintf(buf, sizeof(buf), "%s%s", c->key_prefix, what), buf) : what)
+
 bool expect_eq(struct check *c, const char *what, u64 expected, u64 observed)
 {
-    yaml_equal(&c->diag, what, true, expected, observed);
+    char k[192];
+    yaml_equal(&c->diag, KEY(c, what, k), true, expected, observed);
     return tally(c, expected == observed);
 }
 
 bool expect_eq_dec(struct check *c, const char *what, u64 expected, u64 observed)
 {
-    yaml_equal(&c->diag, what, false, expected, observed);
+    char k[192];
+    yaml_equal(&c->diag, KEY(c, what, k), false, expected, observed);
     return tally(c, expected == observed);
 }
 
@@ -34,7 +44,8 @@ bool expect_within(struct check *c, const char *what, s64 expected, s64 observed
                    const char *unit)
 {
     u64 diff = observed > expected ? (u64)(observed - expected) : (u64)(expected - observed);
-    yaml_key(&c->diag, what);
+    char k[192];
+    yaml_key(&c->diag, KEY(c, what, k));
     sb_printf(&c->diag, "{expected: %lld, observed: %lld, tolerance: %llu, unit: %s}\n", (long long)expected,
               (long long)observed, (unsigned long long)tolerance, unit);
     if (unit && !c->has_figure) {
@@ -50,8 +61,9 @@ bool expect_within(struct check *c, const char *what, s64 expected, s64 observed
 bool expect_true(struct check *c, const char *what, bool ok, const char *expected, const char *observed_fmt, ...)
 {
     va_list ap;
+    char k[192];
     va_start(ap, observed_fmt);
-    yaml_exact_v(&c->diag, what, expected, observed_fmt, ap);
+    yaml_exact_v(&c->diag, KEY(c, what, k), expected, observed_fmt, ap);
     va_end(ap);
     return tally(c, ok);
 }
@@ -59,8 +71,9 @@ bool expect_true(struct check *c, const char *what, bool ok, const char *expecte
 void check_note(struct check *c, const char *key, const char *fmt, ...)
 {
     va_list ap;
+    char k[192];
     va_start(ap, fmt);
-    yaml_note_v(&c->diag, key, fmt, ap);
+    yaml_note_v(&c->diag, KEY(c, key, k), fmt, ap);
     va_end(ap);
 }
 
@@ -141,7 +154,8 @@ void check_inconclusive(struct check *c, const char *what, const char *fmt, ...)
     va_start(ap, fmt);
     k_vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
-    yaml_key(&c->diag, what);
+    char k[192];
+    yaml_key(&c->diag, KEY(c, what, k));
     sb_printf(&c->diag, "{verdict: inconclusive, why: ");
     yaml_str(&c->diag, msg);
     sb_printf(&c->diag, "}\n");

@@ -59,6 +59,7 @@ struct check {
     s64 figure;
     char figure_unit[16];
     struct fault_record fault;
+    const char *key_prefix; /* put before every YAML key (check_key_prefix): a check that runs its body twice */
     struct strbuf diag;
     char diag_buf[8192]; /* YAML lines, unindented (amd-v2 events/exact_gp with its catalog notes whole: 4.5 KB) */
 };
@@ -71,6 +72,9 @@ bool expect_within(struct check *c, const char *what, s64 expected, s64 observed
                    const char *unit);
 bool expect_true(struct check *c, const char *what, bool ok, const char *expected, const char *observed_fmt, ...)
     PRINTF_LIKE(5, 6);
+/* A check whose body runs more than once (e.g. in each PMI delivery mode) names each pass: every YAML key written from
+ * here on starts with prefix ("fixed: "), until NULL. The string must outlive its use. */
+void check_key_prefix(struct check *c, const char *prefix);
 /* Extra evidence (not an expectation): `key: value` in the YAML block. */
 void check_note(struct check *c, const char *key, const char *fmt, ...) PRINTF_LIKE(3, 4);
 /* The check cannot run here; reason carries the evidence (e.g. "CPUID.0AH.EAX=0"). */

@@ -18,7 +18,7 @@ const struct report_counts *report_counts(void);
 /* Render a verdict's text into a record of at most REPORT_RECORD_MAX bytes (harness/tap_report.h), then emit it
  * with the next test number. verdict: an enum report_verdict, | REPORT_EMULATED when it came from the emulated
  * PMU (counted apart in the closing lines). */
-#define REPORT_RECORD_MAX 4096
+#define REPORT_RECORD_MAX 12288 /* a check's whole YAML (harness/framework.h diag_buf, 8 KiB) and its verdict line */
 #define REPORT_EMULATED 0x80u
 void report_emit(u32 verdict, const char *text, u32 len);
 void report_comment(const char *fmt, ...) PRINTF_LIKE(1, 2);

@@ -48,7 +48,7 @@ struct options {
     s64 init_delay_us;          /* init_delay_us=N; -1 = chosen by CPU family */
     u32 ap_timeout_ms;          /* ap_timeout_ms=N */
     u32 pmi_variant;            /* pmi=unmask-stopped|late|early: enum pmi_variant (0 = unmask-stopped) */
-    u32 pmi_nmi;                /* pmi_delivery=fixed|nmi: 0, 1 */
+    u32 pmi_delivery;           /* pmi_delivery=fixed|nmi|both: enum pmi_delivery (pmu/options.h); both by default */
     char pmu_emulated[24];      /* pmu=emulated:KIND: the kind's name (emul/emul.h); empty = the real PMU */
     u32 pmu_emulated_kvm;       /* pmu=emulated:KIND@kvm: presented as a KVM guest's vPMU (hypervisor bit) */
     char pmu_part[32];          /* pmu_part=NAME: the emulated kind presents this part of the event catalog */

@@ -51,7 +51,7 @@ u32 tap_fold_render(const struct tap_fold_item *it, u32 n, u32 *scratch, char *o
  * verdict are folded per check (a thread that matches none of them once they are all taken is printed alone),
  * and a folded line is at most TAP_FOLD_OUT_MAX bytes (twice the kernel's REPORT_RECORD_MAX). */
 #define TAP_FOLD_GROUPS 64
-#define TAP_FOLD_OUT_MAX 8192
+#define TAP_FOLD_OUT_MAX 24576
 
 /* Print one group of agreeing threads (it[0..n), ascending CPUs, every pair tap_fold_same_shape): as many folded
  * lines as its CPU list needs (tap_fold_fit), each rendered into out (TAP_FOLD_OUT_MAX bytes) and passed to emit;

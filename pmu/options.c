@@ -16,8 +16,8 @@ static const char *set_pmi(struct options *o, const char *v)
 
 static const char *set_pmi_delivery(struct options *o, const char *v)
 {
-    static const char *const names[] = {"fixed", "nmi", NULL};
-    return opt_choice(v, names, &o->pmi_nmi, "expects fixed or nmi");
+    static const char *const names[] = {"both", "fixed", "nmi", NULL}; /* enum pmi_delivery */
+    return opt_choice(v, names, &o->pmi_delivery, "expects both, fixed or nmi");
 }
 
 static const struct opt_desc rows[] = {
@@ -25,7 +25,9 @@ static const struct opt_desc rows[] = {
      "PMI handler order: unmask-stopped (default: unmask with counting stopped, safe on any APIC; also 'knc'), late "
      "(Linux), early",
      set_pmi},
-    {"pmi_delivery", "pmi_delivery=fixed|nmi", "LVT performance-counter delivery: fixed vector 0xE8 (default) or NMI",
+    {"pmi_delivery", "pmi_delivery=both|fixed|nmi",
+     "LVT performance-counter delivery for the pmi checks: each of them once with fixed vector 0xE8 and once with NMI "
+     "(both, default), or only one",
      set_pmi_delivery},
 };
 

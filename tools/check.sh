@@ -631,12 +631,13 @@ else
         fi
     fi
 
-    # Evidence is never cut: a check whose YAML outgrew its buffer says so in the stream ("diagnostics truncated").
-    cut=$(grep -l '"diagnostics truncated"' "$out"/qemu/*.log "$out"/emulated/*.log 2>/dev/null | tr '\n' ' ' || true)
+    # Evidence is never cut: a check whose YAML outgrew its buffer says so in the stream ("diagnostics truncated"), and
+    # so does one whose CPU's report buffer had no room left for it ("diagnostics dropped").
+    cut=$(grep -l -e '"diagnostics truncated"' -e '"diagnostics dropped"' "$out"/qemu/*.log "$out"/emulated/*.log 2>/dev/null | tr '\n' ' ' || true)
     if [[ -z $cut ]]; then
         run_check yes "evidence: no check's YAML was cut in any QEMU or emulated-PMU run"
     else
-        run_check no "evidence: a check's YAML outgrew its buffer (harness/framework.h diag_buf) in: $cut"
+        run_check no "evidence: a check's YAML outgrew its buffer (harness/framework.h diag_buf, kernel/report.h REPORT_RECORD_MAX, harness/cpu_report.h CPU_REPORT_BYTES) in: $cut"
     fi
 
     # --- 3b. the reports of every QEMU run, validated ---------------------------------------------------

@@ -696,9 +696,15 @@ static void test_pmi_options(void **state)
     expect_ok("pmi=late pmi=knc", &o);
     assert_int_equal(o.pmi_variant, PMI_UNMASK_STOPPED);
     expect_error("pmi=no-stop", "pmi=no-stop", "unmask-stopped, late or early"); /* the negative control */
+    expect_ok("", &o);
+    assert_int_equal(o.pmi_delivery, PMI_DELIVERY_BOTH);
+    assert_true(pmi_delivery_runs(o.pmi_delivery, false) && pmi_delivery_runs(o.pmi_delivery, true));
     expect_ok("pmi_delivery=nmi", &o);
-    assert_int_equal(o.pmi_nmi, 1);
-    expect_error("pmi_delivery=smi", "pmi_delivery=smi", "fixed or nmi");
+    assert_int_equal(o.pmi_delivery, PMI_DELIVERY_NMI);
+    assert_true(!pmi_delivery_runs(o.pmi_delivery, false) && pmi_delivery_runs(o.pmi_delivery, true));
+    expect_ok("pmi_delivery=fixed", &o);
+    assert_true(pmi_delivery_runs(o.pmi_delivery, false) && !pmi_delivery_runs(o.pmi_delivery, true));
+    expect_error("pmi_delivery=smi", "pmi_delivery=smi", "both, fixed or nmi");
 }
 
 static void test_help_one_row_per_option(void **state)

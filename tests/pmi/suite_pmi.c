@@ -19,6 +19,7 @@
 #include "pmu/events.h"
 #include "tests/pmi/portable/pmi_checks.h"
 #include "harness/framework.h"
+#include "pmu/options.h"
 #include "tests/events/pmu_silent.h"
 #include "tests/pmi/pmi_counters.h"
 
@@ -45,6 +46,33 @@ static bool wait_entries(struct pmi_cpu *pc, u64 n)
 /* A PMI must arrive in the delivery mode the LVT performance-counter entry was programmed with (SDM Vol.3A 11.5.1:
  * the entry's delivery mode, fixed or NMI, decides). One that came the other way was not handled (pmi_kernel.c counts
  * it apart): FAIL naming the LVT value found when it came. */
+/* The delivery mode the running pass uses, per CPU (pmi_delivery=both runs each delivery-dependent check once per
+ * mode: a PMI delivered in the other mode than the LVT entry's is then caught with either, on every machine). */
+static u8 pass_nmi[MAX_CPUS];
+
+static bool delivery_nmi(void)
+{
+    return pass_nmi[this_cpu()->index];
+}
+
+/* Run body once per delivery mode pmi_delivery= asks for, fixed first; with both, each pass's YAML keys are named by
+ * its mode. A SKIP of the first pass (no PMU, no such feature) is the check's. */
+static void each_delivery(struct check *c, void (*body)(struct check *c))
+{
+    bool both = g_options.pmi_delivery == PMI_DELIVERY_BOTH;
+    for (u32 nmi = 0; nmi < 2; nmi++) {
+        if (!pmi_delivery_runs(g_options.pmi_delivery, nmi))
+            continue;
+        pass_nmi[this_cpu()->index] = (u8)nmi;
+        check_key_prefix(c, both ? (nmi ? "NMI: " : "fixed: ") : NULL);
+        body(c);
+        if (c->skipped)
+            break;
+    }
+    check_key_prefix(c, NULL);
+    pass_nmi[this_cpu()->index] = 0;
+}
+
 static bool judge_delivery(struct check *c, const struct pmi_cpu *pc)
 {
     bool nmi = pc->st.nmi_mode;
@@ -127,7 +155,7 @@ struct run {
 static struct pmi_cpu *armed_run(struct pmu *p, u64 counters, u64 armed, const u64 *period, bool exact,
                                  u64 iterations, bool sample_lvt)
 {
-    struct pmi_cpu *pc = pmi_arm(p, variant(), g_options.pmi_nmi);
+    struct pmi_cpu *pc = pmi_arm(p, variant(), delivery_nmi());
     pc->sample_lvt = sample_lvt;
     pc->st.running = counters;
     pc->st.armed = armed;
@@ -243,7 +271,7 @@ static void status_runs_add(struct pmi_status_judgement *wrong, const struct pmi
 
 /* One overflow per counter: exactly one PMI, that counter's status bit, clear afterwards. Period 1000 and
  * 600 loop iterations (1200 instructions plus a few of call and return): exactly one wrap. */
-static void overflow_each_check(struct check *c)
+static void overflow_each_body(struct check *c)
 {
     struct pmu_cpu *pmc = this_pmu_cpu();
     SKIP_WITHOUT_PMU(c, pmc);
@@ -288,7 +316,7 @@ static void overflow_each_check(struct check *c)
     }
     if (!wrong_mode_seen)
         expect_true(c, "PMIs in the other delivery mode", true, "0", "0 (%s delivery)",
-                    g_options.pmi_nmi ? "NMI" : "fixed");
+                    delivery_nmi() ? "NMI" : "fixed");
     judge_status_runs(c, "status judged exactly (each counter alone)", "counters", status_bad, &status_wrong);
     missed |= status_bad; /* a miss of that counter, for the silent-counter deviation below */
     pmu_reset(p);
@@ -298,7 +326,7 @@ static void overflow_each_check(struct check *c)
 /* Every instruction-counting counter preloaded to overflow on the same instruction, with a workload long enough
  * for each to wrap twice (pmi_simultaneous_iterations): each must have overflowed at least once, and its
  * serviced count must equal the wraps of the events it saw. */
-static void simultaneous_check(struct check *c)
+static void simultaneous_body(struct check *c)
 {
     struct pmu_cpu *pmc = this_pmu_cpu();
     SKIP_WITHOUT_PMU(c, pmc);
@@ -336,7 +364,7 @@ static void simultaneous_check(struct check *c)
 /* K periods on all counters at once, with exact reload: serviced == produced (the wraps of every event the
  * counter saw), and no drift: the events seen with sampling lie between those of the same work without PMIs
  * and that plus one per PMI (an interrupt returning to ring 3 adds one retired instruction; pmi_checks.c). */
-static void sampling_check(struct check *c)
+static void sampling_body(struct check *c)
 {
     struct pmu_cpu *pmc = this_pmu_cpu();
     SKIP_WITHOUT_PMU(c, pmc);
@@ -387,7 +415,7 @@ static void sampling_check(struct check *c)
  * wrap of the events it saw must be serviced (in the same invocation via the status re-read, or by the next
  * PMI), never lost. What it cannot show: where exactly B wrapped (the host tests place overflows at every
  * point of the handler, docs/pmi-protocol.md). */
-static void during_handler_check(struct check *c)
+static void during_handler_body(struct check *c)
 {
     struct pmu_cpu *pmc = this_pmu_cpu();
     SKIP_WITHOUT_PMU(c, pmc);
@@ -440,7 +468,7 @@ static void during_handler_check(struct check *c)
     judge_status_runs(c, "status judged exactly (every gap, A|B overflowed)", "gaps", bad_gaps, &wrong);
     expect_true(c, "PMIs in the other delivery mode (every gap)", !wrong_mode, "0", "%llu, LVT PC 0x%08x when the first "
                 "came (%s delivery programmed, 0x%08x)", (unsigned long long)wrong_mode, wrong_lvt,
-                g_options.pmi_nmi ? "NMI" : "fixed", pmi_lvt_value(g_options.pmi_nmi));
+                delivery_nmi() ? "NMI" : "fixed", pmi_lvt_value(delivery_nmi()));
     check_note(c, "totals", "%llu overflows produced, %llu serviced", (unsigned long long)total,
                (unsigned long long)serviced);
     pmu_reset(p);
@@ -451,7 +479,7 @@ static void during_handler_check(struct check *c)
  * bare metal that is the verdict; under a hypervisor (CPUID.01H:ECX[31]) the behaviour differs by version (KVM before
  * a16eb25b09c0 did not mask; KVM masked on AMD until 6.9), so a difference is reported as a known deviation
  * naming the behaviour it matches (pmi_lvt_mask_verdict). */
-static void lvt_mask_check(struct check *c)
+static void lvt_mask_body(struct check *c)
 {
     struct pmu_cpu *pmc = this_pmu_cpu();
     SKIP_WITHOUT_PMU(c, pmc);
@@ -483,7 +511,7 @@ static void lvt_mask_check(struct check *c)
 
 /* An overflow while the LVT entry is masked: is a PMI delivered at unmask? An observation of this
  * CPU/hypervisor; the handler is correct either way because it never unmasks with the status pending. */
-static void pending_at_unmask_check(struct check *c)
+static void pending_at_unmask_body(struct check *c)
 {
     struct pmu_cpu *pmc = this_pmu_cpu();
     SKIP_WITHOUT_PMU(c, pmc);
@@ -493,7 +521,7 @@ static void pending_at_unmask_check(struct check *c)
     pmu_reset(p);
     instructions_program(c, p, bit);
     pmu_preload(p, bit, 100);
-    struct pmi_cpu *pc = pmi_arm(p, variant(), g_options.pmi_nmi);
+    struct pmi_cpu *pc = pmi_arm(p, variant(), delivery_nmi());
     pc->st.running = 0; /* the handler must not restart counting */
     pc->st.armed = gp0;
     pc->st.period[bit] = 100; /* reloaded, so a PMU without a status register sees the overflow end */
@@ -539,7 +567,7 @@ static u64 counter_now(struct pmu *p, u32 bit)
     return v;
 }
 
-static void freeze_on_pmi_check(struct check *c)
+static void freeze_on_pmi_body(struct check *c)
 {
     struct pmu_cpu *pmc = this_pmu_cpu();
     SKIP_WITHOUT_PMU(c, pmc);
@@ -566,7 +594,7 @@ static void freeze_on_pmi_check(struct check *c)
         return check_skip(c, "IA32_DEBUGCTL not writable with bit 12 (fault)");
     instructions_program(c, p, bit);
     pmu_preload(p, bit, 100);
-    struct pmi_cpu *pc = pmi_arm(p, variant(), g_options.pmi_nmi);
+    struct pmi_cpu *pc = pmi_arm(p, variant(), delivery_nmi());
     apic_write(APIC_LVT_PMC, pmi_lvt_value(pc->st.nmi_mode) | LVT_MASKED); /* observe, do not handle */
     flags = irq_save();
     p->be->global_set(p, gp0);
@@ -637,6 +665,41 @@ static void status_set_reset_check(struct check *c)
     expect_eq(c, "STATUS_RESET write", 0, (u64)p->be->status_clear(p, bits));
     p->be->status_read(p, &st);
     expect_eq(c, "status after RESET", 0, st & bits);
+}
+
+static void overflow_each_check(struct check *c)
+{
+    each_delivery(c, overflow_each_body);
+}
+
+static void simultaneous_check(struct check *c)
+{
+    each_delivery(c, simultaneous_body);
+}
+
+static void sampling_check(struct check *c)
+{
+    each_delivery(c, sampling_body);
+}
+
+static void during_handler_check(struct check *c)
+{
+    each_delivery(c, during_handler_body);
+}
+
+static void lvt_mask_check(struct check *c)
+{
+    each_delivery(c, lvt_mask_body);
+}
+
+static void pending_at_unmask_check(struct check *c)
+{
+    each_delivery(c, pending_at_unmask_body);
+}
+
+static void freeze_on_pmi_check(struct check *c)
+{
+    each_delivery(c, freeze_on_pmi_body);
 }
 
 static const struct check_def pmi_checks[] = {
