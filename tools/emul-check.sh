@@ -84,9 +84,8 @@ failed_ids() {
 }
 
 echo "TAP version 13"
-for run in $(for k in $kinds; do echo "$k" "$k-reset" "$k-nmi"; done); do
+for run in $(for k in $kinds; do echo "$k" "$k-reset"; done); do
     k=${run%-reset}
-    k=${k%-nmi}
     status=$(status_of "kind-$run")
     secs=$(cat "$out/kind-$run.secs" 2>/dev/null || echo 0)
     log=$out/kind-$run.log
