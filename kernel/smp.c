@@ -127,6 +127,11 @@ static void idle_loop(u32 idx)
             continue;
         }
         bsp_watch_ap_idle(idx); /* a watcher of the boot CPU's check: its tick, and the NMI past the limit */
+        /* Again: the watcher takes a latched tick with interrupts open for a moment (bsp_watch.c tick_off), which can
+         * take the call's wake-up IPI too; halting now would sleep through the call (seen once: an AP that never
+         * started its suite). From here interrupts stay off until the HLT. */
+        if (__atomic_load_n(&m->req, __ATOMIC_ACQUIRE) != m->done)
+            continue;
         asm volatile("sti; hlt" ::: "memory"); /* STI's one-instruction shadow: no wakeup is lost */
     }
 }
