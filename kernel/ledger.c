@@ -69,15 +69,6 @@ bool ledger_note_cmos(u8 idx, u8 found, const char *what)
     return ledger_note(name, cmos_get, cmos_put, idx, found, 8);
 }
 
-static bool holds(const char *s, const char *part)
-{
-    size_t n = strlen(part);
-    for (; *s; s++)
-        if (!strncmp(s, part, n))
-            return true;
-    return false;
-}
-
 static void restore(struct ledger_entry *e)
 {
     e->write(e->arg, e->found);
@@ -96,7 +87,7 @@ u32 ledger_restore_all(void)
     u32 n = 0;
     for (u32 i = 0; i < count; i++) {
         struct ledger_entry *e = &entries[i];
-        if ((skip[0] && holds(e->what, skip)) || (e->restored && e->read(e->arg) == e->found))
+        if ((skip[0] && strstr(e->what, skip)) || (e->restored && e->read(e->arg) == e->found))
             continue;
         restore(e);
         n++;
@@ -106,7 +97,7 @@ u32 ledger_restore_all(void)
 
 bool ledger_skips(const char *what)
 {
-    return skip[0] && holds(what, skip);
+    return skip[0] && strstr(what, skip);
 }
 
 void ledger_set_skip(const char *text)

@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "lib/span.h"
+
 void result_stream_init(struct result_stream *r, char *buf, u32 size)
 {
     memset(r, 0, sizeof(*r));
@@ -10,27 +12,12 @@ void result_stream_init(struct result_stream *r, char *buf, u32 size)
     r->size = size;
 }
 
-static bool starts(const char *s, u32 len, const char *p)
-{
-    u32 n = (u32)strlen(p);
-    return len >= n && memcmp(s, p, n) == 0;
-}
-
-static bool contains(const char *s, u32 len, const char *p)
-{
-    u32 n = (u32)strlen(p);
-    for (u32 i = 0; i + n <= len; i++)
-        if (memcmp(s + i, p, n) == 0)
-            return true;
-    return false;
-}
-
 /* The line's evidence is kept for a failure (not ok, not a TODO) and for the PMU's discovery. */
 static bool evidence_kept(const char *l, u32 len)
 {
-    if (starts(l, len, "not ok") && !contains(l, len, " # TODO"))
+    if (span_starts(l, len, "not ok") && !span_contains(l, len, " # TODO"))
         return true;
-    return contains(l, len, "/pmu_enum/discover");
+    return span_contains(l, len, "/pmu_enum/discover");
 }
 
 static void append(struct result_stream *r, const char *l, u32 len)
@@ -57,7 +44,7 @@ static void line_done(struct result_stream *r)
     if (len && l[len - 1] == '\r')
         len--;
     if (!r->started) {
-        if (!starts(l, len, "TAP version 13"))
+        if (!span_starts(l, len, "TAP version 13"))
             return;
         r->started = true;
     }
@@ -74,7 +61,7 @@ static void line_done(struct result_stream *r)
             append(r, l, len);
         return;
     }
-    if (starts(l, len, "ok ") || starts(l, len, "not ok "))
+    if (span_starts(l, len, "ok ") || span_starts(l, len, "not ok "))
         r->keep_yaml = evidence_kept(l, len);
     append(r, l, len);
 }

@@ -3,26 +3,13 @@
 
 #include <string.h>
 
-static bool starts(const char *s, u32 len, const char *p)
-{
-    u32 n = (u32)strlen(p);
-    return len >= n && memcmp(s, p, n) == 0;
-}
+#include "lib/span.h"
 
 static u32 line_end(const char *s, u32 len, u32 at)
 {
     while (at < len && s[at] != '\n')
         at++;
     return at;
-}
-
-static bool contains(const char *l, u32 n, const char *p)
-{
-    u32 m = (u32)strlen(p);
-    for (u32 i = 0; i + m <= n; i++)
-        if (memcmp(l + i, p, m) == 0)
-            return true;
-    return false;
 }
 
 bool screen_final_next_fail(const char *s, u32 len, u32 *pos, struct screen_fail *f)
@@ -32,12 +19,12 @@ bool screen_final_next_fail(const char *s, u32 len, u32 *pos, struct screen_fail
         const char *l = s + at;
         u32 n = end - at;
         *pos = end < len ? end + 1 : end;
-        if (starts(l, n, "Bail out!")) {
+        if (span_starts(l, n, "Bail out!")) {
             u32 skip = n > 10 ? 10 : n;
             *f = (struct screen_fail){0, l + skip, n - skip, "", 0};
             return true;
         }
-        if (!starts(l, n, "not ok ") || contains(l, n, " # TODO"))
+        if (!span_starts(l, n, "not ok ") || span_contains(l, n, " # TODO"))
             continue;
         u32 i = 7, number = 0;
         while (i < n && l[i] >= '0' && l[i] <= '9')
@@ -51,13 +38,13 @@ bool screen_final_next_fail(const char *s, u32 len, u32 *pos, struct screen_fail
         /* Its evidence: the first expectation in the YAML block that follows (it says what failed), else the
          * first "failure" entry, else the block's first line. */
         u32 y = *pos, yend = line_end(s, len, y);
-        if (yend - y == 5 && starts(s + y, 5, "  ---")) {
+        if (yend - y == 5 && span_starts(s + y, 5, "  ---")) {
             u32 rank = 0; /* of the line taken: 3 expectation, 2 failure, 1 first */
             for (u32 e = yend + 1; e < len;) {
                 u32 eend = line_end(s, len, e), n = eend - e;
-                if (n < 3 || !starts(s + e, n, "  ") || starts(s + e, n, "  ..."))
+                if (n < 3 || !span_starts(s + e, n, "  ") || span_starts(s + e, n, "  ..."))
                     break;
-                u32 r = contains(s + e, n, "{expected:") ? 3 : starts(s + e, n, "  \"failure\":") ? 2 : 1;
+                u32 r = span_contains(s + e, n, "{expected:") ? 3 : span_starts(s + e, n, "  \"failure\":") ? 2 : 1;
                 if (r > rank) {
                     rank = r;
                     f->evidence = s + e + 2;

@@ -3,24 +3,11 @@
 
 #include <string.h>
 
+#include "lib/span.h"
+
 void screen_grid_init(struct screen_grid *g)
 {
     memset(g, 0, sizeof(*g));
-}
-
-static bool starts(const char *s, u32 len, const char *p)
-{
-    u32 n = (u32)strlen(p);
-    return len >= n && memcmp(s, p, n) == 0;
-}
-
-static bool contains(const char *s, u32 len, const char *p)
-{
-    u32 n = (u32)strlen(p);
-    for (u32 i = 0; i + n <= len; i++)
-        if (memcmp(s + i, p, n) == 0)
-            return true;
-    return false;
 }
 
 static u32 number(const char *s, u32 len, u32 *i)
@@ -63,7 +50,7 @@ bool screen_grid_line(struct screen_grid *g, const char *l, u32 len, u32 *suite,
                       bool *relayout)
 {
     *relayout = false;
-    if (starts(l, len, "# smp: ")) { /* "# smp: N of M CPUs online" */
+    if (span_starts(l, len, "# smp: ")) { /* "# smp: N of M CPUs online" */
         u32 i = 7, n = number(l, len, &i);
         if (n && n <= GRID_THREADS_MAX && n != g->nthreads && n > g->nthreads) {
             g->nthreads = n;
@@ -71,28 +58,28 @@ bool screen_grid_line(struct screen_grid *g, const char *l, u32 len, u32 *suite,
         }
         return *relayout;
     }
-    bool ok = starts(l, len, "ok "), notok = starts(l, len, "not ok ");
+    bool ok = span_starts(l, len, "ok "), notok = span_starts(l, len, "not ok ");
     if (!ok && !notok)
         return false;
     u32 i = ok ? 3 : 7;
     number(l, len, &i);
-    if (!starts(l + i, len - i, " - "))
+    if (!span_starts(l + i, len - i, " - "))
         return false;
     i += 3;
-    u8 v = contains(l, len, " # TODO") ? GRID_TODO : notok ? GRID_FAIL : contains(l, len, " # SKIP") ? GRID_SKIP
+    u8 v = span_contains(l, len, " # TODO") ? GRID_TODO : notok ? GRID_FAIL : span_contains(l, len, " # SKIP") ? GRID_SKIP
                                                                                                   : GRID_PASS;
     *first = ~0u;
     *last = 0;
     u32 list = 0, list_end = 0;
     bool per_cpu = false;
-    if (starts(l + i, len - i, "cpu[")) {
+    if (span_starts(l + i, len - i, "cpu[")) {
         list = i + 4;
         list_end = list;
         while (list_end < len && l[list_end] != ']')
             list_end++;
         i = list_end + 2; /* past "]/" */
         per_cpu = true;
-    } else if (starts(l + i, len - i, "cpu") && i + 3 < len && l[i + 3] >= '0' && l[i + 3] <= '9') {
+    } else if (span_starts(l + i, len - i, "cpu") && i + 3 < len && l[i + 3] >= '0' && l[i + 3] <= '9') {
         list = i + 3;
         list_end = list;
         while (list_end < len && l[list_end] != '/')

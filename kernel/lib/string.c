@@ -93,3 +93,12 @@ void *memchr(const void *s, int c, size_t n)
             return (void *)(p + i);
     return NULL;
 }
+
+char *strstr(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (; *hay; hay++)
+        if (!strncmp(hay, needle, n))
+            return (char *)hay;
+    return n ? NULL : (char *)hay;
+}
