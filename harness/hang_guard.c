@@ -14,7 +14,6 @@ static struct {
     bool active;    /* a slot, and a record to keep */
     bool armed;     /* the watchdog runs around the checks */
     struct hang_record rec;
-    u8 written[HANG_RECORD_BYTES];
     struct hang_place hung_now; /* the place the previous boot stopped in (skipped on this boot as well) */
     bool has_hung_now;
 } hg;
@@ -23,7 +22,6 @@ static bool write_record(void)
 {
     u8 b[HANG_RECORD_BYTES];
     hang_record_encode(&hg.rec, b);
-    memcpy(hg.written, b, sizeof(b));
     return record_store_write(RECORD_HANG, b);
 }
 
@@ -126,8 +124,7 @@ void hang_guard_boot(void)
         return;
     }
     hg.active = true;
-    memcpy(hg.written, b, sizeof(hg.written));
-    hang_record_decode(hg.written, &hg.rec);
+    hang_record_decode(b, &hg.rec);
     struct hang_record before = hg.rec;
     enum hang_boot bt = hang_plan_boot(&hg.rec, found, hang_run_id(PMUBOOT_VERSION, g_boot.cmdline), wd_status());
     if (bt == HANG_BOOT_HUNG || bt == HANG_BOOT_GIVE_UP) {
