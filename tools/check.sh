@@ -3,7 +3,9 @@
 #
 #   1. every host test (tests/host/test_*.c, built in build/host/) with CMOCKA_MESSAGE_OUTPUT=TAP; its stdout is one TAP stream
 #   1b. tools/layers: no #include points up the layer order (lib < kernel,apic,boot < pmu < emul < harness < tests)
-#      beyond the ones tools/layers.allow lists (that list may only shrink)
+#      beyond the ones tools/layers.allow lists; no link reference in the kernel's objects (build/k/, built by
+#      make before this script) points up, and no files of one layer reference each other in a loop, beyond the
+#      ones tools/layers-calls.allow lists (both lists may only shrink)
 #   1c. tools/gen-event-catalog generate on the committed inputs (tools/catalog/) gives the committed
 #      pmu/event_catalog_data.c, byte for byte
 #   1d. build/tools/event-catalog-doc gives the committed docs/event-catalog-parts.md, byte for byte
@@ -105,12 +107,15 @@ for t in "${host_tests[@]}"; do
     fi
 done
 
-# --- 1b. the layers: no include points up the layer order, except those tools/layers.allow lists -----------
-if layers_out=$(tools/layers 2>&1); then
-    run_check yes "layers: ${layers_out##*layers: } (tools/layers)"
-else
-    run_check no "layers: ${layers_out//$'\n'/; } (tools/layers)"
-fi
+# --- 1b. the layers: no include and no call points up the layer order, no loop of calls within a layer, except
+# those tools/layers.allow and tools/layers-calls.allow list; the evidence is the counts -----------------------
+for part in includes calls; do
+    if layers_out=$(tools/layers --$part 2>&1); then
+        run_check yes "layers: ${layers_out##*layers: } (tools/layers --$part)"
+    else
+        run_check no "layers: ${layers_out//$'\n'/; } (tools/layers --$part)"
+    fi
+done
 
 # The include edges docs/architecture.md shows are the tree's (tools/layers --doc), so the map cannot drift.
 doc_edges=$(awk '/^Include edges between folders/ { on = 1; next } on && /^```$/ { if (in_block) exit; in_block = 1; next } in_block' docs/architecture.md)
