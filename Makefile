@@ -37,6 +37,7 @@ HOST_LDLIBS := -lcmocka
 # recorded cases. A file's folder says whether it may touch hardware.
 PORTABLE_SRCS := $(wildcard lib/*.c pmu/*.c emul/*.c emul/model/*.c tests/*/portable/*.c)
 # tests/ holds kmain and the suite list, a folder per suite, and (not in the kernel) tests/host/ and tests/report/.
+# A suite's own host tests (tests/NAME/host/) are one level down, out of the kernel's wildcard.
 SUITE_DIRS := $(filter-out tests/host/ tests/report/,$(dir $(wildcard tests/*/)))
 KERNEL_ONLY_SRCS := $(wildcard kernel/*.c kernel/lib/string.c apic/*.c pmu/kernel/*.c emul/kernel/*.c harness/*.c tests/*.c) \
                     $(foreach d,$(SUITE_DIRS),$(wildcard $(d)*.c))
@@ -44,7 +45,14 @@ KERNEL_C_SRCS := $(sort $(PORTABLE_SRCS) $(filter-out $(PORTABLE_SRCS),$(KERNEL_
 KERNEL_ASM_SRCS := $(wildcard boot/*.asm kernel/*.asm) $(foreach d,$(SUITE_DIRS),$(wildcard $(d)*.asm))
 KERNEL_OBJS := $(KERNEL_C_SRCS:%.c=$(BUILD)/k/%.o) $(KERNEL_ASM_SRCS:%.asm=$(BUILD)/k/%.o)
 
-HOST_TESTS := $(patsubst tests/host/%.c,$(BUILD)/host/%,$(wildcard tests/host/test_*.c))
+# Host tests: a suite's verdict code is tested beside it (tests/NAME/host/test_*.c), the shared code's (lib/, pmu/,
+# emul/, several suites) in tests/host/. Every program lands in build/host/ by its name, so names stay unique.
+HOST_TEST_DIRS := tests/host/ $(wildcard tests/*/host/)
+HOST_TEST_SRCS := $(wildcard $(addsuffix test_*.c,$(HOST_TEST_DIRS)))
+HOST_TESTS := $(addprefix $(BUILD)/host/,$(notdir $(HOST_TEST_SRCS:.c=)))
+ifneq ($(words $(HOST_TESTS)),$(words $(sort $(HOST_TESTS))))
+$(error two host tests share a name: $(sort $(HOST_TEST_SRCS)))
+endif
 HOST_LIB   := $(BUILD)/host/libportable.a
 HOST_LIB_OBJS := $(PORTABLE_SRCS:%.c=$(BUILD)/host/obj/%.o) $(patsubst %.c,$(BUILD)/host/obj/%.o,$(wildcard tests/host/support/*.c))
 TOOLS := $(patsubst tools/%.c,$(BUILD)/tools/%,$(wildcard tools/*.c))
@@ -99,9 +107,13 @@ $(HOST_LIB): $(HOST_LIB_OBJS) $(BUILD)/host.objlist
 	@echo "  AR      $@"
 	$(Q)ar rcs $@ $(HOST_LIB_OBJS)
 
-$(BUILD)/host/%: tests/host/%.c $(HOST_LIB)
-	@mkdir -p $(dir $@)
-	$(HOSTCC) $(HOST_CFLAGS) -MMD -MP $< $(HOST_LIB) $(HOST_LDLIBS) -o $@
+# One pattern rule per host test folder: make takes the one whose source exists.
+define host_test_rule
+$$(BUILD)/host/%: $(1)%.c $$(HOST_LIB)
+	@mkdir -p $$(dir $$@)
+	$$(HOSTCC) $$(HOST_CFLAGS) -MMD -MP $$< $$(HOST_LIB) $$(HOST_LDLIBS) -o $$@
+endef
+$(foreach d,$(HOST_TEST_DIRS),$(eval $(call host_test_rule,$(d))))
 
 # lib/qr.c is held against libqrencode (Debian libqrencode-dev), in its host test only.
 $(BUILD)/host/test_qr: HOST_LDLIBS += -lqrencode

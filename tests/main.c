@@ -27,7 +27,7 @@
 #include "pmu/options.h"
 #include "harness/framework.h"
 #include "harness/tap_report.h"
-#include "tests/boot/boot_early.h"
+#include "tests/main_boot_early.h"
 
 extern const struct suite suite_machine; /* tests/machine: last, always */
 

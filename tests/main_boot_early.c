@@ -1,7 +1,8 @@
-/* Suite boot's two checks that run before the others can: the command line, as soon as it is parsed (a bad
- * option ends the run with a message, not a hang), and the APIC mode, as soon as it is chosen. kmain
- * (tests/main.c) runs them at those points; the rest of suite boot is suite_boot.c. */
-#include "tests/boot/boot_early.h"
+/* kmain's two checks that run before the runner can: the command line, as soon as it is parsed (a bad option
+ * ends the run with a message, not a hang), and the APIC mode, as soon as it is chosen. kmain (tests/main.c)
+ * runs them at those points, so they live beside it; they report under suite boot, whose other checks are
+ * tests/boot/suite_boot.c. */
+#include "tests/main_boot_early.h"
 
 #include "apic/apic.h"
 #include "kernel/globals.h"

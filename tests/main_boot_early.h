@@ -1,4 +1,5 @@
-/* Suite boot's early checks (boot_early.c): run by kmain as soon as their subject exists. */
+/* kmain's early checks (main_boot_early.c), reported under suite boot: run by kmain as soon as their subject
+ * exists, before the runner can run a suite. */
 #pragma once
 #include "harness/framework.h"
 

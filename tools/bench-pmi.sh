@@ -6,7 +6,7 @@
 #                                            intel_v4 (4 GP + 3 fixed); single = one counter overflows, all = all
 #                                            7 at once. <variant>: unmask-stopped (default), late, early, nostop (the negative
 #                                            control), unmask_stopped_exact (pmi_state.exact_reload).
-#   pmi_unmask_stopped_single_accesses_<pmu>            the default handler, one overflow, on every PMU of tests/host/test_pmi
+#   pmi_unmask_stopped_single_accesses_<pmu>            the default handler, one overflow, on every PMU of tests/pmi/host/test_pmi.c
 #   pmi_<variant>_<single|all>_instructions  instructions per PMI: callgrind --toggle-collect=pmi_handle over a loop
 #                                            of N PMIs, counting only functions in pmu/ (the portable handler and
 #                                            the PMU backends it calls; the register model it calls is excluded),

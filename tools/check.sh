@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tools/check.sh: everything `make check` runs (the Makefile builds the host tests, tools and kernel first).
 #
-#   1. every host test (tests/host/test_*.c, built in build/host/) with CMOCKA_MESSAGE_OUTPUT=TAP; its stdout is one TAP stream
+#   1. every host test (tests/host/test_*.c and the suites' tests/*/host/test_*.c, built in build/host/) with
+#      CMOCKA_MESSAGE_OUTPUT=TAP; its stdout is one TAP stream
 #   1b. tools/layers: no #include points up the layer order (lib < kernel,apic,boot < pmu < emul < harness < tests)
 #      beyond the ones tools/layers.allow lists; no link reference in the kernel's objects (build/k/, built by
 #      make before this script) points up, and no files of one layer reference each other in a loop, beyond the
@@ -82,7 +83,8 @@ run_check() {  # run_check OK? DESCRIPTION
 
 # --- 1. host unit tests ----------------------------------------------------------------------------------
 host_tests=()
-for src in tests/host/test_*.c; do  # from the sources: a stale binary of a renamed test is not run
+# From the sources (a stale binary of a renamed test is not run), in the Makefile's folders (HOST_TEST_DIRS).
+for src in tests/host/test_*.c tests/*/host/test_*.c; do
     host_tests+=("build/host/$(basename "$src" .c)")
 done
 echo "check: ${#host_tests[@]} host test programs"

@@ -1,7 +1,7 @@
 /* pmu-decode: decode a CPUID dump into the CPU identification and PMU enumeration the kernel prints, or (--checks)
  * predict from a dump of every logical CPU the verdicts of pmuboot's CPUID-only checks on that machine.
  * Host tool; all decoding and deciding is the portable code the kernel runs (pmu/, lib/cpu_ident.c,
- * lib/topology.c, tests/smp/portable/features_compare.c, tests/pmu_enum/portable/pmu_enum_judge.c; tests/host/support/checks_predict.c). */
+ * tests/smp/portable/topology.c, tests/smp/portable/features_compare.c, tests/pmu_enum/portable/pmu_enum_judge.c; tests/host/support/checks_predict.c). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

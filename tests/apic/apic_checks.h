@@ -1,8 +1,8 @@
 /* The apic suite (suite_apic.c, its table) is split by area: registers and ESR (apic_reg_checks.c), IPIs,
  * priorities and EOI (apic_ipi_checks.c), the timer (apic_timer_checks.c). The test vectors and the record of
- * the interrupts the checks take are the harness's (harness/irq_record.h). */
+ * the interrupts the checks take are in irq_record.c. */
 #pragma once
-#include "harness/irq_record.h"
+#include "tests/apic/irq_record.h"
 #include "lib/types.h"
 
 struct check;

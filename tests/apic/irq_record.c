@@ -4,7 +4,7 @@
 #include "apic/apic.h"
 #include "kernel/smp.h"
 #include "kernel/x86.h"
-#include "harness/irq_record.h"
+#include "tests/apic/irq_record.h"
 #include "harness/test_util.h"
 #include "kernel/percpu_array.h"
 

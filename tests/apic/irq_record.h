@@ -1,5 +1,5 @@
 /* Interrupts the checks take on the test vectors: the vectors, and the per-CPU record of each (when, the ISR and
- * PPR seen in the handler, on which APIC). Shared by the suites that send or take interrupts. */
+ * PPR seen in the handler, on which APIC). The apic suite's: no other suite takes interrupts on these vectors. */
 #pragma once
 #include "apic/apic.h"
 #include "kernel/percpu.h"

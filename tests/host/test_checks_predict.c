@@ -1,5 +1,5 @@
 /* pmu-decode --checks (tests/host/support/checks_predict.c): a whole machine's CPUID-only checks predicted from
- * its dump, with the kernel's decision code (lib/topology.c topology_judge, tests/smp/portable/features_compare.c,
+ * its dump, with the kernel's decision code (tests/smp/portable/topology.c topology_judge, tests/smp/portable/features_compare.c,
  * tests/pmu_enum/portable/pmu_enum_judge.c, pmu/). Healthy machines (every multi-CPU dump of tests/host/data, InstLatx64 via
  * PROVENANCE.md) predict no FAIL; a difference put into one thread's copy of a real dump, here in memory, is
  * predicted as a FAIL whose TAP line names the register, the reference thread and both values. */
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/topology.h"
+#include "tests/smp/portable/topology.h"
 #include "tests/host/support/checks_predict.h"
 #include "tests/host/support/test_data.h"
 #include "tests/pmu_enum/portable/pmu_enum_judge.h"

@@ -543,7 +543,7 @@ static void test_error_lists_whole(void **state)
         char diag[4096];
         struct strbuf sb;
         sb_init(&sb, diag, sizeof(diag));
-        verdict_line(&sb, "%s", err); /* as tests/boot/boot_early.c's cmdline check */
+        verdict_line(&sb, "%s", err); /* as kmain's early cmdline check (tests/main_boot_early.c) */
         assert_false(sb.truncated);
         char want[CMDLINE_ERROR_MAX + 128];
         snprintf(want, sizeof(want), "\"parse\": {expected: \"every word a known option with a valid value\", observed: "

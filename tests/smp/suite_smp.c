@@ -10,7 +10,7 @@
 #include "kernel/report.h"
 #include "kernel/smp.h"
 #include "kernel/timing.h"
-#include "lib/topology.h"
+#include "tests/smp/portable/topology.h"
 #include "kernel/x86.h"
 #include "harness/test_util.h"
 #include "tests/smp/portable/features_compare.h"
@@ -245,7 +245,7 @@ static void topology_check(struct check *c)
                        t->id[TOPO_DIE], t->id[TOPO_TILE], t->id[TOPO_MODULE], t->id[TOPO_CORE], t->id[TOPO_SMT],
                        t->core_type);
     }
-    /* Shared with pmu-decode --checks (lib/topology.c). */
+    /* Shared with pmu-decode --checks (tests/smp/portable/topology.c). */
     topology_judge(topo, topo_online, smp.count, &dup, &mixed);
     check_note(c, "source", "%s", topo[0].source);
     check_note(c, "shifts", "smt %u, core %u, package %u", topo[0].shift[TOPO_SMT], topo[0].shift[TOPO_CORE],

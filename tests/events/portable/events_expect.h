@@ -1,5 +1,5 @@
 /* Counts of the event workloads known by construction, as functions of n (derivations in
- * tests/events/events_workloads.asm, next to the code). Portable and host-tested (tests/host/test_events_expect.c). */
+ * tests/events/events_workloads.asm, next to the code). Portable and host-tested (tests/events/host/test_events_expect.c). */
 #pragma once
 #include "lib/types.h"
 

@@ -1,6 +1,6 @@
 /* Which events the events suite compares with the workloads, per PMU kind, and how each is judged: exactly
  * against a count known by construction, or within a derived bound. Portable (pure data and arithmetic),
- * host-tested in tests/host/test_events_expect.c. */
+ * host-tested in tests/events/host/test_events_expect.c. */
 #pragma once
 #include "pmu/pmu_caps.h"
 #include "tests/events/portable/events_expect.h"

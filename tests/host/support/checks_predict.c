@@ -10,7 +10,7 @@
 #include "lib/yaml_lines.h"
 #include "lib/cpu_ident.h"
 #include "lib/format.h"
-#include "lib/topology.h"
+#include "tests/smp/portable/topology.h"
 #include "pmu/access.h"
 #include "pmu/cpuid_dump.h"
 #include "pmu/pmu.h"

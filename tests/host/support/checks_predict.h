@@ -4,7 +4,7 @@
  *   cpu<i>/smp/features        features_read() / features_compare() against the first thread of the same kind
  *   cpu<i>/pmu_enum/discover   pmu_discover(), pmu_init() and pmu_caps_bounds()
  *   cpu<i>/pmu_enum/consistent pmu_caps_compare() against the first thread of the same kind (cpu_ident_kind)
- * The decisions are the kernel's own portable code (lib/topology.c, tests/smp/portable/features_compare.c, pmu/,
+ * The decisions are the kernel's own portable code (tests/smp/portable/topology.c, tests/smp/portable/features_compare.c, pmu/,
  * tests/pmu_enum/portable/pmu_enum_judge.c); what is here only feeds them a dump's threads and prints what they decided, in the
  * kernel's order and YAML. What a dump cannot hold is said, never guessed: IA32_PERF_CAPABILITIES (an MSR),
  * the K7 counter probe of an AMD guest (MSR writes). Used by tools/pmu-decode --checks and

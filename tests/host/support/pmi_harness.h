@@ -2,7 +2,7 @@
  * interrupt would: counters armed with a sampling period and INT/PMI, the LVT entry programmed (fixed vector or
  * NMI), PMIs taken from the model's APIC and the handler run for each until none is pending. It can make an
  * overflow happen at an exact point of the handler (between two of its register accesses), feed events while
- * the handler runs, and check the invariants of docs/pmi-protocol.md afterwards. Used by tests/host/test_pmi.c
+ * the handler runs, and check the invariants of docs/pmi-protocol.md afterwards. Used by tests/pmi/host/test_pmi.c
  * and tools/bench-pmi.c. Host-test code: not part of the kernel. */
 #pragma once
 #include "pmu/pmi.h"

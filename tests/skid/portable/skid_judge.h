@@ -1,6 +1,6 @@
 /* The arithmetic and the verdict of suite "skid" (tests/skid/suite_skid.c): where a PMI lands relative to the
  * instruction whose event overflowed the counter. Portable: the host tests hold it against hand-made trials
- * (tests/host/test_skid.c). docs/skid.md says what the measurement shows about silicon and what it cannot.
+ * (tests/skid/host/test_skid.c). docs/skid.md says what the measurement shows about silicon and what it cannot.
  *
  * Distance: the index, in the single-step oracle's instruction stream, of the instruction the PMI interrupted
  * (its return RIP) minus the index of the instruction whose event overflowed the counter. 1 is the least a PMI

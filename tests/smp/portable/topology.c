@@ -1,4 +1,4 @@
-#include "lib/topology.h"
+#include "tests/smp/portable/topology.h"
 
 #include <string.h>
 
