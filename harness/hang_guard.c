@@ -27,7 +27,7 @@ static bool write_record(void)
 
 static const char *place_name(struct hang_place p, char *buf, size_t n)
 {
-    const struct suite *s = p.suite < all_suites_count ? all_suites[p.suite] : NULL;
+    const struct suite *s = suites_at(p.suite);
     if (s && p.check < s->count)
         k_snprintf(buf, n, "%s/%s", s->name, s->checks[p.check].name);
     else
@@ -148,13 +148,13 @@ void hang_guard_boot(void)
 
 static bool guarded(const struct suite *s)
 {
-    return hg.active && hg.armed && strcmp(s->name, "reset"); /* suite reset resets the machine on purpose */
+    return hg.active && hg.armed && !s->resets_machine; /* suite reset resets it on purpose */
 }
 
 static u8 suite_index(const struct suite *s)
 {
-    for (u32 i = 0; i < all_suites_count; i++)
-        if (all_suites[i] == s)
+    for (u32 i = 0; i < suites_count(); i++)
+        if (suites_at(i) == s)
             return (u8)i;
     return 0xff;
 }

@@ -148,13 +148,6 @@ static void conclude(struct check *c, const struct check_def *d)
     }
 }
 
-/* Suites whose every verdict concerns the PMU (or its interrupt); in other suites the checks named pmu_* (init,
- * reset) and those that touch the emulated PMU are marked. */
-static bool pmu_suite(const char *name)
-{
-    return !strncmp(name, "pmu", 3) || !strcmp(name, "pmi");
-}
-
 /* Each CPU's check record (4.6 KiB: too big for a stack), allocated by the boot CPU for the CPUs in a suite, so
  * the image does not grow by MAX_CPUS of them: under UEFI (OVMF) a 7.5 MiB image no longer fit the available
  * region it was loaded into. */
@@ -270,8 +263,7 @@ static void run_one(const struct suite *s, u32 slot)
     conclude(c, d);
     /* pmu=emulated: a verdict of a PMU suite, or of any check that touched the emulated PMU, is evidence about
      * the emulated PMU only, and says so (docs/emulated-pmu.md). */
-    c->emulated_pmu = g_pmu_emulated && (pmu_emul_uses(cpu->index) != emul_uses || pmu_suite(s->name) ||
-                                         !strncmp(d->name, "pmu", 3));
+    c->emulated_pmu = g_pmu_emulated && (pmu_emul_uses(cpu->index) != emul_uses || s->uses_pmu || d->uses_pmu);
     report_debug("%s: %llu us", c->name, (unsigned long long)tsc_to_us(took));
     buffered_slot_valid[cpu->index] = false;
     if (!buffered)
@@ -582,11 +574,32 @@ void suites_run_one(const struct suite *s)
                    (unsigned long long)tsc_to_us(rdtsc() - suite_start_tsc) / 1000);
 }
 
+static struct {
+    const struct suite *const *list;
+    u32 count;
+} registry;
+
+void suites_register(const struct suite *const *list, u32 count)
+{
+    registry.list = list;
+    registry.count = count;
+}
+
+u32 suites_count(void)
+{
+    return registry.count;
+}
+
+const struct suite *suites_at(u32 index)
+{
+    return index < registry.count ? registry.list[index] : NULL;
+}
+
 static const struct suite *find_suite(const char *name)
 {
-    for (u32 i = 0; i < all_suites_count; i++)
-        if (!strcmp(all_suites[i]->name, name))
-            return all_suites[i];
+    for (u32 i = 0; i < registry.count; i++)
+        if (!strcmp(registry.list[i]->name, name))
+            return registry.list[i];
     return NULL;
 }
 
@@ -599,8 +612,8 @@ static bool validate_list(const char *list, const char *opt, char *err, size_t e
             struct strbuf sb;
             sb_init(&sb, err, err_size);
             sb_printf(&sb, "unknown suite '%s' in %s= (suites:", item, opt);
-            for (u32 i = 0; i < all_suites_count; i++)
-                sb_printf(&sb, " %s", all_suites[i]->name);
+            for (u32 i = 0; i < registry.count; i++)
+                sb_printf(&sb, " %s", registry.list[i]->name);
             sb_printf(&sb, ")");
             return false;
         }
@@ -619,8 +632,8 @@ void suites_run(const char *suites, const char *exclude)
     /* The command line keeps the reset watchdog WATCHDOG_MARGIN_MS longer than check_timeout_ms (lib/cmdline.c): the
      * idle AP's NMI, and the boot CPU's answer to it, come first. */
     _Static_assert(WATCHDOG_MARGIN_MS > BSP_WATCH_ANSWER_MS, "the reset watchdog would come before the NMI's answer");
-    for (u32 i = 0; i < all_suites_count; i++) {
-        const struct suite *s = all_suites[i];
+    for (u32 i = 0; i < registry.count; i++) {
+        const struct suite *s = registry.list[i];
         bool selected = suites[0] ? list_contains(suites, s->name) : s->in_default;
         if (!selected || list_contains(exclude, s->name))
             continue;
@@ -631,9 +644,16 @@ void suites_run(const char *suites, const char *exclude)
                        (unsigned long long)tsc_to_us(longest.tsc) / 1000, longest.limit_ms);
 }
 
+void suites_after_run(void)
+{
+    for (u32 i = 0; i < registry.count; i++)
+        if (registry.list[i]->after_run)
+            registry.list[i]->after_run();
+}
+
 void suites_list(void)
 {
-    for (u32 i = 0; i < all_suites_count; i++)
-        report_comment("  suite %-10s %s%s", all_suites[i]->name, all_suites[i]->about,
-                       all_suites[i]->in_default ? "" : " (not in the default set)");
+    for (u32 i = 0; i < registry.count; i++)
+        report_comment("  suite %-10s %s%s", registry.list[i]->name, registry.list[i]->about,
+                       registry.list[i]->in_default ? "" : " (not in the default set)");
 }

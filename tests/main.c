@@ -28,6 +28,7 @@
 #include "harness/framework.h"
 #include "harness/tap_report.h"
 #include "tests/boot/boot_early.h"
+#include "tests/suites.h"
 
 extern const struct suite suite_machine; /* tests/machine: last, always */
 
@@ -72,6 +73,7 @@ void kmain(u32 magic, u32 info_phys)
     options_default(&g_options);
     cmdline_add_options(&pmu_options); /* the options of the layers above lib/ */
     cmdline_add_options(&emul_options);
+    suites_register(all_suites, all_suites_count);
     bool cmdline_ok = cmdline_parse(g_boot.cmdline, &g_options, g_cmdline_error, sizeof(g_cmdline_error)) &&
                       suites_validate(g_options.suites, g_options.exclude, g_cmdline_error, sizeof(g_cmdline_error));
     /* Early: the SPCR may name the console; the clocks need the FADT and HPET tables, enumeration the MADT. */

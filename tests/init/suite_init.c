@@ -481,7 +481,7 @@ static const struct check_def init_checks[] = {
     {"apic_reset", apic_reset_check, SCOPE_PER_CPU, NO_FAULT, CPUS_OTHERS},
     {"kept", kept_check, SCOPE_PER_CPU, NO_FAULT, CPUS_OTHERS},
     {"mtrr_kept", mtrr_check, SCOPE_PER_CPU, NO_FAULT, CPUS_OTHERS},
-    {"pmu_kept", pmu_kept_check, SCOPE_PER_CPU, NO_FAULT, CPUS_OTHERS},
+    {"pmu_kept", pmu_kept_check, SCOPE_PER_CPU, NO_FAULT, CPUS_OTHERS, .uses_pmu = true},
     {"lbr_kept", lbr_kept_check, SCOPE_PER_CPU, NO_FAULT, CPUS_OTHERS},
 };
 

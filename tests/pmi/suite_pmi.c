@@ -716,4 +716,4 @@ static const struct check_def pmi_checks[] = {
 };
 
 const struct suite suite_pmi = {"pmi", "the PMU overflow interrupt and its handler on every thread", true,
-                                SUITE_CHECKS(pmi_checks)};
+                                SUITE_CHECKS(pmi_checks), .uses_pmu = true};

@@ -245,12 +245,13 @@ static const struct check_def reset_checks[] = {
     {"kbc", type_check, SCOPE_GLOBAL, NO_FAULT},
     {"triple", type_check, SCOPE_GLOBAL, NO_FAULT},
     /* CPUS_OTHERS: it adds to the run's reset record (rs.rec), which every CPU's check updates. */
-    {"pmu_after_reset", pmu_after_reset_check, SCOPE_PER_CPU, NO_FAULT, CPUS_OTHERS},
+    {"pmu_after_reset", pmu_after_reset_check, SCOPE_PER_CPU, NO_FAULT, CPUS_OTHERS, .uses_pmu = true},
     {"lbr_after_reset", lbr_after_reset_check, SCOPE_PER_CPU, NO_FAULT, CPUS_OTHERS},
-    {"pmu_arm", pmu_arm_check, SCOPE_PER_CPU, NO_FAULT},
+    {"pmu_arm", pmu_arm_check, SCOPE_PER_CPU, NO_FAULT, .uses_pmu = true},
 };
+static void reset_after_run(void);
 const struct suite suite_reset = {"reset", "machine resets through the firmware (reset=cf9|kbc|triple|all)", false,
-                                  SUITE_CHECKS(reset_checks)};
+                                  SUITE_CHECKS(reset_checks), .resets_machine = true, .after_run = reset_after_run};
 
 static void no_reset_check(struct check *c)
 {
@@ -259,9 +260,10 @@ static void no_reset_check(struct check *c)
 }
 static const struct check_def no_reset_checks[] = {{"issued", no_reset_check, SCOPE_GLOBAL, NO_FAULT}};
 static const struct suite no_reset_suite = {"reset", "a reset that did not happen", false,
-                                            SUITE_CHECKS(no_reset_checks)};
+                                            SUITE_CHECKS(no_reset_checks), .resets_machine = true};
 
-void suites_after_run(void)
+/* After the last suite: the reset this boot's plan asks for, or the record cleared at the end of the run. */
+static void reset_after_run(void)
 {
     if (!rs.active)
         return;
