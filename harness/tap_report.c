@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "kernel/console.h"
-#include "kernel/globals.h"
+#include "kernel/boot_state.h"
 #include "kernel/percpu.h"
 #include "emul/kernel/pmu_emul.h"
 #include "kernel/report.h"
@@ -118,7 +118,7 @@ u32 report_render(const struct check *c, char *buf, u32 size)
     size_t line = sb.len;
     if (report_verbose() >= 1 || v != VERDICT_PASS)
         put_block(&sb, c);
-    if (g_options.monitor)
+    if (boot_state()->options.monitor)
         put_monitor_line(&sb, c, v);
     if (sb.truncated) { /* no room for the block: keep the verdict, say what was dropped */
         sb.len = line;

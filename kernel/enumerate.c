@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "apic/apic.h"
-#include "kernel/globals.h"
+#include "kernel/boot_state.h"
 #include "lib/format.h"
 #include "kernel/percpu.h"
 #include "kernel/smp.h"

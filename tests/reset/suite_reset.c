@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "kernel/exit.h"
-#include "kernel/globals.h"
+#include "kernel/boot_state.h"
 #include "kernel/record_store.h"
 #include "pmu/kernel/pmu_cpu.h"
 #include "kernel/report.h"
@@ -47,7 +47,7 @@ static void record_clear(void)
 /* What this boot is (first, phase 2, or the end of a run that went wrong), from the CMOS record. */
 static void round_check(struct check *c)
 {
-    u8 req = (u8)(g_options.reset_types ? g_options.reset_types : RESET_ALL);
+    u8 req = (u8)(boot_state()->options.reset_types ? boot_state()->options.reset_types : RESET_ALL);
     u8 b[RESET_RECORD_BYTES];
     bool found;
     char why[240];
@@ -74,8 +74,8 @@ static void round_check(struct check *c)
     case RESET_BOOT_PHASE2:
         rs.next = reset_plan_next(&rs.rec);
         expect_true(c, "came back", true, "phase 2 after the reset in flight", "after %s reset, through the "
-                    "firmware and the boot loader (%s%s%s)", reset_type_name(rs.rec.current), boot_protocol_name(g_boot.protocol),
-                    g_boot.has_loader ? ", loader " : "", g_boot.has_loader ? g_boot.loader : "");
+                    "firmware and the boot loader (%s%s%s)", reset_type_name(rs.rec.current), boot_protocol_name(boot_state()->info.protocol),
+                    boot_state()->info.has_loader ? ", loader " : "", boot_state()->info.has_loader ? boot_state()->info.loader : "");
         break;
     case RESET_BOOT_CRASHED:
         expect_true(c, "previous boot finished", false, "it finished or reset on purpose", "boot %u found the "
