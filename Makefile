@@ -32,10 +32,12 @@ HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -I. -fsanitize=address,un
 HOST_LDLIBS := -lcmocka
 
 # Portable: lib/ (parsers, identification, decisions), pmu/ (the PMU), emul/ (the emulated PMU's kinds and its
-# register model) by wildcard (their kernel/ subfolders are the machine glue, kernel-only); and each suite's
+# register model) by wildcard (their kernel/ subfolders are the machine glue, kernel-only); the command-line options
+# of kernel/ and harness/ in their portable/ subfolders (the host tests parse every option); and each suite's
 # verdict code, in its tests/NAME/portable/ beside the checks that use it, which the host tests hold against
 # recorded cases. A file's folder says whether it may touch hardware.
-PORTABLE_SRCS := $(wildcard lib/*.c pmu/*.c emul/*.c emul/model/*.c tests/*/portable/*.c)
+PORTABLE_SRCS := $(wildcard lib/*.c kernel/portable/*.c pmu/*.c emul/*.c emul/model/*.c harness/portable/*.c \
+                            tests/*/portable/*.c)
 # tests/ holds kmain and the suite list, a folder per suite, and (not in the kernel) tests/host/ and tests/report/.
 SUITE_DIRS := $(filter-out tests/host/ tests/report/,$(dir $(wildcard tests/*/)))
 KERNEL_ONLY_SRCS := $(wildcard kernel/*.c kernel/lib/string.c apic/*.c pmu/kernel/*.c emul/kernel/*.c harness/*.c tests/*.c) \

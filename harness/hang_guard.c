@@ -9,6 +9,7 @@
 #include "kernel/report.h"
 #include "kernel/watchdog.h"
 #include "lib/hang_record.h"
+#include "harness/portable/harness_options.h"
 
 static struct {
     bool active;    /* a slot, and a record to keep */
@@ -85,14 +86,14 @@ void hang_guard_boot(void)
 {
     record_store_init();
     report_comment("records: %s", g_records.evidence);
-    if (g_records.kind == STORE_NONE && options_watchdog_s(&boot_state()->options)) {
+    if (g_records.kind == STORE_NONE && harness_watchdog_s()) {
         /* Nothing is touched, on request too: no watchdog register is even read, so no firmware setting (a WDAT's
          * SET_REBOOT, GCS.NO_REBOOT) changes for a watchdog that could not be armed. */
         report_comment("watchdog: not armed: no record store to say where a hang was (cmos=FIRST-LAST names free CMOS "
                        "bytes; another CPU's NMI still ends a hang of the boot CPU where one can)");
         return;
     }
-    if (g_records.kind == STORE_ERST && !boot_state()->options.watchdog_erst && options_watchdog_s(&boot_state()->options)) {
+    if (g_records.kind == STORE_ERST && !harness_options()->watchdog_erst && harness_watchdog_s()) {
         /* The record changes twice around every check of the boot CPU: in an ERST each change is a flash program
          * through the firmware's SMI handler, hundreds a run, and a lab's nightly runs would wear the flash (and put
          * an SMI inside every check's window). Only when asked. */
@@ -101,9 +102,9 @@ void hang_guard_boot(void)
                        "another CPU's NMI still ends a hang of the boot CPU where one can)");
         return;
     }
-    watchdog_init(options_watchdog_s(&boot_state()->options), !boot_state()->options.watchdog_auto);
+    watchdog_init(harness_watchdog_s(), !harness_options()->watchdog_auto);
     report_comment("watchdog: %s%s", g_watchdog.evidence,
-                   g_watchdog.present ? "" : boot_state()->options.watchdog_auto ? "; not armed" : "");
+                   g_watchdog.present ? "" : harness_options()->watchdog_auto ? "; not armed" : "");
     if (g_watchdog.problems[0])
         report_comment("watchdog: %s", g_watchdog.problems);
     u8 b[HANG_RECORD_BYTES];

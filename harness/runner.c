@@ -28,6 +28,7 @@
 #include "harness/hang_guard.h"
 #include "harness/tap_report.h"
 #include "kernel/percpu_array.h"
+#include "harness/portable/harness_options.h"
 
 #define PROGRESS_EVERY_MS 5000
 #define NMI_ANSWER_MS 2000 /* after the stopping NMI, how long a CPU has to come back to the runner */
@@ -100,7 +101,7 @@ static void conclude(struct check *c, const struct check_def *d)
         return; /* reported as it is: it hung an earlier boot */
     if (d->expect_vector == EXPECT_TIME_LIMIT && c->skipped && !c->timed_out && !c->faulted)
         return; /* a self-test that cannot run here */
-    u32 limit = check_limit_ms(boot_state()->options.check_timeout_ms, d->limit_ms);
+    u32 limit = check_limit_ms(harness_options()->check_timeout_ms, d->limit_ms);
     if (d->expect_vector == EXPECT_TIME_LIMIT && !(c->timed_out && c->cpu->index == 0)) {
         if (c->timed_out) {
             check_note(c, "stopped at", "rip 0x%llx after %u ms", (unsigned long long)c->fault.rip, limit);
@@ -114,7 +115,7 @@ static void conclude(struct check *c, const struct check_def *d)
     } else if (c->timed_out) {
         /* The boot CPU's time_limit (timeout_hang=bsp) is a hang as any check's, reported as one. */
         char after[48];
-        if (d->limit_ms > boot_state()->options.check_timeout_ms)
+        if (d->limit_ms > harness_options()->check_timeout_ms)
             k_snprintf(after, sizeof(after), "its own limit of %u ms", limit);
         else
             k_snprintf(after, sizeof(after), "check_timeout_ms=%u", limit);
@@ -175,7 +176,7 @@ static void watch_begin(u32 seq, const struct check_def *d, const char *name)
 {
     if (!watch_on)
         return;
-    u32 n = bsp_watch_begin(seq, check_limit_ms(boot_state()->options.check_timeout_ms, d->limit_ms), name);
+    u32 n = bsp_watch_begin(seq, check_limit_ms(harness_options()->check_timeout_ms, d->limit_ms), name);
     if (!n && watched_before != 0) {
         const char *why = smp_online_count() > 1 ? "every online AP is busy with a call"
                           : smp.count > 1        ? "no AP online: each one lost or never started"
@@ -257,7 +258,7 @@ static void run_one(const struct suite *s, u32 slot)
 
     if (bsp && watch_on && !hung && took > longest.tsc) {
         longest.tsc = took;
-        longest.limit_ms = check_limit_ms(boot_state()->options.check_timeout_ms, d->limit_ms);
+        longest.limit_ms = check_limit_ms(harness_options()->check_timeout_ms, d->limit_ms);
         k_snprintf(longest.name, sizeof(longest.name), "%s", c->name);
     }
     conclude(c, d);
@@ -335,7 +336,7 @@ static void supervise(u32 i)
     }
     u32 seq = __atomic_load_n(&r->seq, __ATOMIC_ACQUIRE);
     u32 own = current_suite->checks[r->slot < current_suite->count ? r->slot : 0].limit_ms;
-    u64 now = rdtsc(), limit = us_to_tsc(check_limit_ms(boot_state()->options.check_timeout_ms, own) * 1000ull);
+    u64 now = rdtsc(), limit = us_to_tsc(check_limit_ms(harness_options()->check_timeout_ms, own) * 1000ull);
     u64 since = __atomic_load_n(&r->since, __ATOMIC_ACQUIRE);
     if (r->stopped_seq && r->stopped_seq == seq) {
         if (now - r->stopped_at > us_to_tsc(NMI_ANSWER_MS * 1000ull))
@@ -373,8 +374,8 @@ static bool qemu_tcg(void)
 
 u32 suites_concurrency(void)
 {
-    if (boot_state()->options.run_cpus)
-        return boot_state()->options.run_cpus;
+    if (harness_options()->run_cpus)
+        return harness_options()->run_cpus;
     return qemu_tcg() ? TCG_RUN_CPUS : MAX_CPUS;
 }
 
@@ -535,7 +536,7 @@ void suites_run_one(const struct suite *s)
         report_comment("runner: no memory for the check record or report buffer of %u CPUs: their checks are not "
                        "run and each FAILs (memory taken so far: %llu KiB)", unfunded,
                        (unsigned long long)(memory_allocated() / 1024));
-    bool serial = boot_state()->options.run_serial || n == 1;
+    bool serial = harness_options()->run_serial || n == 1;
     report_comment("suite %s: %s", s->name, s->about);
     if (per_cpu)
         report_comment("suite %s: %u global, %u per-CPU checks (%u involving other CPUs) on %u CPUs", s->name,
@@ -547,7 +548,7 @@ void suites_run_one(const struct suite *s)
         return;
     PER_CPU_ARRAY(bool, which);
     /* Printed as each CPU finishes (serial, unfolded) or once all have (folding needs every thread's verdict). */
-    bool streaming = serial && !boot_state()->options.fold;
+    bool streaming = serial && !harness_options()->fold;
     if (!serial)
         run_phase(in_suite, JOB_LOCAL);
     for (u32 i = 0; i < smp.count || i == 0; i++) {
@@ -564,7 +565,7 @@ void suites_run_one(const struct suite *s)
         if (streaming)
             print_cpu(s, i);
     }
-    if (boot_state()->options.fold)
+    if (harness_options()->fold)
         print_folded(s, in_suite);
     else if (!serial)
         for (u32 i = 0; i < smp.count || i == 0; i++)
@@ -629,8 +630,8 @@ bool suites_validate(const char *suites, const char *exclude, char *err, size_t 
 void suites_run(const char *suites, const char *exclude)
 {
     watch_on = true; /* the APs are up: from now on an idle one watches the boot CPU's checks */
-    /* The command line keeps the reset watchdog WATCHDOG_MARGIN_MS longer than check_timeout_ms (lib/cmdline.c): the
-     * idle AP's NMI, and the boot CPU's answer to it, come first. */
+    /* The command line keeps the reset watchdog WATCHDOG_MARGIN_MS longer than check_timeout_ms
+     * (harness/portable/harness_options.c): the idle AP's NMI, and the boot CPU's answer to it, come first. */
     _Static_assert(WATCHDOG_MARGIN_MS > BSP_WATCH_ANSWER_MS, "the reset watchdog would come before the NMI's answer");
     for (u32 i = 0; i < registry.count; i++) {
         const struct suite *s = registry.list[i];

@@ -8,7 +8,8 @@
 
 struct boot_state {
     struct boot_info info;                  /* the loader's handover (lib/bootinfo.h) */
-    struct options options;                 /* the command line, parsed (lib/cmdline.h) */
+    struct options options;                 /* the base options (lib/cmdline.h: the image path, the console);
+                                             * every other option is in its layer's struct (kernel_options(), ...) */
     char cmdline_error[CMDLINE_ERROR_MAX];  /* why the command line was rejected; empty if it was not */
     struct cpu_ident ident;                 /* of the boot CPU */
     char apic_mode_error[160];              /* why apic= could not be honoured; empty if it was */

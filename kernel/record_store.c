@@ -14,6 +14,7 @@
 #include "lib/format.h"
 #include "lib/hang_record.h"
 #include "lib/reset_plan.h"
+#include "kernel/portable/kernel_options.h"
 
 struct record_store g_records;
 static bool initialised;
@@ -42,11 +43,11 @@ void record_store_init(void)
                    (unsigned long long)erst_id[1]);
         return;
     }
-    if (boot_state()->options.cmos_first) {
-        const char *why = cmos_window_user(&g_records.cmos, boot_state()->options.cmos_first, boot_state()->options.cmos_last, fadt.century);
+    if (kernel_options()->cmos_first) {
+        const char *why = cmos_window_user(&g_records.cmos, kernel_options()->cmos_first, kernel_options()->cmos_last, fadt.century);
         if (why) {
             k_snprintf(g_records.evidence, sizeof(g_records.evidence), "none: cmos=0x%x-0x%x refused: %s; nothing is "
-                       "written there", boot_state()->options.cmos_first, boot_state()->options.cmos_last, why);
+                       "written there", kernel_options()->cmos_first, kernel_options()->cmos_last, why);
             return;
         }
     } else if (cmos_layout_is_qemu(boot_state()->ident.hypervisor_bit, have_fadt ? fadt.oem_id : "")) {

@@ -21,6 +21,7 @@
 #include "pmu/reset_values.h"
 #include "harness/framework.h"
 #include "harness/hang_guard.h"
+#include "tests/reset/portable/reset_options.h"
 
 #define RESET_WAIT_US 2000000 /* a reset that has not happened after 2 s will not happen */
 
@@ -47,7 +48,7 @@ static void record_clear(void)
 /* What this boot is (first, phase 2, or the end of a run that went wrong), from the CMOS record. */
 static void round_check(struct check *c)
 {
-    u8 req = (u8)(boot_state()->options.reset_types ? boot_state()->options.reset_types : RESET_ALL);
+    u8 req = (u8)(reset_options()->reset_types ? reset_options()->reset_types : RESET_ALL);
     u8 b[RESET_RECORD_BYTES];
     bool found;
     char why[240];
