@@ -18,7 +18,7 @@ OBJCOPY ?= objcopy
 # -Wno-missing-field-initializers: check tables list {name, run, scope, expect_vector} positionally and leave
 # the optional trailing fields of struct check_def (harness/framework.h) out.
 KCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wno-missing-field-initializers -Werror -ffreestanding -fno-builtin -nostdinc \
-           -isystem $(shell $(CC) -print-file-name=include) -Ikernel/lib/include -I. \
+           -isystem $(shell $(CC) -print-file-name=include) -Ilib/libc/include -I. \
            -m64 -mcmodel=small -mno-red-zone -mgeneral-regs-only -fno-pic -fno-pie \
            -fno-stack-protector -fno-omit-frame-pointer -fno-delete-null-pointer-checks \
            -fno-asynchronous-unwind-tables -DPMUBOOT_KERNEL -DPMUBOOT_VERSION='"$(VERSION)"'
@@ -32,14 +32,18 @@ HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -I. -fsanitize=address,un
 HOST_LDLIBS := -lcmocka
 
 # Portable: lib/ (parsers, identification, decisions), pmu/ (the PMU), emul/ (the emulated PMU's kinds and its
-# register model) by wildcard (their kernel/ subfolders are the machine glue, kernel-only); and each suite's
+# register model) by wildcard (their kernel/ subfolders are the machine glue, kernel-only); the command-line options
+# of kernel/ and harness/ in their portable/ subfolders (the host tests parse every option); and each suite's
 # verdict code, in its tests/NAME/portable/ beside the checks that use it, which the host tests hold against
 # recorded cases. A file's folder says whether it may touch hardware.
-PORTABLE_SRCS := $(wildcard lib/*.c pmu/*.c emul/*.c emul/model/*.c tests/*/portable/*.c)
+PORTABLE_SRCS := $(wildcard lib/*.c kernel/portable/*.c pmu/*.c emul/*.c emul/model/*.c harness/portable/*.c \
+                            tests/*/portable/*.c)
+# lib/libc/ is the C library subset (<string.h>) portable code calls: layer 0 like the rest of lib/, compiled into the
+# kernel only (which builds with -nostdinc and -Ilib/libc/include), since the host tests link the system's C library.
 # tests/ holds kmain and the suite list, a folder per suite, and (not in the kernel) tests/host/ and tests/report/.
 # A suite's own host tests (tests/NAME/host/) are one level down, out of the kernel's wildcard.
 SUITE_DIRS := $(filter-out tests/host/ tests/report/,$(dir $(wildcard tests/*/)))
-KERNEL_ONLY_SRCS := $(wildcard kernel/*.c kernel/lib/string.c apic/*.c pmu/kernel/*.c emul/kernel/*.c harness/*.c tests/*.c) \
+KERNEL_ONLY_SRCS := $(wildcard lib/libc/*.c kernel/*.c apic/*.c pmu/kernel/*.c emul/kernel/*.c harness/*.c tests/*.c) \
                     $(foreach d,$(SUITE_DIRS),$(wildcard $(d)*.c))
 KERNEL_C_SRCS := $(sort $(PORTABLE_SRCS) $(filter-out $(PORTABLE_SRCS),$(KERNEL_ONLY_SRCS)))
 KERNEL_ASM_SRCS := $(wildcard boot/*.asm kernel/*.asm) $(foreach d,$(SUITE_DIRS),$(wildcard $(d)*.asm))

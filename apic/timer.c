@@ -6,7 +6,7 @@
 #include "apic/apic.h"
 #include "lib/apic_timer_calc.h"
 #include "lib/format.h"
-#include "kernel/globals.h"
+#include "kernel/boot_state.h"
 #include "kernel/percpu.h"
 #include "kernel/timing.h"
 #include "kernel/traps.h"
@@ -99,7 +99,7 @@ static bool window_vector_gets_through(void)
 
 bool apic_timer_may_halt(void)
 {
-    return g_ident.hypervisor_bit && delivered[this_cpu()->index] && window_vector_gets_through();
+    return boot_state()->ident.hypervisor_bit && delivered[this_cpu()->index] && window_vector_gets_through();
 }
 
 bool apic_timer_delivered(void)
@@ -164,7 +164,7 @@ PER_CPU_ARRAY(bool, proof_failed); /* a proof that timed out is not tried again:
 bool apic_timer_prove_delivery(u32 count)
 {
     u32 idx = this_cpu()->index;
-    if (!g_ident.hypervisor_bit || !window_vector_gets_through() || proof_failed[idx])
+    if (!boot_state()->ident.hypervisor_bit || !window_vector_gets_through() || proof_failed[idx])
         return false;
     if (delivered[idx])
         return true;
@@ -240,7 +240,7 @@ static bool timer_free(void)
 bool apic_timer_sleep(volatile u32 *counter, u32 want, u64 us)
 {
     /* The window vector must get through, or nothing ends the HLT. */
-    if (!g_ident.hypervisor_bit || !timer_free() || !window_vector_gets_through())
+    if (!boot_state()->ident.hypervisor_bit || !timer_free() || !window_vector_gets_through())
         return false;
     u32 dcr = apic_read(APIC_TIMER_DCR) & APIC_DCR_MASK; /* before the proof, which sets divide by 1 */
     if (!apic_timer_may_halt() && !apic_timer_prove_delivery(1u << 14)) {
@@ -304,7 +304,7 @@ static enum window_result spin_window(struct apic_timer_cal *cal, u64 window_tsc
  * the halted windows' count, or 0: spin them all. */
 static u32 halted_count(struct apic_timer_cal *cal, u64 window_tsc)
 {
-    if (!g_ident.hypervisor_bit)
+    if (!boot_state()->ident.hypervisor_bit)
         return 0;
     struct window est;
     u32 c0, c1;

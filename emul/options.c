@@ -1,4 +1,4 @@
-/* The emulated PMU's options (lib/cmdline.h, docs/options.md, docs/emulated-pmu.md): pmu=, pmu_fault=. */
+/* The emulated PMU's options (emul/options.h, docs/options.md, docs/emulated-pmu.md): pmu=, pmu_fault=. */
 #include "emul/options.h"
 
 #include <string.h>
@@ -8,9 +8,17 @@
 #include "lib/format.h"
 #include "pmu/event_catalog.h"
 
-/* pmu=hardware (default) or pmu=emulated:KIND (docs/emulated-pmu.md). */
-static const char *set_pmu(struct options *o, const char *v)
+static struct emul_options opts;
+
+const struct emul_options *emul_options(void)
 {
+    return &opts;
+}
+
+/* pmu=hardware (default) or pmu=emulated:KIND (docs/emulated-pmu.md). */
+static const char *set_pmu(void *values, const char *v)
+{
+    struct emul_options *o = values;
     static char why[OPT_WHY_MAX];
     if (!strcmp(v, "hardware")) {
         o->pmu_emulated[0] = '\0';
@@ -32,8 +40,9 @@ static const char *set_pmu(struct options *o, const char *v)
     return NULL;
 }
 
-static const char *set_pmu_fault(struct options *o, const char *v)
+static const char *set_pmu_fault(void *values, const char *v)
 {
+    struct emul_options *o = values;
     static char why[OPT_WHY_MAX];
     char bad[32];
     if (!pmu_model_faults_parse(v, &o->pmu_faults, bad, sizeof(bad))) {
@@ -44,8 +53,9 @@ static const char *set_pmu_fault(struct options *o, const char *v)
 }
 
 /* pmu_part=NAME: a part of the event catalog (pmu/event_catalog.h; docs/event-catalog-parts.md lists them). */
-static const char *set_pmu_part(struct options *o, const char *v)
+static const char *set_pmu_part(void *values, const char *v)
 {
+    struct emul_options *o = values;
     if (!event_catalog_part_named(v) || strlen(v) >= sizeof(o->pmu_part))
         return "is not a part of the event catalog (docs/event-catalog-parts.md lists them, e.g. sapphirerapids_core, "
                "amdzen4)";
@@ -54,14 +64,16 @@ static const char *set_pmu_part(struct options *o, const char *v)
 }
 
 /* pmu_skid=N: instructions the emulated PMU's PMI comes after the overflowing one (docs/skid.md). */
-static const char *set_pmu_skid(struct options *o, const char *v)
+static const char *set_pmu_skid(void *values, const char *v)
 {
+    struct emul_options *o = values;
     return opt_u32(v, &o->pmu_skid, 0, 64) ? NULL : "expects a number of instructions, 0..64";
 }
 
 /* pmu_lbr=: the emulated PMU's LBR (docs/lbr.md); whether it fits the kind is checked with the kind. */
-static const char *set_pmu_lbr(struct options *o, const char *v)
+static const char *set_pmu_lbr(void *values, const char *v)
 {
+    struct emul_options *o = values;
     if (strlen(v) >= sizeof(o->pmu_lbr))
         return "expects none, arch, amd or legacy:N with N a format 0..7";
     k_snprintf(o->pmu_lbr, sizeof(o->pmu_lbr), "%s", v);
@@ -69,8 +81,9 @@ static const char *set_pmu_lbr(struct options *o, const char *v)
 }
 
 /* pmu_pebs=: the emulated PMU's PEBS record format (docs/pebs.md); whether it fits the kind is checked with it. */
-static const char *set_pmu_pebs(struct options *o, const char *v)
+static const char *set_pmu_pebs(void *values, const char *v)
 {
+    struct emul_options *o = values;
     if (strlen(v) >= sizeof(o->pmu_pebs))
         return "expects none, or a record format 0..5, with 'a' (4a, 5a) for adaptive records";
     k_snprintf(o->pmu_pebs, sizeof(o->pmu_pebs), "%s", v);
@@ -93,8 +106,9 @@ static bool misfit(const char *opt, const char *value, const struct pmu_emul_kin
 }
 
 /* Faults, parts and skid exist only in the emulated PMU; a part must fit the kind. */
-static bool consistent(const struct options *o, char *err, size_t err_size)
+static bool consistent(const void *values, char *err, size_t err_size)
 {
+    const struct emul_options *o = values;
     const struct pmu_emul_kind *k = o->pmu_emulated[0] ? pmu_emul_kind_find(o->pmu_emulated) : NULL;
     struct pmu_emul_kind refined;
     const char *why = NULL;
@@ -153,4 +167,4 @@ static const struct opt_desc rows[] = {
      set_pmu_pebs},
 };
 
-const struct opt_table emul_options = {rows, ARRAY_SIZE(rows), consistent};
+const struct opt_table emul_option_table = {rows, ARRAY_SIZE(rows), &opts, sizeof(opts), NULL, consistent};

@@ -2,4 +2,15 @@
 #pragma once
 #include "lib/cmdline.h"
 
-extern const struct opt_table emul_options;
+struct emul_options {
+    char pmu_emulated[24];      /* pmu=emulated:KIND: the kind's name (emul/emul.h); empty = the real PMU */
+    u32 pmu_emulated_kvm;       /* pmu=emulated:KIND@kvm: presented as a KVM guest's vPMU (hypervisor bit) */
+    char pmu_part[32];          /* pmu_part=NAME: the emulated kind presents this part of the event catalog */
+    u32 pmu_faults;             /* pmu_fault=NAME[,NAME]: enum pmu_model_fault bits (needs pmu=emulated) */
+    u32 pmu_skid;               /* pmu_skid=N: the emulated PMU's PMI comes N instructions after the overflow */
+    char pmu_lbr[16];           /* pmu_lbr=none|arch|amd|legacy:N: the emulated PMU's LBR; empty = the kind's own */
+    char pmu_pebs[8];           /* pmu_pebs=none|N|Na: the emulated PMU's PEBS format; empty = the kind's own */
+};
+
+extern const struct opt_table emul_option_table;
+const struct emul_options *emul_options(void);

@@ -27,6 +27,8 @@ struct check_def {
     enum check_cpus cpus;   /* optional: CPUS_LOCAL (default) or CPUS_OTHERS */
     u32 limit_ms;           /* optional: a time limit longer than check_timeout_ms=, for a check that may
                              * legitimately run longer (say why at its row; docs/writing-checks.md) */
+    bool uses_pmu;          /* optional: its verdict concerns the PMU (in a suite that does not), so with
+                             * pmu=emulated it is marked as the emulated PMU's */
 };
 
 /* A suite runs its global checks first, then its per-CPU checks: with run=parallel (the default) the CPU-local
@@ -39,6 +41,12 @@ struct suite {
     bool in_default;
     const struct check_def *checks;
     u32 count;
+    /* Optional, what the runner and the hang guard need to know of a suite (designated, after the checks): */
+    bool uses_pmu;       /* every verdict concerns the PMU or its interrupt: with pmu=emulated all are marked */
+    bool resets_machine; /* resets the machine on purpose: its checks run without the reset watchdog */
+    /* What it leaves for after the last suite's checks, before suite machine and the plan line (suite reset's
+     * machine reset): called by suites_after_run, in list order, whether or not the suite was selected. */
+    void (*after_run)(void);
 };
 #define SUITE_CHECKS(arr) (arr), ARRAY_SIZE(arr)
 
@@ -110,15 +118,15 @@ struct check_fault_log {
 };
 extern struct check_fault_log *check_fault_logs; /* per-CPU array (kernel/percpu_array.h) */
 
-/* The registry (tests/suites.c) and the runner. */
-extern const struct suite *const all_suites[];
-extern const u32 all_suites_count;
+/* The runner, over the suite list the top layer gives it (tests/suites.c) before the command line is checked. */
+void suites_register(const struct suite *const *list, u32 count);
+u32 suites_count(void);
+const struct suite *suites_at(u32 index); /* NULL past the end */
 bool suites_validate(const char *suites, const char *exclude, char *err, size_t err_size);
 void suites_run(const char *suites, const char *exclude);
 void suites_run_one(const struct suite *s); /* regardless of selection */
 /* With run=parallel: how many CPUs run checks at once (run_cpus=, or its default for this platform). */
 u32 suites_concurrency(void);
 void suites_list(void); /* as TAP comments */
-/* What a suite leaves for after the last check, before the plan line: suite reset's machine reset
- * (tests/reset/suite_reset.c). Returns when there is nothing (more) to do. */
+/* Each registered suite's after_run hook, in list order. Returns when there is nothing (more) to do. */
 void suites_after_run(void);

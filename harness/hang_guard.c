@@ -4,11 +4,12 @@
 #include <string.h>
 
 #include "apic/apic.h"
-#include "kernel/globals.h"
+#include "kernel/boot_state.h"
 #include "kernel/record_store.h"
 #include "kernel/report.h"
 #include "kernel/watchdog.h"
 #include "lib/hang_record.h"
+#include "harness/portable/harness_options.h"
 
 static struct {
     bool active;    /* a slot, and a record to keep */
@@ -27,7 +28,7 @@ static bool write_record(void)
 
 static const char *place_name(struct hang_place p, char *buf, size_t n)
 {
-    const struct suite *s = p.suite < all_suites_count ? all_suites[p.suite] : NULL;
+    const struct suite *s = suites_at(p.suite);
     if (s && p.check < s->count)
         k_snprintf(buf, n, "%s/%s", s->name, s->checks[p.check].name);
     else
@@ -85,14 +86,14 @@ void hang_guard_boot(void)
 {
     record_store_init();
     report_comment("records: %s", g_records.evidence);
-    if (g_records.kind == STORE_NONE && options_watchdog_s(&g_options)) {
+    if (g_records.kind == STORE_NONE && harness_watchdog_s()) {
         /* Nothing is touched, on request too: no watchdog register is even read, so no firmware setting (a WDAT's
          * SET_REBOOT, GCS.NO_REBOOT) changes for a watchdog that could not be armed. */
         report_comment("watchdog: not armed: no record store to say where a hang was (cmos=FIRST-LAST names free CMOS "
                        "bytes; another CPU's NMI still ends a hang of the boot CPU where one can)");
         return;
     }
-    if (g_records.kind == STORE_ERST && !g_options.watchdog_erst && options_watchdog_s(&g_options)) {
+    if (g_records.kind == STORE_ERST && !harness_options()->watchdog_erst && harness_watchdog_s()) {
         /* The record changes twice around every check of the boot CPU: in an ERST each change is a flash program
          * through the firmware's SMI handler, hundreds a run, and a lab's nightly runs would wear the flash (and put
          * an SMI inside every check's window). Only when asked. */
@@ -101,9 +102,9 @@ void hang_guard_boot(void)
                        "another CPU's NMI still ends a hang of the boot CPU where one can)");
         return;
     }
-    watchdog_init(options_watchdog_s(&g_options), !g_options.watchdog_auto);
+    watchdog_init(harness_watchdog_s(), !harness_options()->watchdog_auto);
     report_comment("watchdog: %s%s", g_watchdog.evidence,
-                   g_watchdog.present ? "" : g_options.watchdog_auto ? "; not armed" : "");
+                   g_watchdog.present ? "" : harness_options()->watchdog_auto ? "; not armed" : "");
     if (g_watchdog.problems[0])
         report_comment("watchdog: %s", g_watchdog.problems);
     u8 b[HANG_RECORD_BYTES];
@@ -126,7 +127,7 @@ void hang_guard_boot(void)
     hg.active = true;
     hang_record_decode(b, &hg.rec);
     struct hang_record before = hg.rec;
-    enum hang_boot bt = hang_plan_boot(&hg.rec, found, hang_run_id(PMUBOOT_VERSION, g_boot.cmdline), wd_status());
+    enum hang_boot bt = hang_plan_boot(&hg.rec, found, hang_run_id(PMUBOOT_VERSION, boot_state()->info.cmdline), wd_status());
     if (bt == HANG_BOOT_HUNG || bt == HANG_BOOT_GIVE_UP) {
         hg.hung_now = before.at;
         hg.has_hung_now = before.state == HANG_IN_CHECK;
@@ -148,13 +149,13 @@ void hang_guard_boot(void)
 
 static bool guarded(const struct suite *s)
 {
-    return hg.active && hg.armed && strcmp(s->name, "reset"); /* suite reset resets the machine on purpose */
+    return hg.active && hg.armed && !s->resets_machine; /* suite reset resets it on purpose */
 }
 
 static u8 suite_index(const struct suite *s)
 {
-    for (u32 i = 0; i < all_suites_count; i++)
-        if (all_suites[i] == s)
+    for (u32 i = 0; i < suites_count(); i++)
+        if (suites_at(i) == s)
             return (u8)i;
     return 0xff;
 }

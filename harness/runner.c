@@ -14,7 +14,7 @@
 #include "lib/cmdline.h"
 #include "kernel/bsp_watch.h"
 #include "kernel/console.h"
-#include "kernel/globals.h"
+#include "kernel/boot_state.h"
 #include "kernel/memory.h"
 #include "emul/kernel/pmu_emul.h"
 #include "kernel/report.h"
@@ -28,6 +28,7 @@
 #include "harness/hang_guard.h"
 #include "harness/tap_report.h"
 #include "kernel/percpu_array.h"
+#include "harness/portable/harness_options.h"
 
 #define PROGRESS_EVERY_MS 5000
 #define NMI_ANSWER_MS 2000 /* after the stopping NMI, how long a CPU has to come back to the runner */
@@ -100,7 +101,7 @@ static void conclude(struct check *c, const struct check_def *d)
         return; /* reported as it is: it hung an earlier boot */
     if (d->expect_vector == EXPECT_TIME_LIMIT && c->skipped && !c->timed_out && !c->faulted)
         return; /* a self-test that cannot run here */
-    u32 limit = check_limit_ms(g_options.check_timeout_ms, d->limit_ms);
+    u32 limit = check_limit_ms(harness_options()->check_timeout_ms, d->limit_ms);
     if (d->expect_vector == EXPECT_TIME_LIMIT && !(c->timed_out && c->cpu->index == 0)) {
         if (c->timed_out) {
             check_note(c, "stopped at", "rip 0x%llx after %u ms", (unsigned long long)c->fault.rip, limit);
@@ -114,7 +115,7 @@ static void conclude(struct check *c, const struct check_def *d)
     } else if (c->timed_out) {
         /* The boot CPU's time_limit (timeout_hang=bsp) is a hang as any check's, reported as one. */
         char after[48];
-        if (d->limit_ms > g_options.check_timeout_ms)
+        if (d->limit_ms > harness_options()->check_timeout_ms)
             k_snprintf(after, sizeof(after), "its own limit of %u ms", limit);
         else
             k_snprintf(after, sizeof(after), "check_timeout_ms=%u", limit);
@@ -148,13 +149,6 @@ static void conclude(struct check *c, const struct check_def *d)
     }
 }
 
-/* Suites whose every verdict concerns the PMU (or its interrupt); in other suites the checks named pmu_* (init,
- * reset) and those that touch the emulated PMU are marked. */
-static bool pmu_suite(const char *name)
-{
-    return !strncmp(name, "pmu", 3) || !strcmp(name, "pmi");
-}
-
 /* Each CPU's check record (4.6 KiB: too big for a stack), allocated by the boot CPU for the CPUs in a suite, so
  * the image does not grow by MAX_CPUS of them: under UEFI (OVMF) a 7.5 MiB image no longer fit the available
  * region it was loaded into. */
@@ -182,7 +176,7 @@ static void watch_begin(u32 seq, const struct check_def *d, const char *name)
 {
     if (!watch_on)
         return;
-    u32 n = bsp_watch_begin(seq, check_limit_ms(g_options.check_timeout_ms, d->limit_ms), name);
+    u32 n = bsp_watch_begin(seq, check_limit_ms(harness_options()->check_timeout_ms, d->limit_ms), name);
     if (!n && watched_before != 0) {
         const char *why = smp_online_count() > 1 ? "every online AP is busy with a call"
                           : smp.count > 1        ? "no AP online: each one lost or never started"
@@ -264,14 +258,13 @@ static void run_one(const struct suite *s, u32 slot)
 
     if (bsp && watch_on && !hung && took > longest.tsc) {
         longest.tsc = took;
-        longest.limit_ms = check_limit_ms(g_options.check_timeout_ms, d->limit_ms);
+        longest.limit_ms = check_limit_ms(harness_options()->check_timeout_ms, d->limit_ms);
         k_snprintf(longest.name, sizeof(longest.name), "%s", c->name);
     }
     conclude(c, d);
     /* pmu=emulated: a verdict of a PMU suite, or of any check that touched the emulated PMU, is evidence about
      * the emulated PMU only, and says so (docs/emulated-pmu.md). */
-    c->emulated_pmu = g_pmu_emulated && (pmu_emul_uses(cpu->index) != emul_uses || pmu_suite(s->name) ||
-                                         !strncmp(d->name, "pmu", 3));
+    c->emulated_pmu = g_pmu_emulated && (pmu_emul_uses(cpu->index) != emul_uses || s->uses_pmu || d->uses_pmu);
     report_debug("%s: %llu us", c->name, (unsigned long long)tsc_to_us(took));
     buffered_slot_valid[cpu->index] = false;
     if (!buffered)
@@ -343,7 +336,7 @@ static void supervise(u32 i)
     }
     u32 seq = __atomic_load_n(&r->seq, __ATOMIC_ACQUIRE);
     u32 own = current_suite->checks[r->slot < current_suite->count ? r->slot : 0].limit_ms;
-    u64 now = rdtsc(), limit = us_to_tsc(check_limit_ms(g_options.check_timeout_ms, own) * 1000ull);
+    u64 now = rdtsc(), limit = us_to_tsc(check_limit_ms(harness_options()->check_timeout_ms, own) * 1000ull);
     u64 since = __atomic_load_n(&r->since, __ATOMIC_ACQUIRE);
     if (r->stopped_seq && r->stopped_seq == seq) {
         if (now - r->stopped_at > us_to_tsc(NMI_ANSWER_MS * 1000ull))
@@ -376,13 +369,13 @@ static void supervise(u32 i)
 
 static bool qemu_tcg(void)
 {
-    return g_ident.hypervisor_bit && !strcmp(g_ident.hv_signature, "TCGTCGTCGTCG");
+    return boot_state()->ident.hypervisor_bit && !strcmp(boot_state()->ident.hv_signature, "TCGTCGTCGTCG");
 }
 
 u32 suites_concurrency(void)
 {
-    if (g_options.run_cpus)
-        return g_options.run_cpus;
+    if (harness_options()->run_cpus)
+        return harness_options()->run_cpus;
     return qemu_tcg() ? TCG_RUN_CPUS : MAX_CPUS;
 }
 
@@ -543,7 +536,7 @@ void suites_run_one(const struct suite *s)
         report_comment("runner: no memory for the check record or report buffer of %u CPUs: their checks are not "
                        "run and each FAILs (memory taken so far: %llu KiB)", unfunded,
                        (unsigned long long)(memory_allocated() / 1024));
-    bool serial = g_options.run_serial || n == 1;
+    bool serial = harness_options()->run_serial || n == 1;
     report_comment("suite %s: %s", s->name, s->about);
     if (per_cpu)
         report_comment("suite %s: %u global, %u per-CPU checks (%u involving other CPUs) on %u CPUs", s->name,
@@ -555,7 +548,7 @@ void suites_run_one(const struct suite *s)
         return;
     PER_CPU_ARRAY(bool, which);
     /* Printed as each CPU finishes (serial, unfolded) or once all have (folding needs every thread's verdict). */
-    bool streaming = serial && !g_options.fold;
+    bool streaming = serial && !harness_options()->fold;
     if (!serial)
         run_phase(in_suite, JOB_LOCAL);
     for (u32 i = 0; i < smp.count || i == 0; i++) {
@@ -572,7 +565,7 @@ void suites_run_one(const struct suite *s)
         if (streaming)
             print_cpu(s, i);
     }
-    if (g_options.fold)
+    if (harness_options()->fold)
         print_folded(s, in_suite);
     else if (!serial)
         for (u32 i = 0; i < smp.count || i == 0; i++)
@@ -582,11 +575,32 @@ void suites_run_one(const struct suite *s)
                    (unsigned long long)tsc_to_us(rdtsc() - suite_start_tsc) / 1000);
 }
 
+static struct {
+    const struct suite *const *list;
+    u32 count;
+} registry;
+
+void suites_register(const struct suite *const *list, u32 count)
+{
+    registry.list = list;
+    registry.count = count;
+}
+
+u32 suites_count(void)
+{
+    return registry.count;
+}
+
+const struct suite *suites_at(u32 index)
+{
+    return index < registry.count ? registry.list[index] : NULL;
+}
+
 static const struct suite *find_suite(const char *name)
 {
-    for (u32 i = 0; i < all_suites_count; i++)
-        if (!strcmp(all_suites[i]->name, name))
-            return all_suites[i];
+    for (u32 i = 0; i < registry.count; i++)
+        if (!strcmp(registry.list[i]->name, name))
+            return registry.list[i];
     return NULL;
 }
 
@@ -599,8 +613,8 @@ static bool validate_list(const char *list, const char *opt, char *err, size_t e
             struct strbuf sb;
             sb_init(&sb, err, err_size);
             sb_printf(&sb, "unknown suite '%s' in %s= (suites:", item, opt);
-            for (u32 i = 0; i < all_suites_count; i++)
-                sb_printf(&sb, " %s", all_suites[i]->name);
+            for (u32 i = 0; i < registry.count; i++)
+                sb_printf(&sb, " %s", registry.list[i]->name);
             sb_printf(&sb, ")");
             return false;
         }
@@ -616,11 +630,11 @@ bool suites_validate(const char *suites, const char *exclude, char *err, size_t 
 void suites_run(const char *suites, const char *exclude)
 {
     watch_on = true; /* the APs are up: from now on an idle one watches the boot CPU's checks */
-    /* The command line keeps the reset watchdog WATCHDOG_MARGIN_MS longer than check_timeout_ms (lib/cmdline.c): the
-     * idle AP's NMI, and the boot CPU's answer to it, come first. */
+    /* The command line keeps the reset watchdog WATCHDOG_MARGIN_MS longer than check_timeout_ms
+     * (harness/portable/harness_options.c): the idle AP's NMI, and the boot CPU's answer to it, come first. */
     _Static_assert(WATCHDOG_MARGIN_MS > BSP_WATCH_ANSWER_MS, "the reset watchdog would come before the NMI's answer");
-    for (u32 i = 0; i < all_suites_count; i++) {
-        const struct suite *s = all_suites[i];
+    for (u32 i = 0; i < registry.count; i++) {
+        const struct suite *s = registry.list[i];
         bool selected = suites[0] ? list_contains(suites, s->name) : s->in_default;
         if (!selected || list_contains(exclude, s->name))
             continue;
@@ -631,9 +645,16 @@ void suites_run(const char *suites, const char *exclude)
                        (unsigned long long)tsc_to_us(longest.tsc) / 1000, longest.limit_ms);
 }
 
+void suites_after_run(void)
+{
+    for (u32 i = 0; i < registry.count; i++)
+        if (registry.list[i]->after_run)
+            registry.list[i]->after_run();
+}
+
 void suites_list(void)
 {
-    for (u32 i = 0; i < all_suites_count; i++)
-        report_comment("  suite %-10s %s%s", all_suites[i]->name, all_suites[i]->about,
-                       all_suites[i]->in_default ? "" : " (not in the default set)");
+    for (u32 i = 0; i < registry.count; i++)
+        report_comment("  suite %-10s %s%s", registry.list[i]->name, registry.list[i]->about,
+                       registry.list[i]->in_default ? "" : " (not in the default set)");
 }

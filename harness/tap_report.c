@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "kernel/console.h"
-#include "kernel/globals.h"
 #include "kernel/percpu.h"
 #include "emul/kernel/pmu_emul.h"
 #include "kernel/report.h"
@@ -14,6 +13,9 @@
 #include "lib/format.h"
 #include "emul/model/pmu_model.h"
 #include "harness/framework.h"
+#include "emul/options.h"
+#include "harness/portable/harness_options.h"
+#include "kernel/portable/kernel_options.h"
 
 void tap_report_header(const struct boot_info *bi, const struct options *o, const struct cpu_ident *id)
 {
@@ -22,16 +24,16 @@ void tap_report_header(const struct boot_info *bi, const struct options *o, cons
             boot_protocol_name(bi->protocol), (unsigned long long)bi->info_phys, bi->info_size);
     kprintf("# cmdline: \"%s\"\n", bi->cmdline);
     kprintf("# options: suite=%s exclude=%s verbose=%u fold=%s exit=%s console=%s\n",
-            o->suites[0] ? o->suites : "(default)", o->exclude[0] ? o->exclude : "(none)", o->verbose,
-            o->fold ? "on" : "off",
-            o->exit == EXIT_QEMU ? "qemu" : o->exit == EXIT_REBOOT ? "reboot" : "halt", o->console);
+            harness_options()->suites[0] ? harness_options()->suites : "(default)", harness_options()->exclude[0] ? harness_options()->exclude : "(none)", harness_options()->verbose,
+            harness_options()->fold ? "on" : "off",
+            kernel_options()->exit == EXIT_QEMU ? "qemu" : kernel_options()->exit == EXIT_REBOOT ? "reboot" : "halt", o->console);
     u32 cap = suites_concurrency();
-    if (o->run_serial)
+    if (harness_options()->run_serial)
         kprintf("# run: serial\n");
     else if (cap >= MAX_CPUS)
         kprintf("# run: parallel\n");
     else
-        kprintf("# run: parallel, at most %u CPUs at once (%s)\n", cap, o->run_cpus ? "run_cpus=" : "QEMU TCG default");
+        kprintf("# run: parallel, at most %u CPUs at once (%s)\n", cap, harness_options()->run_cpus ? "run_cpus=" : "QEMU TCG default");
     char buf[512];
     struct strbuf sb;
     sb_init(&sb, buf, sizeof(buf));
@@ -45,20 +47,20 @@ void tap_report_header(const struct boot_info *bi, const struct options *o, cons
     if (g_pmu_emulated) {
         kprintf("# pmu: emulated (%s) \xe2\x80\x94 not hardware: every PMU verdict below is about a software reference "
                 "PMU and is marked [emulated PMU]\n", g_pmu_emul_kind->name);
-        if (o->pmu_part[0])
+        if (emul_options()->pmu_part[0])
             kprintf("# pmu: emulated as the part %s of the event catalog (pmu_part=): its signature 0x%08x, %u GP "
-                    "counters, %u fixed, and its catalog events\n", o->pmu_part, g_pmu_emul_kind->signature,
+                    "counters, %u fixed, and its catalog events\n", emul_options()->pmu_part, g_pmu_emul_kind->signature,
                     g_pmu_emul_kind->num_gp, g_pmu_emul_kind->num_fixed);
-        if (o->pmu_emulated_kvm)
+        if (emul_options()->pmu_emulated_kvm)
             kprintf("# pmu: emulated as a KVM guest's vPMU (@kvm): CPUID.01H:ECX[31] set, signature KVMKVMKVM; "
                     "verdicts that depend on a hypervisor take that path\n");
         char faults[200];
         struct strbuf fb;
         sb_init(&fb, faults, sizeof(faults));
         for (u32 i = 0; i < PMU_MODEL_FAULT_COUNT; i++)
-            if (o->pmu_faults & (1u << i))
+            if (emul_options()->pmu_faults & (1u << i))
                 sb_printf(&fb, "%s%s", fb.len ? "," : "", pmu_model_fault_name(1u << i));
-        if (o->pmu_faults)
+        if (emul_options()->pmu_faults)
             kprintf("# pmu_fault: %s (deliberate misbehaviour: the checks that catch it must fail)\n", faults);
     }
 }
@@ -118,7 +120,7 @@ u32 report_render(const struct check *c, char *buf, u32 size)
     size_t line = sb.len;
     if (report_verbose() >= 1 || v != VERDICT_PASS)
         put_block(&sb, c);
-    if (g_options.monitor)
+    if (harness_options()->monitor)
         put_monitor_line(&sb, c, v);
     if (sb.truncated) { /* no room for the block: keep the verdict, say what was dropped */
         sb.len = line;

@@ -4,7 +4,7 @@
 
 #include "apic/apic.h"
 #include "apic/timer.h"
-#include "kernel/globals.h"
+#include "kernel/boot_state.h"
 #include "lib/format.h"
 #include "kernel/percpu.h"
 #include "kernel/timing.h"
@@ -61,7 +61,7 @@ u32 wait_with_interrupts(volatile u32 *counter, u32 want, u64 timeout_us, u64 se
 
 bool platform_is_qemu_tcg(void)
 {
-    return g_ident.hypervisor_bit && !strcmp(g_ident.hv_signature, "TCGTCGTCGTCG");
+    return boot_state()->ident.hypervisor_bit && !strcmp(boot_state()->ident.hv_signature, "TCGTCGTCGTCG");
 }
 
 /* SDM Vol.2A CPUID leaf 0BH: EBX[15:0] is the number of logical processors at that level; the last valid

@@ -2,7 +2,7 @@
 #include "kernel/console_setup.h"
 
 #include "kernel/console.h"
-#include "kernel/globals.h"
+#include "kernel/boot_state.h"
 #include "kernel/report.h"
 #include "kernel/serial.h"
 
@@ -25,7 +25,7 @@ void console_setup(const struct options *o, const struct acpi_info *ai, const st
     /* Never write to RAM or to the chipset's own ports for a UART that is not there: the checklist would vanish into
      * memory (or reset the machine) and the run would look silent. COM1, which kmain set up, carries the refusal. */
     char why[240];
-    const char *refused = console_uart_refusal(u, &g_boot, (u64)(uintptr_t)__image_start,
+    const char *refused = console_uart_refusal(u, &boot_state()->info, (u64)(uintptr_t)__image_start,
                                                (u64)(uintptr_t)__image_end, why, sizeof(why));
     if (!refused)
         refused = console_init(u);

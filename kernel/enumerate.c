@@ -3,7 +3,6 @@
 #include <string.h>
 
 #include "apic/apic.h"
-#include "kernel/globals.h"
 #include "lib/format.h"
 #include "kernel/percpu.h"
 #include "kernel/smp.h"
@@ -14,7 +13,7 @@ struct cpu_list g_cpu_list;
 /* g_acpi: acpi_discover ran in kmain, before the console was chosen (the SPCR may name it) and before
  * timing_init (the FADT and HPET give its clocks). Called after smp_init_bsp (the boot CPU's APIC ID is known)
  * and apic_choose_mode (the IPI width is). */
-void enumerate_cpus(const struct options *o)
+void enumerate_cpus(const struct kernel_options *o)
 {
     struct cpu_list *l = &g_cpu_list;
     cpu_list_build(l, &g_acpi, o->cpus, o->cpu_count, smp.cpu[0].apic_id, apic_mode() == APIC_MODE_X2APIC);

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "kernel/enumerate.h"
-#include "kernel/globals.h"
+#include "kernel/boot_state.h"
 #include "kernel/paging.h"
 #include "kernel/timing.h"
 #include "kernel/x86.h"
@@ -132,10 +132,10 @@ bool erst_store_init(char *evidence, size_t n)
         break;
     }
     char reg_why[ERST_WHY_LEN];
-    const char *no = erst_registers_problem(&table, &g_boot, reg_why, sizeof(reg_why));
+    const char *no = erst_registers_problem(&table, &boot_state()->info, reg_why, sizeof(reg_why));
     if (!no)
         no = map_registers(reg_why, sizeof(reg_why));
-    if (!no && !erst_records_open(&store, &table, &regs, &g_boot, map_range))
+    if (!no && !erst_records_open(&store, &table, &regs, &boot_state()->info, map_range))
         no = store.failure;
     struct strbuf sb;
     sb_init(&sb, evidence, n);

@@ -10,11 +10,11 @@
 
 #include "kernel/fbcon_views.h"
 #include "lib/format.h"
-#include "kernel/globals.h"
 #include "kernel/paging.h"
 #include "kernel/report.h"
 #include "kernel/timing.h"
 #include "kernel/x86.h"
+#include "kernel/portable/kernel_options.h"
 
 struct fbtext fbcon_fbt;
 struct result_stream fbcon_stream;
@@ -86,7 +86,7 @@ void fbcon_progress(u32 passed, u32 failed, u32 skipped, const char *last, u32 l
     while (name < len && last[name] && last[name] != ' ' && last[name] != '\n')
         name++;
     char s[FBTEXT_MAX_COLS + 1];
-    if (done && !g_options.screen_log) {
+    if (done && !kernel_options()->screen_log) {
         fbfinal_show(passed, failed, skipped);
         return;
     }
@@ -115,7 +115,7 @@ void fbcon_report(void)
                    "status line at the bottom)%s",
                    fb->width, fb->height, fb->bpp, (unsigned long long)fb->addr, fb->pitch, fbcon_fbt.cols,
                    fbcon_fbt.rows,
-                   g_options.screen_log ? "" : "; screen=grid: from here the live grid, at the end the totals, the "
+                   kernel_options()->screen_log ? "" : "; screen=grid: from here the live grid, at the end the totals, the "
                                                "FAILs and the result as QR codes");
     fbgrid_start();
 }

@@ -6,8 +6,8 @@
 
 #include "lib/screen_final.h"
 #include "lib/screen_grid.h"
-#include "kernel/globals.h"
 #include "kernel/report.h"
+#include "kernel/portable/kernel_options.h"
 
 static struct screen_grid grid;
 static struct grid_layout glay;
@@ -70,7 +70,7 @@ void fbgrid_line(const char *l, u32 len)
 /* screen=grid: from the command line on, the grid takes the screen; the lines so far are in it already. */
 void fbgrid_start(void)
 {
-    if (g_options.screen_log || shown)
+    if (kernel_options()->screen_log || shown)
         return;
     shown = true;
     grid_redraw();

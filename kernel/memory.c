@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#include "kernel/globals.h"
+#include "kernel/boot_state.h"
 
 #define LOW_LIMIT 0x100000ull       /* nothing below 1 MiB: BIOS data, the AP trampoline page */
 #define HIGH_LIMIT (1ull << 32)     /* the identity map */

@@ -1,7 +1,7 @@
 /* On-demand mappings above 4 GiB (see paging.h). */
 #include "kernel/paging.h"
 
-#include "kernel/globals.h"
+#include "kernel/boot_state.h"
 #include "kernel/memory.h"
 #include "lib/pt_map.h"
 #include "kernel/report.h"
@@ -89,7 +89,7 @@ static bool reach(u64 addr, u64 len)
 {
     if (!len || addr + len <= PT_LOW_MAPPED)
         return true;
-    const char *not_ram = bootinfo_ram_refusal(&g_boot, addr, len);
+    const char *not_ram = bootinfo_ram_refusal(&boot_state()->info, addr, len);
     if (not_ram) {
         record(addr, len, not_ram, true);
         return false;

@@ -6,7 +6,7 @@
 #include "kernel/cmos.h"
 #include "kernel/enumerate.h"
 #include "kernel/erst_store.h"
-#include "kernel/globals.h"
+#include "kernel/boot_state.h"
 #include "kernel/ledger.h"
 #include "kernel/paging.h"
 #include "lib/acpi.h"
@@ -14,6 +14,7 @@
 #include "lib/format.h"
 #include "lib/hang_record.h"
 #include "lib/reset_plan.h"
+#include "kernel/portable/kernel_options.h"
 
 struct record_store g_records;
 static bool initialised;
@@ -42,20 +43,20 @@ void record_store_init(void)
                    (unsigned long long)erst_id[1]);
         return;
     }
-    if (g_options.cmos_first) {
-        const char *why = cmos_window_user(&g_records.cmos, g_options.cmos_first, g_options.cmos_last, fadt.century);
+    if (kernel_options()->cmos_first) {
+        const char *why = cmos_window_user(&g_records.cmos, kernel_options()->cmos_first, kernel_options()->cmos_last, fadt.century);
         if (why) {
             k_snprintf(g_records.evidence, sizeof(g_records.evidence), "none: cmos=0x%x-0x%x refused: %s; nothing is "
-                       "written there", g_options.cmos_first, g_options.cmos_last, why);
+                       "written there", kernel_options()->cmos_first, kernel_options()->cmos_last, why);
             return;
         }
-    } else if (cmos_layout_is_qemu(g_ident.hypervisor_bit, have_fadt ? fadt.oem_id : "")) {
+    } else if (cmos_layout_is_qemu(boot_state()->ident.hypervisor_bit, have_fadt ? fadt.oem_id : "")) {
         cmos_window_qemu(&g_records.cmos);
     } else {
         k_snprintf(g_records.evidence, sizeof(g_records.evidence),
                    "none: no store the platform made for records, and this CMOS's layout is unknown (not QEMU: %s); "
                    "cmos=FIRST-LAST names bytes in 0x40..0x7F that are free on this board",
-                   !g_ident.hypervisor_bit ? "no hypervisor" : have_fadt ? "the FADT's OEM ID is not QEMU's \"BOCHS\""
+                   !boot_state()->ident.hypervisor_bit ? "no hypervisor" : have_fadt ? "the FADT's OEM ID is not QEMU's \"BOCHS\""
                                                                           : "no ACPI FADT");
         return;
     }

@@ -1,6 +1,6 @@
 #include "kernel/smi.h"
 
-#include "kernel/globals.h"
+#include "kernel/boot_state.h"
 #include "kernel/percpu.h"
 #include "kernel/safe.h"
 #include "kernel/percpu_array.h"
@@ -13,7 +13,7 @@ PER_CPU_ARRAY(u8, smi_state);
 static bool smi_read(u32 *count)
 {
     u8 *st = &smi_state[this_cpu()->index];
-    if (*st == SMI_FAULTS || !cpu_has_smi_count(&g_ident))
+    if (*st == SMI_FAULTS || !cpu_has_smi_count(&boot_state()->ident))
         return false;
     u64 v = 0;
     if (rdmsr_safe(MSR_SMI_COUNT, &v)) {
@@ -30,9 +30,9 @@ bool smi_countable(const char **why)
     u32 v;
     if (smi_read(&v))
         return true;
-    if (g_ident.vendor != VENDOR_INTEL)
+    if (boot_state()->ident.vendor != VENDOR_INTEL)
         *why = "no MSR_SMI_COUNT: not an Intel CPU";
-    else if (!cpu_has_smi_count(&g_ident))
+    else if (!cpu_has_smi_count(&boot_state()->ident))
         *why = "no MSR_SMI_COUNT before Nehalem / Silvermont";
     else
         *why = "MSR_SMI_COUNT (34H) read faulted";

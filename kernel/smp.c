@@ -10,7 +10,7 @@
 #include "kernel/console.h"
 #include "kernel/cpuid_hw.h"
 #include "lib/fw_resume.h"
-#include "kernel/globals.h"
+#include "kernel/boot_state.h"
 #include "lib/format.h"
 #include "kernel/memory.h"
 #include "kernel/setjmp.h"
@@ -102,7 +102,7 @@ void smp_add_ap(u32 apic_id, u32 acpi_uid, bool x2apic_entry)
 
 u64 smp_default_init_delay_us(void)
 {
-    const struct cpu_ident *id = &g_ident;
+    const struct cpu_ident *id = &boot_state()->ident;
     if ((id->vendor == VENDOR_INTEL && id->family == 6) || (id->vendor == VENDOR_AMD && id->family >= 0xF) ||
         (id->vendor == VENDOR_HYGON && id->family >= 0x18))
         return 0;
@@ -338,17 +338,17 @@ static bool pick_trampoline_page(void)
 {
     for (u64 page = 0x9E000; page >= 0x1000; page -= 0x1000) {
         bool avail = false;
-        for (u32 i = 0; i < g_boot.mmap_count; i++) {
-            const struct mem_region *r = &g_boot.mmap[i];
+        for (u32 i = 0; i < boot_state()->info.mmap_count; i++) {
+            const struct mem_region *r = &boot_state()->info.mmap[i];
             if (r->type == MEM_AVAILABLE && page >= r->base && page + 0x1000 <= r->base + r->length)
                 avail = true;
         }
-        for (u32 i = 0; i < g_boot.mmap_count; i++) { /* overlapping reserved ranges win */
-            const struct mem_region *r = &g_boot.mmap[i];
+        for (u32 i = 0; i < boot_state()->info.mmap_count; i++) { /* overlapping reserved ranges win */
+            const struct mem_region *r = &boot_state()->info.mmap[i];
             if (r->type != MEM_AVAILABLE && page < r->base + r->length && r->base < page + 0x1000)
                 avail = false;
         }
-        u64 ib = g_boot.info_phys, ie = g_boot.info_phys + g_boot.info_size;
+        u64 ib = boot_state()->info.info_phys, ie = boot_state()->info.info_phys + boot_state()->info.info_size;
         if (avail && !(page < ie && ib < page + 0x1000)) {
             trampoline_phys = page;
             return true;
@@ -428,7 +428,7 @@ static void wait_for_aps(u32 first, u32 last, u64 timeout_tsc)
         u32 now = arrivals(first, last);
         /* Under a hypervisor none may have arrived yet: QEMU 10 TCG with 288 vCPUs on 2 host cores answered the
          * first SIPI after 350 ms. Wait on until the first arrives, and then while they keep arriving. */
-        if (!g_ident.hypervisor_bit || (now == seen && now > 0) || rdtsc() >= cap)
+        if (!boot_state()->ident.hypervisor_bit || (now == seen && now > 0) || rdtsc() >= cap)
             break;
         seen = now;
         progress = rdtsc();
@@ -514,7 +514,7 @@ u32 smp_online_count(void)
  * idle (masked), which bounds every halt (wait_until_done). On bare metal it spins, as it always did. */
 static bool may_halt_waiting(void)
 {
-    return g_ident.hypervisor_bit && (read_flags() & RFLAGS_IF) && (apic_read(APIC_LVT_TIMER) & LVT_MASKED);
+    return boot_state()->ident.hypervisor_bit && (read_flags() & RFLAGS_IF) && (apic_read(APIC_LVT_TIMER) & LVT_MASKED);
 }
 
 /* Wait for the call `ticket` on mailbox m, halting when may_halt. The caller's APIC timer, periodic on

@@ -1,5 +1,5 @@
 /* Tests on a span of text that need not end in NUL (a line inside a checklist buffer): portable, over standard
- * <string.h> (the kernel's kernel/lib/string.c, the C library on the host; memmem is a GNU extension, so not used). */
+ * <string.h> (the kernel's lib/libc/string.c, the C library on the host; memmem is a GNU extension, so not used). */
 #pragma once
 #include <string.h>
 

@@ -1,12 +1,20 @@
-/* The PMU's options (lib/cmdline.h, docs/options.md): the PMI handler's order and the LVT delivery mode. */
+/* The PMU's options (pmu/options.h, docs/options.md): the PMI handler's order and the LVT delivery mode. */
 #include "pmu/options.h"
 
 #include <string.h>
 
 #include "pmu/pmi.h"
 
-static const char *set_pmi(struct options *o, const char *v)
+static struct pmu_options opts;
+
+const struct pmu_options *pmu_options(void)
 {
+    return &opts;
+}
+
+static const char *set_pmi(void *values, const char *v)
+{
+    struct pmu_options *o = values;
     enum pmi_variant pv;
     if (!pmi_variant_parse(v, &pv))
         return "expects unmask-stopped, late or early";
@@ -14,8 +22,9 @@ static const char *set_pmi(struct options *o, const char *v)
     return NULL;
 }
 
-static const char *set_pmi_delivery(struct options *o, const char *v)
+static const char *set_pmi_delivery(void *values, const char *v)
 {
+    struct pmu_options *o = values;
     static const char *const names[] = {"both", "fixed", "nmi", NULL}; /* enum pmi_delivery */
     return opt_choice(v, names, &o->pmi_delivery, "expects both, fixed or nmi");
 }
@@ -31,4 +40,4 @@ static const struct opt_desc rows[] = {
      set_pmi_delivery},
 };
 
-const struct opt_table pmu_options = {rows, ARRAY_SIZE(rows), NULL};
+const struct opt_table pmu_option_table = {rows, ARRAY_SIZE(rows), &opts, sizeof(opts), NULL, NULL};

@@ -2,7 +2,13 @@
 #pragma once
 #include "lib/cmdline.h"
 
-extern const struct opt_table pmu_options;
+struct pmu_options {
+    u32 pmi_variant;  /* pmi=unmask-stopped|late|early: enum pmi_variant (0 = unmask-stopped) */
+    u32 pmi_delivery; /* pmi_delivery=fixed|nmi|both: enum pmi_delivery; both by default */
+};
+
+extern const struct opt_table pmu_option_table;
+const struct pmu_options *pmu_options(void);
 
 /* pmi_delivery=: the delivery modes the pmi checks use. BOTH (0, the default) runs each delivery-dependent check once
  * with the fixed vector and once in NMI mode, so a PMI delivered in the wrong mode is caught on every machine. */

@@ -11,7 +11,7 @@
 #include "kernel/serial.h"
 #include "kernel/timing.h"
 #include "kernel/cpuid_hw.h"
-#include "kernel/globals.h"
+#include "kernel/boot_state.h"
 #include "kernel/ledger.h"
 #include "kernel/memory.h"
 #include "kernel/paging.h"
@@ -28,14 +28,13 @@
 #include "harness/framework.h"
 #include "harness/tap_report.h"
 #include "tests/main_boot_early.h"
+#include "tests/reset/portable/reset_options.h"
+#include "tests/suites.h"
+#include "tests/timeout/portable/timeout_options.h"
+#include "harness/portable/harness_options.h"
+#include "kernel/portable/kernel_options.h"
 
 extern const struct suite suite_machine; /* tests/machine: last, always */
-
-struct boot_info g_boot;
-struct options g_options;
-struct cpu_ident g_ident;
-char apic_mode_error[160];
-char g_cmdline_error[CMDLINE_ERROR_MAX];
 
 /* Legacy 8259 PICs: mask every line before interrupts are ever enabled. SeaBIOS leaves IRQ0 unmasked on
  * vector 8, which would look like a double fault (SeaBIOS pic_setup, clock_setup; Intel 8259A datasheet OCW1). */
@@ -55,6 +54,7 @@ static void help_row(const char *syntax, const char *help, void *ctx)
 void kmain(u32 magic, u32 info_phys);
 void kmain(u32 magic, u32 info_phys)
 {
+    struct boot_state *bs = boot_state_fill(); /* filled here, before any AP starts; read only after */
     idt_init();
     trap_add_claim(1, singlestep_trap); /* the single-step oracle's #DB (kernel/singlestep.h) */
     trap_set_catch_hooks(&(struct trap_catch_hooks){.exception = check_exception, .time_limit = check_time_limit});
@@ -66,30 +66,36 @@ void kmain(u32 magic, u32 info_phys)
     console_init(&com1); /* until the command line and ACPI say otherwise */
 
     const struct phys_window low4g = {0, 1ull << 32, (const u8 *)0, NULL};
-    bootinfo_parse(&g_boot, magic, info_phys, &low4g);
-    memory_init(&g_boot); /* before anything maps above 4 GiB: page tables come from early_alloc */
-    fbcon_init(&g_boot);  /* the screen mirrors the console from the first line on */
-    options_default(&g_options);
-    cmdline_add_options(&pmu_options); /* the options of the layers above lib/ */
-    cmdline_add_options(&emul_options);
-    bool cmdline_ok = cmdline_parse(g_boot.cmdline, &g_options, g_cmdline_error, sizeof(g_cmdline_error)) &&
-                      suites_validate(g_options.suites, g_options.exclude, g_cmdline_error, sizeof(g_cmdline_error));
+    bootinfo_parse(&bs->info, magic, info_phys, &low4g);
+    memory_init(&bs->info); /* before anything maps above 4 GiB: page tables come from early_alloc */
+    fbcon_init(&bs->info);  /* the screen mirrors the console from the first line on */
+    /* Each layer's options (a table and the struct it fills, owned by that layer), parsed in one pass. */
+    cmdline_add_options(&kernel_option_table);
+    cmdline_add_options(&harness_option_table);
+    cmdline_add_options(&pmu_option_table);
+    cmdline_add_options(&emul_option_table);
+    cmdline_add_options(&timeout_option_table);
+    cmdline_add_options(&reset_option_table);
+    options_default(&bs->options);
+    suites_register(all_suites, all_suites_count);
+    bool cmdline_ok = cmdline_parse(bs->info.cmdline, &bs->options, bs->cmdline_error, sizeof(bs->cmdline_error)) &&
+                      suites_validate(harness_options()->suites, harness_options()->exclude, bs->cmdline_error, sizeof(bs->cmdline_error));
     /* Early: the SPCR may name the console; the clocks need the FADT and HPET tables, enumeration the MADT. */
-    acpi_discover(&g_acpi, &phys_all, &g_boot); /* tables above 4 GiB are mapped as they are read */
-    console_setup(&g_options, &g_acpi, &phys_all);
-    cpu_ident_decode(&g_ident, &cpuid_hw);
-    check_deviations_strict = g_options.deviations_strict;
-    ledger_set_skip(g_options.restore_skip);
+    acpi_discover(&g_acpi, &phys_all, &bs->info); /* tables above 4 GiB are mapped as they are read */
+    console_setup(&bs->options, &g_acpi, &phys_all);
+    cpu_ident_decode(&bs->ident, &cpuid_hw);
+    check_deviations_strict = harness_options()->deviations_strict;
+    ledger_set_skip(kernel_options()->restore_skip);
     if (cmdline_ok)
         pmu_emul_boot();
 
-    report_begin(g_options.verbose, g_options.exit);
-    tap_report_header(&g_boot, &g_options, &g_ident);
+    report_begin(harness_options()->verbose, kernel_options()->exit);
+    tap_report_header(&bs->info, &bs->options, &bs->ident);
     console_report();
     fbcon_report();
     paging_report();
     if (!cmdline_ok) {
-        report_comment("command line rejected: %s", g_cmdline_error);
+        report_comment("command line rejected: %s", bs->cmdline_error);
         report_comment("valid options:");
         cmdline_help(help_row, NULL);
         suites_list();
@@ -101,15 +107,15 @@ void kmain(u32 magic, u32 info_phys)
     timing_init(&g_acpi);
     record_store_init(); /* before the APs start: the ERST may need mappings (kernel/erst_store.h) */
     /* monitor=lava: the serial line at its baud rate even where the UART is emulated (kernel/serial.h). */
-    if (g_options.monitor && timing.tsc_hz)
+    if (harness_options()->monitor && timing.tsc_hz)
         serial_pace(timing.tsc_hz * 10 / serial_baud());
-    apic_choose_mode((enum apic_request)g_options.apic, apic_mode_error, sizeof(apic_mode_error));
+    apic_choose_mode((enum apic_request)kernel_options()->apic, bs->apic_mode_error, sizeof(bs->apic_mode_error));
     suites_run_one(&boot_apic_mode_suite);
     smp_init_bsp();
     pmi_kernel_init();
-    enumerate_cpus(&g_options);
-    smp_bring_up(g_options.smp_serial ? SMP_SERIAL : SMP_PARALLEL, g_options.init_delay_us,
-                 g_options.ap_timeout_ms);
+    enumerate_cpus(kernel_options());
+    smp_bring_up(kernel_options()->smp_serial ? SMP_SERIAL : SMP_PARALLEL, kernel_options()->init_delay_us,
+                 kernel_options()->ap_timeout_ms);
     report_comment("apic: %s; tsc: %llu kHz from %s%s", apic_mode_name(apic_mode()),
                    (unsigned long long)(timing.tsc_hz / 1000), timing.choice.summary,
                    timing.choice.trusted ? "" : " NOT TRUSTED (boot/clocks)");
@@ -119,7 +125,7 @@ void kmain(u32 magic, u32 info_phys)
     report_comment("memory: %llu KiB taken from the memory map (per-CPU state %llu bytes and stacks %u bytes a CPU)",
                    (unsigned long long)(memory_allocated() / 1024), (unsigned long long)percpu_bytes_per_cpu(),
                    CPU_STACKS_BYTES);
-    if (!g_acpi.has_rsdp && !g_options.cpu_count) /* the one place a reader of the header sees why one CPU */
+    if (!g_acpi.has_rsdp && !kernel_options()->cpu_count) /* the one place a reader of the header sees why one CPU */
         report_comment("%s", g_acpi.no_rsdp);
 
     smp_run_on_each(pmu_cpu_discover, NULL); /* before any check writes a PMU register */
@@ -127,7 +133,7 @@ void kmain(u32 magic, u32 info_phys)
     report_comment("persist: %s", g_records.erst);
     hang_guard_boot(); /* the watchdog around the boot CPU's checks, and what an earlier boot left (hang_guard.h) */
 
-    suites_run(g_options.suites, g_options.exclude);
+    suites_run(harness_options()->suites, harness_options()->exclude);
     suites_after_run();
     hang_guard_finish();
     /* Every change put back, then read back by suite machine: each thread's PMU as the firmware left it, on the thread

@@ -5,17 +5,17 @@
 #include "tests/main_boot_early.h"
 
 #include "apic/apic.h"
-#include "kernel/globals.h"
+#include "kernel/boot_state.h"
 
 /* The command line as a check of its own, so a bad option is a failed run with a message, not a hang. */
 static void cmdline_check(struct check *c)
 {
-    bool parsed = !g_cmdline_error[0];
-    check_note(c, "cmdline", "%s", g_boot.cmdline);
-    if (g_options.image[0])
-        check_note(c, "image", "%s", g_options.image);
+    bool parsed = !boot_state()->cmdline_error[0];
+    check_note(c, "cmdline", "%s", boot_state()->info.cmdline);
+    if (boot_state()->options.image[0])
+        check_note(c, "image", "%s", boot_state()->options.image);
     expect_true(c, "parse", parsed, "every word a known option with a valid value", "%s",
-                parsed ? "every word a known option with a valid value" : g_cmdline_error);
+                parsed ? "every word a known option with a valid value" : boot_state()->cmdline_error);
 }
 
 /* apic=x2apic on a CPU without x2APIC (or apic=xapic after firmware enabled x2APIC) cannot be honoured: that
@@ -23,8 +23,8 @@ static void cmdline_check(struct check *c)
 static void apic_mode_check(struct check *c)
 {
     check_note(c, "active", "%s", apic_mode_name(apic_mode()));
-    expect_true(c, "apic= request honoured", !apic_mode_error[0], "yes", "%s",
-                apic_mode_error[0] ? apic_mode_error : "yes");
+    expect_true(c, "apic= request honoured", !boot_state()->apic_mode_error[0], "yes", "%s",
+                boot_state()->apic_mode_error[0] ? boot_state()->apic_mode_error : "yes");
 }
 
 static const struct check_def cmdline_checks[] = {{"cmdline", cmdline_check, SCOPE_GLOBAL, NO_FAULT}};

@@ -1,5 +1,5 @@
 /* Every suite, in run order. */
-#include "harness/framework.h"
+#include "tests/suites.h"
 
 extern const struct suite suite_boot, suite_harness, suite_smp;
 extern const struct suite suite_apic, suite_x2apic;

@@ -7,7 +7,6 @@
 
 #include "apic/apic.h"
 #include "kernel/cpuid_hw.h"
-#include "kernel/globals.h"
 #include "kernel/percpu.h"
 #include "emul/kernel/pmu_emul_persist.h"
 #include "kernel/report.h"
@@ -24,6 +23,7 @@
 #include "pmu/lbr.h"
 #include "pmu/pebs.h"
 #include "kernel/percpu_array.h"
+#include "emul/options.h"
 
 bool g_pmu_emulated;
 const struct pmu_emul_kind *g_pmu_emul_kind;
@@ -76,19 +76,19 @@ static const struct cpuid_source *cpu_init_standin(void)
 
 void pmu_emul_boot(void)
 {
-    g_pmu_emul_kind = g_options.pmu_emulated[0] ? pmu_emul_kind_find(g_options.pmu_emulated) : NULL;
+    g_pmu_emul_kind = emul_options()->pmu_emulated[0] ? pmu_emul_kind_find(emul_options()->pmu_emulated) : NULL;
     /* pmu_part=: the kind as that part presents it (the options checked that it fits). */
     static struct pmu_emul_kind as_part, with_lbr, with_pebs;
     const char *why = NULL;
-    if (g_pmu_emul_kind && g_options.pmu_part[0] &&
-        pmu_emul_kind_as_part(g_pmu_emul_kind, event_catalog_part_named(g_options.pmu_part), &as_part, &why))
+    if (g_pmu_emul_kind && emul_options()->pmu_part[0] &&
+        pmu_emul_kind_as_part(g_pmu_emul_kind, event_catalog_part_named(emul_options()->pmu_part), &as_part, &why))
         g_pmu_emul_kind = &as_part;
     /* pmu_lbr=: the kind (as that part) with another LBR (the options checked that it fits). */
-    if (g_pmu_emul_kind && g_options.pmu_lbr[0] &&
-        pmu_emul_kind_with_lbr(g_pmu_emul_kind, g_options.pmu_lbr, &with_lbr, &why))
+    if (g_pmu_emul_kind && emul_options()->pmu_lbr[0] &&
+        pmu_emul_kind_with_lbr(g_pmu_emul_kind, emul_options()->pmu_lbr, &with_lbr, &why))
         g_pmu_emul_kind = &with_lbr;
-    if (g_pmu_emul_kind && g_options.pmu_pebs[0] &&
-        pmu_emul_kind_with_pebs(g_pmu_emul_kind, g_options.pmu_pebs, &with_pebs, &why))
+    if (g_pmu_emul_kind && emul_options()->pmu_pebs[0] &&
+        pmu_emul_kind_with_pebs(g_pmu_emul_kind, emul_options()->pmu_pebs, &with_pebs, &why))
         g_pmu_emul_kind = &with_pebs;
     g_pmu_emulated = g_pmu_emul_kind != NULL;
     if (g_pmu_emulated) {
@@ -99,7 +99,7 @@ void pmu_emul_boot(void)
         pmu_cpu_set_standin(&pmu);
         smp_set_init_signal_hook(pmu_emul_init_signal);
     }
-    if (g_pmu_emulated && (g_options.pmu_faults & PMU_FAULT_COUNTERS_SURVIVE_RESET))
+    if (g_pmu_emulated && (emul_options()->pmu_faults & PMU_FAULT_COUNTERS_SURVIVE_RESET))
         pmu_emul_persist_boot();
 }
 
@@ -114,12 +114,12 @@ static void model_deliver(void *ctx)
 
 u32 pmu_emul_skid(void)
 {
-    return g_options.pmu_skid + (g_options.pmu_faults & PMU_FAULT_SKID_BEYOND_BOUND ? PMU_EMUL_SKID_EXCESS : 0);
+    return emul_options()->pmu_skid + (emul_options()->pmu_faults & PMU_FAULT_SKID_BEYOND_BOUND ? PMU_EMUL_SKID_EXCESS : 0);
 }
 
 u32 pmu_emul_skid_bound(void)
 {
-    return g_pmu_emulated ? g_options.pmu_skid + 1 : 0;
+    return g_pmu_emulated ? emul_options()->pmu_skid + 1 : 0;
 }
 
 /* One emulated event: an encoding counted once, however many entries name it (a catalog event that is the
@@ -155,7 +155,7 @@ static void resolve_events(struct emul_cpu *e, const struct pmu_caps *caps)
     }
     const struct catalog_part *part = event_catalog_for(caps);
     /* pmu_fault=catalog-all-branches: a wrong row in the event table, every catalog event counting branches. */
-    bool wrong = g_options.pmu_faults & PMU_FAULT_CATALOG_ALL_BRANCHES;
+    bool wrong = emul_options()->pmu_faults & PMU_FAULT_CATALOG_ALL_BRANCHES;
     for (u32 i = part ? part->first : 0; part && i < part->first + part->count; i++)
         if (catalog_events[i].gp_mask)
             add_event(e, &catalog_events[i].ev, 0, BIT(wrong ? EVC_BRANCHES : catalog_events[i].cls));
@@ -198,7 +198,7 @@ void pmu_emul_cpu_init(void)
     /* One-bit line, strict edge: an overflow while the LVT is masked is lost, as KNC PMU 1.4.3.9 describes;
      * the real LVT decides (model_deliver, send()). */
     pmu_model_init(&e->m, &caps, MODEL_APIC_STRICT_EDGE);
-    pmu_model_set_faults(&e->m, g_options.pmu_faults);
+    pmu_model_set_faults(&e->m, emul_options()->pmu_faults);
     struct lbr_caps lbr;
     pmu_emul_lbr(g_pmu_emul_kind, e->core, &lbr);
     pmu_model_set_lbr(&e->m, &lbr);
@@ -207,15 +207,15 @@ void pmu_emul_cpu_init(void)
     static const struct pebs_model_mem mem = {identity_read, identity_write, NULL};
     pmu_model_set_pebs(&e->m, &pebs, &mem);
     pmu_model_reset(&e->m); /* power-up, with the faults already in place (global-ctrl-reset-zero) */
-    if (g_options.pmu_faults & PMU_FAULT_COUNTERS_SURVIVE_RESET)
+    if (emul_options()->pmu_faults & PMU_FAULT_COUNTERS_SURVIVE_RESET)
         e->restored = pmu_emul_persist_restore(this_cpu()->index, &e->m, g_pmu_emul_kind->name);
     /* Then the firmware, which runs between the reset and this kernel. */
-    if (g_options.pmu_faults & PMU_FAULT_FIRMWARE_LEFT_ENABLED)
+    if (emul_options()->pmu_faults & PMU_FAULT_FIRMWARE_LEFT_ENABLED)
         pmu_model_firmware_left_enabled(&e->m);
     e->m.apic.deliver = model_deliver;
     e->m.apic.deliver_ctx = e;
     pmu_model_access(&e->m, &e->hw);
-    e->cpuid_ctx = (struct pmu_emul_cpuid){g_pmu_emul_kind, &cpuid_hw, g_options.pmu_emulated_kvm != 0, e->core};
+    e->cpuid_ctx = (struct pmu_emul_cpuid){g_pmu_emul_kind, &cpuid_hw, emul_options()->pmu_emulated_kvm != 0, e->core};
     e->cpuid = (struct cpuid_source){pmu_emul_cpuid_query, &e->cpuid_ctx};
     resolve_events(e, &caps);
     e->last_tsc = rdtsc();

@@ -10,7 +10,7 @@
 
 #include <string.h>
 
-#include "kernel/globals.h"
+#include "kernel/boot_state.h"
 
 #define PERSIST_MAGIC 0x70657273697374ull /* "persist" */
 #define PERSIST_CPUS 64
@@ -45,8 +45,8 @@ static u64 sum_of(const struct persist_entry *e)
 void pmu_emul_persist_boot(void)
 {
     u64 top = 0;
-    for (u32 i = 0; i < g_boot.mmap_count; i++) {
-        const struct mem_region *r = &g_boot.mmap[i];
+    for (u32 i = 0; i < boot_state()->info.mmap_count; i++) {
+        const struct mem_region *r = &boot_state()->info.mmap[i];
         u64 end = r->base + r->length;
         if (r->type == MEM_AVAILABLE && end <= (1ull << 32) && end > top && r->length > 2 * PERSIST_BYTES)
             top = end;

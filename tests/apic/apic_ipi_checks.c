@@ -5,7 +5,7 @@
 #include "apic/apic.h"
 #include "lib/format.h"
 #include "lib/hv_deviation.h"
-#include "kernel/globals.h"
+#include "kernel/boot_state.h"
 #include "kernel/percpu.h"
 #include "kernel/smp.h"
 #include "kernel/timing.h"
@@ -309,7 +309,7 @@ void tpr_check(struct check *c)
         others_ok = false;
     }
     others_ok &= expect_eq(c, "TPR restored", orig & 0xFF, apic_read(APIC_TPR) & 0xFF);
-    const char *dev = hv_dev_tpr_low_nibble(hv_kind_of(&g_ident), g_ident.vendor, wrote, got, pairs);
+    const char *dev = hv_dev_tpr_low_nibble(hv_kind_of(&boot_state()->ident), boot_state()->ident.vendor, wrote, got, pairs);
     if (dev && others_ok)
         check_deviation(c, "%s", dev);
 }

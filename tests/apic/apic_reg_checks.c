@@ -4,7 +4,7 @@
 
 #include "apic/apic.h"
 #include "apic/timer.h"
-#include "kernel/globals.h"
+#include "kernel/boot_state.h"
 #include "lib/format.h"
 #include "lib/hv_deviation.h"
 #include "kernel/percpu.h"
@@ -232,7 +232,7 @@ void lvt_status_ro_check(struct check *c)
         regs[n] = d->reg, backs[n++] = back;
     }
     expect_true(c, "read-only bits after writing 1 (name:bits 12,14)", all, exp, "%s", obs);
-    const char *dev = hv_dev_lvt_status_ro(hv_kind_of(&g_ident), regs, backs, n);
+    const char *dev = hv_dev_lvt_status_ro(hv_kind_of(&boot_state()->ident), regs, backs, n);
     if (dev)
         check_deviation(c, "%s", dev);
 }
@@ -303,7 +303,7 @@ void esr_register_check(struct check *c)
     u32 after = esr_latch_read();
     check_note(c, "ESR after reading offset 0x040", "0x%x", after);
     expect_eq(c, "ESR bit 7 Illegal Register Address", 1, (after & ESR_ILLEGAL_REGISTER) != 0);
-    const char *dev = hv_dev_esr_illegal_register(hv_kind_of(&g_ident), after);
+    const char *dev = hv_dev_esr_illegal_register(hv_kind_of(&boot_state()->ident), after);
     if (dev)
         check_deviation(c, "%s", dev);
 }
@@ -323,7 +323,7 @@ void esr_clear_check(struct check *c)
     expect_eq(c, "first write+read: bit 7 latched", 1, (first & ESR_ILLEGAL_REGISTER) != 0);
     bool cleared = expect_eq(c, "second write+read: cleared", 0, second);
     /* Nothing latched to clear (KVM logs no bit 7): the clearing itself is untested, named, never a PASS. */
-    const char *dev = cleared ? hv_dev_esr_illegal_register(hv_kind_of(&g_ident), first) : NULL;
+    const char *dev = cleared ? hv_dev_esr_illegal_register(hv_kind_of(&boot_state()->ident), first) : NULL;
     if (dev)
         check_deviation(c, "%s", dev);
     if (second && (second & ESR_ILLEGAL_REGISTER) && platform_is_qemu_tcg())
@@ -353,7 +353,7 @@ void esr_illegal_vector_check(struct check *c)
     expect_eq(c, "IRR bit 2", 0, irr);
     expect_eq_dec(c, "deliveries of vector 2 as a fixed interrupt", 0, delivered);
     expect_eq(c, "ISR bit 2 after", 0, apic_vector_bit(APIC_ISR0, VEC_ILLEGAL));
-    const char *dev = hv_dev_esr_illegal_vector(hv_kind_of(&g_ident), esr, irr, delivered);
+    const char *dev = hv_dev_esr_illegal_vector(hv_kind_of(&boot_state()->ident), esr, irr, delivered);
     if (dev)
         check_deviation(c, "%s", dev);
 }

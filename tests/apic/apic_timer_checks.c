@@ -28,7 +28,7 @@
 #include <string.h>
 
 #include "apic/apic.h"
-#include "kernel/globals.h"
+#include "kernel/boot_state.h"
 #include "apic/timer.h"
 #include "lib/apic_timer_calc.h"
 #include "lib/format.h"
@@ -110,7 +110,7 @@ static bool attempts_more(const struct timer_attempts *t)
 {
     if (!timer_attempts_more(t))
         return false;
-    if (t->last_failed && g_ident.hypervisor_bit)
+    if (t->last_failed && boot_state()->ident.hypervisor_bit)
         if (!apic_timer_sleep(NULL, 0, ATTEMPT_SPREAD_US))
             udelay(ATTEMPT_SPREAD_US);
     return true;
@@ -210,7 +210,7 @@ static const struct apic_timer_cal *cal_checked(struct check *c, const struct ap
     if (!cal->ok) {
         check_fail(c, "APIC timer calibration failed: %s", cal->problem);
         /* Every window lost to slow reads: under a hypervisor the vCPU was descheduled, not the timer broken. */
-        if (cal->windows == 0 && cal->slow_reads == cal->attempts && g_ident.hypervisor_bit)
+        if (cal->windows == 0 && cal->slow_reads == cal->attempts && boot_state()->ident.hypervisor_bit)
             check_deviation(c, "hypervisor: every calibration window had a count read slower than 0.5%% of it (a "
                           "descheduled vCPU), so this CPU's timer could not be calibrated");
         return NULL;
@@ -304,7 +304,7 @@ static void calibration_against_reference(struct check *c, u64 tsc_hz, u64 ref_h
      * held to 1% above; on bare metal boot/clocks calibrated the TSC against this very clock. */
     expect_within(c, "timer frequency by the TSC vs by the reference clock", (s64)ref_hz, (s64)tsc_hz, ref_hz / 50,
                   "Hz");
-    if (failures == 0 && c->failures && g_ident.hypervisor_bit)
+    if (failures == 0 && c->failures && boot_state()->ident.hypervisor_bit)
         check_deviation(c, "hypervisor clocks: on this vCPU the TSC and the %s disagree by %llu ppm (the timer measured "
                            "%llu Hz by the TSC, %llu Hz by the %s); the timer checks here take that as clock noise",
                         ref_name, (unsigned long long)ppm, (unsigned long long)tsc_hz, (unsigned long long)ref_hz,
@@ -366,7 +366,7 @@ void timer_calibration_check(struct check *c)
     expect_true(c, "windows measured", cal->windows >= 2, ">= 2 of 3", "%u", cal->windows);
     /* Windows lost to slow reads only: under a hypervisor the vCPU was descheduled (seen with 64 vCPUs on a
      * loaded 2-core host: 7 of 8 windows had a read of ~290 us), not a fault of the timer. */
-    if (failures == 0 && c->failures && cal->windows + cal->slow_reads == cal->attempts && g_ident.hypervisor_bit)
+    if (failures == 0 && c->failures && cal->windows + cal->slow_reads == cal->attempts && boot_state()->ident.hypervisor_bit)
         check_deviation(c, "hypervisor: %u of %u calibration windows had a count read slower than 0.5%% of the window (a "
                       "descheduled vCPU); %u measured", cal->slow_reads, cal->attempts, cal->windows);
     failures = c->failures;
@@ -374,7 +374,7 @@ void timer_calibration_check(struct check *c)
     /* Two constant clocks keep their ratio; under a hypervisor the TSC and the timer clock were seen to drift
      * 2.5% apart for tens of milliseconds (QEMU TCG, a loaded host): that alone is the platform, not the timer,
      * whose own checks use local references (expect_attempts). */
-    if (failures == 0 && c->failures && g_ident.hypervisor_bit)
+    if (failures == 0 && c->failures && boot_state()->ident.hypervisor_bit)
         check_deviation(c, "hypervisor clocks: the timer's rate against the TSC moved by %llu Hz (%llu ppm) between "
                       "10 ms windows", (unsigned long long)(hi - lo),
                    (unsigned long long)mul_div_u64(hi - lo, 1000000, cal->hz, NULL));
@@ -482,7 +482,7 @@ static bool attempt_lost(struct timer_attempts *at, const struct smi_window *w, 
 /* Where a window can be stalled from outside, which the YAML names with every timing verdict. */
 static const char *timing_platform(void)
 {
-    return g_ident.hypervisor_bit ? "hypervisor (CPUID.01H:ECX[31]=1): the vCPU can be descheduled inside a window"
+    return boot_state()->ident.hypervisor_bit ? "hypervisor (CPUID.01H:ECX[31]=1): the vCPU can be descheduled inside a window"
                                   : "bare metal: an SMI (System Management Mode) can stall a window";
 }
 
@@ -497,7 +497,7 @@ static void note_smis(struct check *c, const char *what, const struct timer_atte
     if (smi_countable(&why))
         check_note(c, key, "%u of %u attempts lost to SMIs (%u by MSR_SMI_COUNT), counted as not continuous",
                    smi_lost[idx].attempts, t->made, smi_lost[idx].smis);
-    else if (!g_ident.hypervisor_bit)
+    else if (!boot_state()->ident.hypervisor_bit)
         check_note(c, key, "not counted: %s", why);
 }
 
@@ -550,7 +550,7 @@ static void expect_attempts(struct check *c, const char *what, const struct time
                        timer_basis_text(j.basis), t->made, t->valid, t->unbracketed,
                        smi_lost[this_cpu()->index].attempts, j.passed, j.failed, j.agreeing, noise, unit,
                        (unsigned long long)timer_attempts_noise_ppm(t),
-                       g_ident.hypervisor_bit ? "hypervisor" : "bare metal: SMIs");
+                       boot_state()->ident.hypervisor_bit ? "hypervisor" : "bare metal: SMIs");
 }
 
 /* Under a hypervisor a failed divided window is held against a control taken just after it: a window as long at
@@ -605,7 +605,7 @@ void timer_divide_check(struct check *c)
                 spin_next = !attempt_halted_stands(&at, &sw, ref_ppm, expected, ticks, tolerance);
                 continue;
             }
-            if (g_ident.hypervisor_bit && (ticks > expected + tolerance || ticks + tolerance < expected))
+            if (boot_state()->ident.hypervisor_bit && (ticks > expected + tolerance || ticks + tolerance < expected))
                 ref_ppm = MAX(ref_ppm, control_ppm(r0, r1));
             timer_attempts_add(&at, ref_ppm, (s64)expected, (s64)ticks, tolerance);
         }
@@ -721,7 +721,7 @@ void timer_oneshot_check(struct check *c)
     /* On a CPU without a delivered timer interrupt yet, the first sample is the spin-waited probe. */
     for (u32 s = 0; s < SAMPLES; s++) {
         u32 ccr, hccr;
-        u32 n = oneshot_sample(r, (u32)count, s > 0, s == 0 || !g_ident.hypervisor_bit, &arrival[samples], &ccr,
+        u32 n = oneshot_sample(r, (u32)count, s > 0, s == 0 || !boot_state()->ident.hypervisor_bit, &arrival[samples], &ccr,
                                &hccr);
         sb_printf(&sc, "%s%u", samples ? " " : "", n);
         sb_printf(&sr, "%s%x", samples ? " " : "", ccr);
@@ -742,7 +742,7 @@ void timer_oneshot_check(struct check *c)
     us_list(list, sizeof(list), arrival, samples);
     check_note(c, "arrivals (us after the count was written)", "%s", list);
     expect_true(c,
-                g_ident.hypervisor_bit ? "interrupts per one-shot (the first watched 1.5 periods more)"
+                boot_state()->ident.hypervisor_bit ? "interrupts per one-shot (the first watched 1.5 periods more)"
                                        : "interrupts per one-shot (each watched 1.5 periods more)",
                 judged.once, "1 each", "%s", counts);
     expect_true(c, "current count after expiry", judged.stays_zero, "0 each", "%s", ccrs);
@@ -867,7 +867,7 @@ void timer_periodic_check(struct check *c)
     /* Under a hypervisor longer still: with every CPU running checks on a loaded 2-core host, QEMU TCG's timer
      * thread was seen to deliver 3 of 6 ticks in the 640 ms allowed on bare metal. */
     u64 wait_us = 4 * (PERIODIC_K * PERIODIC_US + ARRIVAL_TIMEOUT_US);
-    wait_timer_irqs(&r->count, PERIODIC_K, g_ident.hypervisor_bit ? 8 * wait_us : wait_us, 0);
+    wait_timer_irqs(&r->count, PERIODIC_K, boot_state()->ident.hypervisor_bit ? 8 * wait_us : wait_us, 0);
     u32 n = wait_with_interrupts(&r->count, ~0u, 2 * PERIODIC_US, 0); /* the handler stopped it at K */
     u32 ccr_running = apic_timer_current(); /* still counting (reloading) when it stopped short of K */
     apic_timer_stop();
@@ -880,7 +880,7 @@ void timer_periodic_check(struct check *c)
             check_deviation(c, "QEMU TCG: %u of %u periodic interrupts within %llu ms while the timer kept reloading "
                           "(current count 0x%x) and its count-down held: QEMU's main thread, which raises them, was "
                           "starved by a loaded host", n, PERIODIC_K,
-                       (unsigned long long)(g_ident.hypervisor_bit ? 8 * wait_us : wait_us) / 1000, ccr_running);
+                       (unsigned long long)(boot_state()->ident.hypervisor_bit ? 8 * wait_us : wait_us) / 1000, ccr_running);
         return;
     }
     /* The k-th interrupt cannot come before the k-th expiry. A host that stalls QEMU's timer thread for more
@@ -954,7 +954,7 @@ void timer_tsc_deadline_check(struct check *c)
         /* The first sample watches two periods more, spinning (nothing else would end a HLT), for a second
          * interrupt: a disarmed timer gives none. Under a hypervisor the others stop at once (the spinning per
          * vCPU stays short); on bare metal every sample is watched. */
-        bool watch = s == 0 || !g_ident.hypervisor_bit;
+        bool watch = s == 0 || !boot_state()->ident.hypervisor_bit;
         u32 n = watch ? wait_with_interrupts(&r->count, ~0u, 2 * PERIOD_US, 0) : r->count;
         apic_timer_stop();
         once += n == 1;
@@ -966,7 +966,7 @@ void timer_tsc_deadline_check(struct check *c)
     us_list(list, sizeof(list), late, SAMPLES);
     check_note(c, "delay after the deadline per sample (us)", "%s", list);
     expect_eq_dec(c, "samples with current count 0 after an initial-count write", SAMPLES, ccr_zero);
-    expect_eq_dec(c, g_ident.hypervisor_bit ? "samples with exactly one interrupt (the first watched two periods more)"
+    expect_eq_dec(c, boot_state()->ident.hypervisor_bit ? "samples with exactly one interrupt (the first watched two periods more)"
                                             : "samples with exactly one interrupt (each watched two periods more)",
                   SAMPLES, once);
     expect_eq_dec(c, "samples with IA32_TSC_DEADLINE 0 after the interrupt", SAMPLES, disarmed);

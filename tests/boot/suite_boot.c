@@ -1,7 +1,7 @@
 /* Suite "boot": what the loader handed over, and the long-mode environment each CPU runs in. */
 #include <string.h>
 
-#include "kernel/globals.h"
+#include "kernel/boot_state.h"
 #include "kernel/percpu.h"
 #include "kernel/timing.h"
 #include "kernel/x86.h"
@@ -9,15 +9,15 @@
 
 static void boot_info_check(struct check *c)
 {
-    check_note(c, "loader", "%s", g_boot.has_loader ? g_boot.loader : "(none)");
-    for (u32 i = 0; i < g_boot.problem_count && i < BOOT_PROBLEMS_MAX; i++) {
+    check_note(c, "loader", "%s", boot_state()->info.has_loader ? boot_state()->info.loader : "(none)");
+    for (u32 i = 0; i < boot_state()->info.problem_count && i < BOOT_PROBLEMS_MAX; i++) {
         char key[16];
         k_snprintf(key, sizeof(key), "problem %u", i + 1);
-        check_note(c, key, "%s", g_boot.problems[i]);
+        check_note(c, key, "%s", boot_state()->info.problems[i]);
     }
-    expect_true(c, "protocol", g_boot.protocol != BOOT_PROTO_UNKNOWN, "multiboot1 or multiboot2", "%s",
-                boot_protocol_name(g_boot.protocol));
-    expect_eq_dec(c, "problems", 0, g_boot.problem_count);
+    expect_true(c, "protocol", boot_state()->info.protocol != BOOT_PROTO_UNKNOWN, "multiboot1 or multiboot2", "%s",
+                boot_protocol_name(boot_state()->info.protocol));
+    expect_eq_dec(c, "problems", 0, boot_state()->info.problem_count);
 }
 
 /* The image must sit inside RAM the loader reports as available (Multiboot mmap type 1). */
@@ -25,18 +25,18 @@ static void memory_map_check(struct check *c)
 {
     u64 start = (u64)__image_start, end = (u64)__image_end, avail = 0;
     bool inside = false;
-    for (u32 i = 0; i < g_boot.mmap_count; i++) {
-        const struct mem_region *r = &g_boot.mmap[i];
+    for (u32 i = 0; i < boot_state()->info.mmap_count; i++) {
+        const struct mem_region *r = &boot_state()->info.mmap[i];
         if (r->type != MEM_AVAILABLE)
             continue;
         avail += r->length;
         if (start >= r->base && end <= r->base + r->length)
             inside = true;
     }
-    check_note(c, "regions", "%u", g_boot.mmap_count);
+    check_note(c, "regions", "%u", boot_state()->info.mmap_count);
     check_note(c, "available_kib", "%llu", (unsigned long long)(avail >> 10));
-    if (!expect_true(c, "memory map present", g_boot.mmap_count > 0, "at least one region", "%u regions",
-                     g_boot.mmap_count))
+    if (!expect_true(c, "memory map present", boot_state()->info.mmap_count > 0, "at least one region", "%u regions",
+                     boot_state()->info.mmap_count))
         return;
     expect_true(c, "image in available RAM", inside, "inside one available region", "image 0x%llx-0x%llx %s",
                 (unsigned long long)start, (unsigned long long)end, inside ? "inside" : "outside every one");

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "apic/apic.h"
-#include "kernel/globals.h"
+#include "kernel/boot_state.h"
 #include "lib/format.h"
 #include "pmu/kernel/pmu_cpu.h"
 #include "emul/kernel/pmu_emul.h"
@@ -692,7 +692,7 @@ void events_ref_cycles_check(struct check *c)
     /* The windows are timed by the real TSC: under a hypervisor its scheduling moves them, and so it does for the
      * emulated PMU on one, whose reference cycles follow the TSC only while it steps the workload (windows of
      * 469 and 351 million ticks in all of 3 measurements under two host hogs). A named deviation there. */
-    bool hv = p->caps->hypervisor || (g_pmu_emulated && g_ident.hypervisor_bit);
+    bool hv = p->caps->hypervisor || (g_pmu_emulated && boot_state()->ident.hypervisor_bit);
     for (u32 bit = 0; bit < 64; bit++) {
         if (!(ctrs >> bit & 1))
             continue;

@@ -16,17 +16,31 @@
 #include "emul/emul.h"
 #include "emul/model/pmu_model.h"
 #include "emul/options.h"
+#include "harness/portable/harness_options.h"
+#include "kernel/portable/kernel_options.h"
 #include "pmu/options.h"
 #include "pmu/pmi.h"
+#include "tests/reset/portable/reset_options.h"
+#include "tests/timeout/portable/timeout_options.h"
 
 /* Every option cmdline.h documents; each must be accepted and appear in the help table. */
 static const char *const option_names[] = {"suite", "exclude", "verbose", "exit", "console", "reset", "pmu",
                                            "pmu_fault", "deviations"};
 
+/* Every layer's table, as tests/main.c adds them. */
+static void add_tables(void)
+{
+    cmdline_add_options(&kernel_option_table);
+    cmdline_add_options(&harness_option_table);
+    cmdline_add_options(&pmu_option_table);
+    cmdline_add_options(&emul_option_table);
+    cmdline_add_options(&timeout_option_table);
+    cmdline_add_options(&reset_option_table);
+}
+
 static bool parse(const char *line, struct options *o, char *err, size_t err_size)
 {
-    cmdline_add_options(&pmu_options); /* as tests/main.c does */
-    cmdline_add_options(&emul_options);
+    add_tables();
     options_default(o);
     return cmdline_parse(line, o, err, err_size);
 }
@@ -59,14 +73,15 @@ static void test_defaults(void **state)
     (void)state;
     struct options o;
     memset(&o, 0xa5, sizeof(o));
+    add_tables();
     options_default(&o);
-    assert_int_equal(o.verbose, 1);
-    assert_int_equal(o.exit, EXIT_HALT);
+    assert_int_equal(harness_options()->verbose, 1);
+    assert_int_equal(kernel_options()->exit, EXIT_HALT);
     assert_int_equal(o.console_port, 0);
     assert_int_equal(o.console_baud, 115200);
     assert_string_equal(o.image, "");
-    assert_string_equal(o.suites, "");
-    assert_string_equal(o.exclude, "");
+    assert_string_equal(harness_options()->suites, "");
+    assert_string_equal(harness_options()->exclude, "");
 }
 
 static void test_null_and_empty(void **state)
@@ -92,11 +107,11 @@ static void test_verbose_values(void **state)
     (void)state;
     struct options o;
     expect_ok("verbose=0", &o);
-    assert_int_equal(o.verbose, 0);
+    assert_int_equal(harness_options()->verbose, 0);
     expect_ok("verbose=1", &o);
-    assert_int_equal(o.verbose, 1);
+    assert_int_equal(harness_options()->verbose, 1);
     expect_ok("verbose=2", &o);
-    assert_int_equal(o.verbose, 2);
+    assert_int_equal(harness_options()->verbose, 2);
 }
 
 static void test_exit_values(void **state)
@@ -104,11 +119,11 @@ static void test_exit_values(void **state)
     (void)state;
     struct options o;
     expect_ok("exit=qemu", &o);
-    assert_int_equal(o.exit, EXIT_QEMU);
+    assert_int_equal(kernel_options()->exit, EXIT_QEMU);
     expect_ok("exit=reboot", &o);
-    assert_int_equal(o.exit, EXIT_REBOOT);
+    assert_int_equal(kernel_options()->exit, EXIT_REBOOT);
     expect_ok("exit=qemu exit=halt", &o);
-    assert_int_equal(o.exit, EXIT_HALT);
+    assert_int_equal(kernel_options()->exit, EXIT_HALT);
 }
 
 static void test_console_values(void **state)
@@ -199,16 +214,16 @@ static void test_suite_and_exclude_values(void **state)
     (void)state;
     struct options o;
     expect_ok("suite=pmu", &o);
-    assert_string_equal(o.suites, "pmu");
+    assert_string_equal(harness_options()->suites, "pmu");
     expect_ok("suite=pmu,apic-timer,fixed_ctr0,x2", &o);
-    assert_string_equal(o.suites, "pmu,apic-timer,fixed_ctr0,x2");
-    assert_string_equal(o.exclude, "");
+    assert_string_equal(harness_options()->suites, "pmu,apic-timer,fixed_ctr0,x2");
+    assert_string_equal(harness_options()->exclude, "");
     expect_ok("exclude=nmi,lvt", &o);
-    assert_string_equal(o.exclude, "nmi,lvt");
-    assert_string_equal(o.suites, "");
+    assert_string_equal(harness_options()->exclude, "nmi,lvt");
+    assert_string_equal(harness_options()->suites, "");
     expect_ok("suite=a exclude=b", &o);
-    assert_string_equal(o.suites, "a");
-    assert_string_equal(o.exclude, "b");
+    assert_string_equal(harness_options()->suites, "a");
+    assert_string_equal(harness_options()->exclude, "b");
 }
 
 static void test_qemu_image_path_skipped(void **state)
@@ -217,11 +232,11 @@ static void test_qemu_image_path_skipped(void **state)
     struct options o;
     expect_ok("/x/build/pmuboot.elf exit=qemu", &o);
     assert_string_equal(o.image, "/x/build/pmuboot.elf");
-    assert_int_equal(o.exit, EXIT_QEMU);
+    assert_int_equal(kernel_options()->exit, EXIT_QEMU);
 
     expect_ok("pmuboot.elf verbose=2", &o);
     assert_string_equal(o.image, "pmuboot.elf");
-    assert_int_equal(o.verbose, 2);
+    assert_int_equal(harness_options()->verbose, 2);
 
     expect_ok("build/pmuboot.elf", &o); /* -kernel without -append */
     assert_string_equal(o.image, "build/pmuboot.elf");
@@ -241,11 +256,11 @@ static void test_grub_style_args(void **state)
     struct options o;
     expect_ok("exit=qemu verbose=0 console=ttyS0,9600 suite=pmu", &o); /* GRUB passes the args only */
     assert_string_equal(o.image, "");
-    assert_int_equal(o.exit, EXIT_QEMU);
-    assert_int_equal(o.verbose, 0);
+    assert_int_equal(kernel_options()->exit, EXIT_QEMU);
+    assert_int_equal(harness_options()->verbose, 0);
     assert_int_equal(o.console_port, 0);
     assert_int_equal(o.console_baud, 9600);
-    assert_string_equal(o.suites, "pmu");
+    assert_string_equal(harness_options()->suites, "pmu");
 }
 
 static void test_blanks(void **state)
@@ -253,8 +268,8 @@ static void test_blanks(void **state)
     (void)state;
     struct options o;
     expect_ok(" \t exit=reboot\n\tverbose=2 \r\n  console=ttyS3,57600\t", &o);
-    assert_int_equal(o.exit, EXIT_REBOOT);
-    assert_int_equal(o.verbose, 2);
+    assert_int_equal(kernel_options()->exit, EXIT_REBOOT);
+    assert_int_equal(harness_options()->verbose, 2);
     assert_int_equal(o.console_port, 3);
     assert_int_equal(o.console_baud, 57600);
 }
@@ -264,13 +279,13 @@ static void test_last_one_wins(void **state)
     (void)state;
     struct options o;
     expect_ok("verbose=0 verbose=2", &o);
-    assert_int_equal(o.verbose, 2);
+    assert_int_equal(harness_options()->verbose, 2);
     expect_ok("verbose=2 verbose=0", &o);
-    assert_int_equal(o.verbose, 0);
+    assert_int_equal(harness_options()->verbose, 0);
     expect_ok("suite=a,b suite=c", &o);
-    assert_string_equal(o.suites, "c");
+    assert_string_equal(harness_options()->suites, "c");
     expect_ok("exclude=abcdef exclude=x", &o); /* a shorter value replaces a longer one entirely */
-    assert_string_equal(o.exclude, "x");
+    assert_string_equal(harness_options()->exclude, "x");
     expect_ok("console=ttyS1,9600 console=ttyS2", &o); /* the whole option is replaced, baud included */
     assert_int_equal(o.console_port, 2);
     assert_int_equal(o.console_baud, 115200);
@@ -328,25 +343,25 @@ static void test_run_options(void **state)
     (void)state;
     struct options o;
     expect_ok("", &o);
-    assert_int_equal(o.run_serial, 0);
-    assert_int_equal(o.run_cpus, 0);
-    assert_int_equal(o.check_timeout_ms, 20000);
+    assert_int_equal(harness_options()->run_serial, 0);
+    assert_int_equal(harness_options()->run_cpus, 0);
+    assert_int_equal(harness_options()->check_timeout_ms, 20000);
     expect_ok("run=serial check_timeout_ms=500", &o);
-    assert_int_equal(o.run_serial, 1);
-    assert_int_equal(o.check_timeout_ms, 500);
+    assert_int_equal(harness_options()->run_serial, 1);
+    assert_int_equal(harness_options()->check_timeout_ms, 500);
     expect_ok("run_cpus=8", &o);
-    assert_int_equal(o.run_cpus, 8);
+    assert_int_equal(harness_options()->run_cpus, 8);
     /* run_cpus= limits the parallel runner: with run=serial it would be ignored in silence. */
     expect_error("run=serial run_cpus=8", "run_cpus=8", "run=serial");
     expect_ok("run=serial run_cpus=auto", &o);
     /* fold=on (default) | off */
-    assert_int_equal(o.fold, 1);
+    assert_int_equal(harness_options()->fold, 1);
     expect_ok("fold=off", &o);
-    assert_int_equal(o.fold, 0);
+    assert_int_equal(harness_options()->fold, 0);
     expect_error("fold=no", "fold=no", "on or off");
     expect_ok("run=parallel run_cpus=auto", &o);
-    assert_int_equal(o.run_serial, 0);
-    assert_int_equal(o.run_cpus, 0);
+    assert_int_equal(harness_options()->run_serial, 0);
+    assert_int_equal(harness_options()->run_cpus, 0);
     expect_error("run=both", "run=both", "parallel or serial");
     expect_error("run=", "run=", NULL);
     expect_error("run_cpus=0", "run_cpus=0", "auto");
@@ -371,7 +386,7 @@ static void test_long_words(void **state)
     line[255] = '\0';
     struct options o;
     expect_ok(line, &o);
-    assert_int_equal(strlen(o.suites), 249);
+    assert_int_equal(strlen(harness_options()->suites), 249);
 
     /* A long word after the image path, and an overlong error buffer that is too small to hold it all. */
     char err[16];
@@ -461,21 +476,21 @@ static void test_pmu_emulated(void **state)
     (void)state;
     struct options o;
     expect_ok("", &o);
-    assert_string_equal(o.pmu_emulated, "");
+    assert_string_equal(emul_options()->pmu_emulated, "");
     expect_ok("pmu=emulated:intel-v4", &o);
-    assert_string_equal(o.pmu_emulated, "intel-v4");
-    assert_int_equal(o.pmu_faults, 0);
+    assert_string_equal(emul_options()->pmu_emulated, "intel-v4");
+    assert_int_equal(emul_options()->pmu_faults, 0);
     expect_ok("pmu_fault=lost-pmi,width pmu=emulated:knc", &o);
-    assert_string_equal(o.pmu_emulated, "knc");
-    assert_int_equal(o.pmu_faults, PMU_FAULT_LOST_PMI | PMU_FAULT_WIDTH);
+    assert_string_equal(emul_options()->pmu_emulated, "knc");
+    assert_int_equal(emul_options()->pmu_faults, PMU_FAULT_LOST_PMI | PMU_FAULT_WIDTH);
     expect_ok("pmu=emulated:amd-v2 pmu=hardware", &o);
-    assert_string_equal(o.pmu_emulated, "");
-    assert_int_equal(o.pmu_emulated_kvm, 0);
+    assert_string_equal(emul_options()->pmu_emulated, "");
+    assert_int_equal(emul_options()->pmu_emulated_kvm, 0);
     expect_ok("pmu=emulated:intel-v4@kvm", &o); /* presented as a KVM guest's vPMU */
-    assert_string_equal(o.pmu_emulated, "intel-v4");
-    assert_int_equal(o.pmu_emulated_kvm, 1);
+    assert_string_equal(emul_options()->pmu_emulated, "intel-v4");
+    assert_int_equal(emul_options()->pmu_emulated_kvm, 1);
     expect_ok("pmu=emulated:intel-v4@kvm pmu=emulated:knc", &o);
-    assert_int_equal(o.pmu_emulated_kvm, 0);
+    assert_int_equal(emul_options()->pmu_emulated_kvm, 0);
     expect_error("pmu=emulated:intel-v4@xen", "pmu=emulated:intel-v4@xen", "[@kvm]");
     expect_error("pmu=emulated:@kvm", "pmu=emulated:@kvm", "intel-v1");
     expect_error("pmu=emulated:intel-v9", "pmu=emulated:intel-v9", "amd-core-ext");
@@ -486,7 +501,7 @@ static void test_pmu_emulated(void **state)
     expect_error("pmu_fault=lost-pmi", "pmu_fault", "pmu=emulated:KIND");
     /* pmu_skid=: 0..64 instructions, emulated PMU only. */
     expect_ok("pmu=emulated:intel-v4 pmu_skid=3", &o);
-    assert_int_equal(o.pmu_skid, 3);
+    assert_int_equal(emul_options()->pmu_skid, 3);
     expect_error("pmu=emulated:intel-v4 pmu_skid=65", "pmu_skid", "0..64");
     expect_error("pmu=emulated:intel-v4 pmu_skid=-1", "pmu_skid", "0..64");
     expect_error("pmu_skid=2", "pmu_skid", "pmu=emulated:KIND");
@@ -592,10 +607,10 @@ static void test_monitor_values(void **state)
     (void)state;
     struct options o;
     expect_ok("monitor=lava", &o);
-    assert_int_equal(o.monitor, 1);
-    assert_int_equal(o.fold, 0);
+    assert_int_equal(harness_options()->monitor, 1);
+    assert_int_equal(harness_options()->fold, 0);
     expect_ok("monitor=none", &o);
-    assert_int_equal(o.fold, 1);
+    assert_int_equal(harness_options()->fold, 1);
     expect_error("monitor=lava fold=on", "monitor=lava", "fold=on");
     expect_error("monitor=jenkins", "monitor", "none or lava");
 }
@@ -607,17 +622,17 @@ static void test_watchdog_values(void **state)
     (void)state;
     struct options o;
     expect_ok("watchdog_s=0", &o);
-    assert_int_equal(options_watchdog_s(&o), 0);
+    assert_int_equal(harness_watchdog_s(), 0);
     expect_ok("", &o);
-    assert_true(o.watchdog_auto);
-    assert_int_equal(options_watchdog_s(&o), 120);
+    assert_true(harness_options()->watchdog_auto);
+    assert_int_equal(harness_watchdog_s(), 120);
     expect_ok("check_timeout_ms=300000", &o); /* auto outlasts the check limit */
-    assert_int_equal(options_watchdog_s(&o), 303);
+    assert_int_equal(harness_watchdog_s(), 303);
     expect_ok("watchdog_s=auto check_timeout_ms=500", &o);
-    assert_int_equal(options_watchdog_s(&o), 120);
+    assert_int_equal(harness_watchdog_s(), 120);
     expect_ok("watchdog_s=4 check_timeout_ms=500", &o);
-    assert_false(o.watchdog_auto);
-    assert_int_equal(options_watchdog_s(&o), 4);
+    assert_false(harness_options()->watchdog_auto);
+    assert_int_equal(harness_watchdog_s(), 4);
     expect_error("watchdog_s=2", "watchdog_s=2", "4 s");
     expect_error("watchdog_s=5000", "watchdog_s", "4..1200");
     /* The reset watchdog never ends a check that the other CPUs' NMI would end: 20 s limit, 3 s margin. */
@@ -625,10 +640,10 @@ static void test_watchdog_values(void **state)
     expect_ok("watchdog_s=23", &o);
     expect_error("watchdog_s=100 check_timeout_ms=600000", "watchdog_s=100", "raise watchdog_s to 603");
     expect_ok("cmos=0x70-0x7f", &o);
-    assert_int_equal(o.cmos_first, 0x70);
-    assert_int_equal(o.cmos_last, 0x7f);
+    assert_int_equal(kernel_options()->cmos_first, 0x70);
+    assert_int_equal(kernel_options()->cmos_last, 0x7f);
     expect_ok("cmos=64-127", &o);
-    assert_int_equal(o.cmos_first, 0x40);
+    assert_int_equal(kernel_options()->cmos_first, 0x40);
     expect_error("cmos=0x0e-0x1f", "cmos=", "0x40..0x7f");
     expect_error("cmos=0x2e-0x4f", "cmos=", "checksum");
     expect_error("cmos=0x70-0x7e", "cmos=", "at least 16 bytes");
@@ -636,13 +651,13 @@ static void test_watchdog_values(void **state)
     expect_error("cmos=0x70", "cmos=", "FIRST-LAST");
     expect_error("cmos=-0x7f", "cmos=", "FIRST-LAST");
     expect_ok("suite=timeout timeout_hang=bsp", &o);
-    assert_int_equal(o.timeout_hang, TIMEOUT_HANG_BSP);
+    assert_int_equal(timeout_options()->timeout_hang, TIMEOUT_HANG_BSP);
     expect_ok("suite=timeout timeout_hang=bsp-bail-out", &o);
-    assert_int_equal(o.timeout_hang, TIMEOUT_HANG_BSP_BAIL_OUT);
+    assert_int_equal(timeout_options()->timeout_hang, TIMEOUT_HANG_BSP_BAIL_OUT);
     expect_ok("suite=timeout timeout_hang=bsp-nmi-blocked", &o);
-    assert_int_equal(o.timeout_hang, TIMEOUT_HANG_BSP_NMI_BLOCKED);
+    assert_int_equal(timeout_options()->timeout_hang, TIMEOUT_HANG_BSP_NMI_BLOCKED);
     expect_ok("suite=timeout timeout_hang=none", &o);
-    assert_int_equal(o.timeout_hang, TIMEOUT_HANG_NONE);
+    assert_int_equal(timeout_options()->timeout_hang, TIMEOUT_HANG_NONE);
     expect_error("timeout_hang=bsp", "timeout_hang", "suite=timeout");
     expect_error("timeout_hang=bsp-nmi-blocked", "timeout_hang", "suite=timeout");
     expect_error("suite=timeout timeout_hang=all", "timeout_hang", "none, bsp, bsp-nmi-blocked or bsp-bail-out");
@@ -654,15 +669,15 @@ static void test_reset_values(void **state)
     (void)state;
     struct options o;
     expect_ok("suite=reset", &o);
-    assert_int_equal(o.reset_types, 0);
+    assert_int_equal(reset_options()->reset_types, 0);
     expect_ok("suite=reset reset=cf9", &o);
-    assert_int_equal(o.reset_types, 1);
+    assert_int_equal(reset_options()->reset_types, 1);
     expect_ok("suite=init,reset reset=kbc", &o);
-    assert_int_equal(o.reset_types, 2);
+    assert_int_equal(reset_options()->reset_types, 2);
     expect_ok("reset=triple suite=reset", &o);
-    assert_int_equal(o.reset_types, 4);
+    assert_int_equal(reset_options()->reset_types, 4);
     expect_ok("suite=reset reset=all", &o);
-    assert_int_equal(o.reset_types, 7);
+    assert_int_equal(reset_options()->reset_types, 7);
     expect_error("suite=reset reset=acpi", "reset=acpi", "cf9, kbc, triple or all");
     expect_error("reset=all", "reset=", "suite=reset");
     expect_error("suite=init reset=cf9", "reset=", "suite=reset");
@@ -674,11 +689,11 @@ static void test_deviations_values(void **state)
     (void)state;
     struct options o;
     expect_ok("verbose=1", &o);
-    assert_int_equal(o.deviations_strict, 0);
+    assert_int_equal(harness_options()->deviations_strict, 0);
     expect_ok("deviations=strict", &o);
-    assert_int_equal(o.deviations_strict, 1);
+    assert_int_equal(harness_options()->deviations_strict, 1);
     expect_ok("deviations=strict deviations=todo", &o);
-    assert_int_equal(o.deviations_strict, 0);
+    assert_int_equal(harness_options()->deviations_strict, 0);
     expect_error("deviations=fail", "deviations=fail", "todo or strict");
 }
 
@@ -688,22 +703,22 @@ static void test_pmi_options(void **state)
     (void)state;
     struct options o;
     expect_ok("verbose=1", &o);
-    assert_int_equal(o.pmi_variant, PMI_UNMASK_STOPPED);
+    assert_int_equal(pmu_options()->pmi_variant, PMI_UNMASK_STOPPED);
     expect_ok("pmi=late", &o);
-    assert_int_equal(o.pmi_variant, PMI_LATE);
+    assert_int_equal(pmu_options()->pmi_variant, PMI_LATE);
     expect_ok("pmi=early pmi=unmask-stopped", &o);
-    assert_int_equal(o.pmi_variant, PMI_UNMASK_STOPPED);
+    assert_int_equal(pmu_options()->pmi_variant, PMI_UNMASK_STOPPED);
     expect_ok("pmi=late pmi=knc", &o);
-    assert_int_equal(o.pmi_variant, PMI_UNMASK_STOPPED);
+    assert_int_equal(pmu_options()->pmi_variant, PMI_UNMASK_STOPPED);
     expect_error("pmi=no-stop", "pmi=no-stop", "unmask-stopped, late or early"); /* the negative control */
     expect_ok("", &o);
-    assert_int_equal(o.pmi_delivery, PMI_DELIVERY_BOTH);
-    assert_true(pmi_delivery_runs(o.pmi_delivery, false) && pmi_delivery_runs(o.pmi_delivery, true));
+    assert_int_equal(pmu_options()->pmi_delivery, PMI_DELIVERY_BOTH);
+    assert_true(pmi_delivery_runs(pmu_options()->pmi_delivery, false) && pmi_delivery_runs(pmu_options()->pmi_delivery, true));
     expect_ok("pmi_delivery=nmi", &o);
-    assert_int_equal(o.pmi_delivery, PMI_DELIVERY_NMI);
-    assert_true(!pmi_delivery_runs(o.pmi_delivery, false) && pmi_delivery_runs(o.pmi_delivery, true));
+    assert_int_equal(pmu_options()->pmi_delivery, PMI_DELIVERY_NMI);
+    assert_true(!pmi_delivery_runs(pmu_options()->pmi_delivery, false) && pmi_delivery_runs(pmu_options()->pmi_delivery, true));
     expect_ok("pmi_delivery=fixed", &o);
-    assert_true(pmi_delivery_runs(o.pmi_delivery, false) && !pmi_delivery_runs(o.pmi_delivery, true));
+    assert_true(pmi_delivery_runs(pmu_options()->pmi_delivery, false) && !pmi_delivery_runs(pmu_options()->pmi_delivery, true));
     expect_error("pmi_delivery=smi", "pmi_delivery=smi", "both, fixed or nmi");
 }
 
@@ -711,8 +726,7 @@ static void test_help_one_row_per_option(void **state)
 {
     (void)state;
     struct help_rows h = {0};
-    cmdline_add_options(&pmu_options);
-    cmdline_add_options(&emul_options);
+    add_tables();
     cmdline_help(collect, &h);
     /* Every documented option has exactly one row, whose syntax starts "name=". */
     for (size_t i = 0; i < sizeof(option_names) / sizeof(option_names[0]); i++) {

@@ -11,7 +11,7 @@
 #include "apic/apic.h"
 #include "lib/fw_resume.h"
 #include "lib/hv_deviation.h"
-#include "kernel/globals.h"
+#include "kernel/boot_state.h"
 #include "pmu/kernel/pmu_cpu.h"
 #include "kernel/safe.h"
 #include "kernel/smp.h"
@@ -373,7 +373,7 @@ static void apic_reset_check(struct check *c)
         }
         bool ok = expect_eq(c, apic_regs[i].name, apic_regs[i].expected, obs.apic_after[i]);
         if (!ok && apic_regs[i].reg == APIC_LVT_LINT0)
-            dev = hv_dev_init_lint0(hv_kind_of(&g_ident), (obs.apic_base_after & APIC_BASE_BSP) != 0,
+            dev = hv_dev_init_lint0(hv_kind_of(&boot_state()->ident), (obs.apic_base_after & APIC_BASE_BSP) != 0,
                                     obs.apic_after[i]);
         else
             others_ok &= ok;
@@ -481,7 +481,7 @@ static const struct check_def init_checks[] = {
     {"apic_reset", apic_reset_check, SCOPE_PER_CPU, NO_FAULT, CPUS_OTHERS},
     {"kept", kept_check, SCOPE_PER_CPU, NO_FAULT, CPUS_OTHERS},
     {"mtrr_kept", mtrr_check, SCOPE_PER_CPU, NO_FAULT, CPUS_OTHERS},
-    {"pmu_kept", pmu_kept_check, SCOPE_PER_CPU, NO_FAULT, CPUS_OTHERS},
+    {"pmu_kept", pmu_kept_check, SCOPE_PER_CPU, NO_FAULT, CPUS_OTHERS, .uses_pmu = true},
     {"lbr_kept", lbr_kept_check, SCOPE_PER_CPU, NO_FAULT, CPUS_OTHERS},
 };
 

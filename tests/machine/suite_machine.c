@@ -76,7 +76,7 @@ static void pmu_restored(struct check *c)
 
 static const struct check_def machine_checks[] = {
     {"restored", restored, SCOPE_GLOBAL, NO_FAULT},
-    {"pmu_restored", pmu_restored, SCOPE_PER_CPU, NO_FAULT},
+    {"pmu_restored", pmu_restored, SCOPE_PER_CPU, NO_FAULT, .uses_pmu = true},
 };
 
 const struct suite suite_machine = {"machine", "the machine is left as found (the ledger of changes)", false,

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "apic/apic.h"
-#include "kernel/globals.h"
 #include "pmu/kernel/pmi_kernel.h"
 #include "pmu/kernel/pmu_cpu.h"
 #include "emul/kernel/pmu_emul.h"
@@ -27,7 +26,7 @@
 
 static enum pmi_variant variant(void)
 {
-    return (enum pmi_variant)g_options.pmi_variant;
+    return (enum pmi_variant)pmu_options()->pmi_variant;
 }
 
 static bool isr_bit(u8 vector)
@@ -59,9 +58,9 @@ static bool delivery_nmi(void)
  * its mode. A SKIP of the first pass (no PMU, no such feature) is the check's. */
 static void each_delivery(struct check *c, void (*body)(struct check *c))
 {
-    bool both = g_options.pmi_delivery == PMI_DELIVERY_BOTH;
+    bool both = pmu_options()->pmi_delivery == PMI_DELIVERY_BOTH;
     for (u32 nmi = 0; nmi < 2; nmi++) {
-        if (!pmi_delivery_runs(g_options.pmi_delivery, nmi))
+        if (!pmi_delivery_runs(pmu_options()->pmi_delivery, nmi))
             continue;
         pass_nmi[this_cpu()->index] = (u8)nmi;
         check_key_prefix(c, both ? (nmi ? "NMI: " : "fixed: ") : NULL);
@@ -716,4 +715,4 @@ static const struct check_def pmi_checks[] = {
 };
 
 const struct suite suite_pmi = {"pmi", "the PMU overflow interrupt and its handler on every thread", true,
-                                SUITE_CHECKS(pmi_checks)};
+                                SUITE_CHECKS(pmi_checks), .uses_pmu = true};

@@ -190,4 +190,4 @@ static const struct check_def pmu_enum_checks[] = {
 };
 
 const struct suite suite_pmu_enum = {"pmu_enum", "PMU capabilities from CPUID on every thread", true,
-                                     SUITE_CHECKS(pmu_enum_checks)};
+                                     SUITE_CHECKS(pmu_enum_checks), .uses_pmu = true};

@@ -260,4 +260,4 @@ static const struct check_def pmu_regs_checks[] = {
 };
 
 const struct suite suite_pmu_regs = {"pmu_regs", "PMU register semantics on every thread", true,
-                                     SUITE_CHECKS(pmu_regs_checks)};
+                                     SUITE_CHECKS(pmu_regs_checks), .uses_pmu = true};

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "kernel/exit.h"
-#include "kernel/globals.h"
+#include "kernel/boot_state.h"
 #include "kernel/record_store.h"
 #include "pmu/kernel/pmu_cpu.h"
 #include "kernel/report.h"
@@ -21,6 +21,7 @@
 #include "pmu/reset_values.h"
 #include "harness/framework.h"
 #include "harness/hang_guard.h"
+#include "tests/reset/portable/reset_options.h"
 
 #define RESET_WAIT_US 2000000 /* a reset that has not happened after 2 s will not happen */
 
@@ -47,7 +48,7 @@ static void record_clear(void)
 /* What this boot is (first, phase 2, or the end of a run that went wrong), from the CMOS record. */
 static void round_check(struct check *c)
 {
-    u8 req = (u8)(g_options.reset_types ? g_options.reset_types : RESET_ALL);
+    u8 req = (u8)(reset_options()->reset_types ? reset_options()->reset_types : RESET_ALL);
     u8 b[RESET_RECORD_BYTES];
     bool found;
     char why[240];
@@ -74,8 +75,8 @@ static void round_check(struct check *c)
     case RESET_BOOT_PHASE2:
         rs.next = reset_plan_next(&rs.rec);
         expect_true(c, "came back", true, "phase 2 after the reset in flight", "after %s reset, through the "
-                    "firmware and the boot loader (%s%s%s)", reset_type_name(rs.rec.current), boot_protocol_name(g_boot.protocol),
-                    g_boot.has_loader ? ", loader " : "", g_boot.has_loader ? g_boot.loader : "");
+                    "firmware and the boot loader (%s%s%s)", reset_type_name(rs.rec.current), boot_protocol_name(boot_state()->info.protocol),
+                    boot_state()->info.has_loader ? ", loader " : "", boot_state()->info.has_loader ? boot_state()->info.loader : "");
         break;
     case RESET_BOOT_CRASHED:
         expect_true(c, "previous boot finished", false, "it finished or reset on purpose", "boot %u found the "
@@ -245,12 +246,13 @@ static const struct check_def reset_checks[] = {
     {"kbc", type_check, SCOPE_GLOBAL, NO_FAULT},
     {"triple", type_check, SCOPE_GLOBAL, NO_FAULT},
     /* CPUS_OTHERS: it adds to the run's reset record (rs.rec), which every CPU's check updates. */
-    {"pmu_after_reset", pmu_after_reset_check, SCOPE_PER_CPU, NO_FAULT, CPUS_OTHERS},
+    {"pmu_after_reset", pmu_after_reset_check, SCOPE_PER_CPU, NO_FAULT, CPUS_OTHERS, .uses_pmu = true},
     {"lbr_after_reset", lbr_after_reset_check, SCOPE_PER_CPU, NO_FAULT, CPUS_OTHERS},
-    {"pmu_arm", pmu_arm_check, SCOPE_PER_CPU, NO_FAULT},
+    {"pmu_arm", pmu_arm_check, SCOPE_PER_CPU, NO_FAULT, .uses_pmu = true},
 };
+static void reset_after_run(void);
 const struct suite suite_reset = {"reset", "machine resets through the firmware (reset=cf9|kbc|triple|all)", false,
-                                  SUITE_CHECKS(reset_checks)};
+                                  SUITE_CHECKS(reset_checks), .resets_machine = true, .after_run = reset_after_run};
 
 static void no_reset_check(struct check *c)
 {
@@ -259,9 +261,10 @@ static void no_reset_check(struct check *c)
 }
 static const struct check_def no_reset_checks[] = {{"issued", no_reset_check, SCOPE_GLOBAL, NO_FAULT}};
 static const struct suite no_reset_suite = {"reset", "a reset that did not happen", false,
-                                            SUITE_CHECKS(no_reset_checks)};
+                                            SUITE_CHECKS(no_reset_checks), .resets_machine = true};
 
-void suites_after_run(void)
+/* After the last suite: the reset this boot's plan asks for, or the record cleared at the end of the run. */
+static void reset_after_run(void)
 {
     if (!rs.active)
         return;

@@ -5,7 +5,7 @@
 #include "apic/apic.h"
 #include "kernel/cpuid_hw.h"
 #include "kernel/enumerate.h"
-#include "kernel/globals.h"
+#include "kernel/boot_state.h"
 #include "emul/kernel/pmu_emul.h"
 #include "kernel/report.h"
 #include "kernel/smp.h"
@@ -129,10 +129,10 @@ static void online_check(struct check *c)
         if (late) /* they answer and are tested; the header's count was taken before they came */
             check_note(c, "arrived after the wait", "%u APs came online after the arrival wait ended (their SIPI "
                        "was answered late: %s)", late,
-                       g_ident.hypervisor_bit ? "vCPUs not scheduled" : "slow firmware or microcode on the way");
+                       boot_state()->ident.hypervisor_bit ? "vCPUs not scheduled" : "slow firmware or microcode on the way");
         check_note(c, "arrival wait",
                    "%llu ms; %s", (unsigned long long)tsc_to_us(smp.wait_tsc) / 1000,
-                   !g_ident.hypervisor_bit
+                   !boot_state()->ident.hypervisor_bit
                        ? "bare metal: ap_timeout_ms from the SIPIs"
                    : smp.wait_extended
                        ? "hypervisor: past ap_timeout_ms while APs kept arriving; ends after ap_timeout_ms with none "

@@ -7,12 +7,12 @@
  * reports it, harness/hang_guard.h); bsp-bail-out, the run ended inside the check by a bail-out, which must still put
  * back every change, the hang record included (kernel/ledger.h, kernel_exit). Run it with a short limit, e.g. suite=timeout check_timeout_ms=500. */
 #include "apic/apic.h"
-#include "kernel/globals.h"
 #include "kernel/panic.h"
 #include "kernel/percpu.h"
 #include "kernel/traps.h"
 #include "kernel/x86.h"
 #include "harness/framework.h"
+#include "tests/timeout/portable/timeout_options.h"
 
 /* The NMI handler that never returns: from here until a reset, NMIs stay blocked (SDM Vol.3A 6.7.1: the processor
  * blocks further NMIs until the next IRET), so the watcher's NMI stays pending and is never taken. */
@@ -26,13 +26,13 @@ static void nmi_never_returns(struct trap_frame *f)
 static void never_returns(struct check *c)
 {
     if (this_cpu()->index == 0) {
-        if (g_options.timeout_hang == TIMEOUT_HANG_NONE)
+        if (timeout_options()->timeout_hang == TIMEOUT_HANG_NONE)
             return check_skip(c, "the boot CPU's hang is tested with timeout_hang=bsp (an idle AP's NMI stops it) or "
                                  "bsp-nmi-blocked (the reset watchdog ends it)");
-        if (g_options.timeout_hang == TIMEOUT_HANG_BSP_BAIL_OUT)
+        if (timeout_options()->timeout_hang == TIMEOUT_HANG_BSP_BAIL_OUT)
             panic("timeout_hang=bsp-bail-out: a bail-out inside cpu0/timeout/time_limit, with the watchdog armed and "
                   "its record saying so");
-        if (g_options.timeout_hang == TIMEOUT_HANG_BSP_NMI_BLOCKED) {
+        if (timeout_options()->timeout_hang == TIMEOUT_HANG_BSP_NMI_BLOCKED) {
             irq_register_local(2, nmi_never_returns); /* dropped by the runner after the check, if it ever ends */
             apic_send_ipi(apic_id(), ICR_DM_NMI); /* physical destination = self; "self" shorthand is fixed-only */
         }

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "apic/apic.h"
-#include "kernel/globals.h"
+#include "kernel/boot_state.h"
 #include "kernel/percpu.h"
 #include "kernel/safe.h"
 #include "kernel/smp.h"
@@ -29,7 +29,7 @@ static bool x2apic_or_skip(struct check *c)
     }
     if (apic_mode() != APIC_MODE_X2APIC) {
         check_skip(c, "x2APIC offered (CPUID.01H:ECX[21]=1) but the APIC runs in xAPIC mode%s%s",
-                   apic_mode_error[0] ? ": " : " (apic=xapic)", apic_mode_error);
+                   boot_state()->apic_mode_error[0] ? ": " : " (apic=xapic)", boot_state()->apic_mode_error);
         return false;
     }
     return true;

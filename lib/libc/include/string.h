@@ -1,4 +1,5 @@
-/* The kernel's own <string.h> (the kernel builds with -nostdinc); host builds use the C library's. */
+/* <string.h> for the freestanding kernel (it builds with -nostdinc and -Ilib/libc/include): the string functions
+ * portable code calls, defined in lib/libc/string.c (layer 0). Host builds use the C library's header and functions. */
 #pragma once
 #include <stddef.h>
 

@@ -1,4 +1,6 @@
-/* Minimal string functions for the freestanding kernel (gcc may also emit calls to memcpy/memset). */
+/* Minimal string functions for the freestanding kernel (gcc may also emit calls to memcpy/memset): layer 0, so that
+ * portable code (lib/, pmu/, emul/, ...) calls nothing above it; compiled into the kernel only, the host tests
+ * having the C library's (Makefile). */
 #include <string.h>
 
 void *memcpy(void *dst, const void *src, size_t n)
