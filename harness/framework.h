@@ -4,7 +4,7 @@
 #pragma once
 #include "lib/format.h"
 #include "kernel/percpu.h"
-#include "kernel/report.h"
+#include "harness/report.h"
 #include "lib/types.h"
 
 struct check;

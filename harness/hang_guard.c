@@ -6,7 +6,7 @@
 #include "apic/apic.h"
 #include "kernel/globals.h"
 #include "kernel/record_store.h"
-#include "kernel/report.h"
+#include "harness/report.h"
 #include "kernel/watchdog.h"
 #include "lib/hang_record.h"
 

@@ -17,7 +17,7 @@
 #include "kernel/globals.h"
 #include "kernel/memory.h"
 #include "emul/kernel/pmu_emul.h"
-#include "kernel/report.h"
+#include "harness/report.h"
 #include "kernel/smp.h"
 #include "kernel/timing.h"
 #include "kernel/traps.h"

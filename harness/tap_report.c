@@ -1,5 +1,5 @@
 /* What each verdict line of the checklist says: a check's name, directive and YAML block (rendered here, emitted
- * by kernel/report.c, which numbers and counts them), and the header and closing lines that describe the run. */
+ * by harness/report.c, which numbers and counts them), and the header and closing lines that describe the run. */
 #include "harness/tap_report.h"
 
 #include <string.h>
@@ -8,7 +8,7 @@
 #include "kernel/globals.h"
 #include "kernel/percpu.h"
 #include "emul/kernel/pmu_emul.h"
-#include "kernel/report.h"
+#include "harness/report.h"
 #include "kernel/smp.h"
 #include "kernel/x86.h"
 #include "lib/format.h"

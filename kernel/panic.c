@@ -4,7 +4,7 @@
 
 #include "kernel/console.h"
 #include "lib/format.h"
-#include "kernel/report.h"
+#include "harness/report.h"
 #include "kernel/traps.h"
 
 void panic(const char *fmt, ...)

@@ -20,7 +20,7 @@
 #include "pmu/kernel/pmi_kernel.h"
 #include "pmu/kernel/pmu_cpu.h"
 #include "emul/kernel/pmu_emul.h"
-#include "kernel/report.h"
+#include "harness/report.h"
 #include "kernel/traps.h"
 #include "kernel/x86.h"
 #include "emul/options.h"

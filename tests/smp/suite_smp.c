@@ -7,7 +7,7 @@
 #include "kernel/enumerate.h"
 #include "kernel/globals.h"
 #include "emul/kernel/pmu_emul.h"
-#include "kernel/report.h"
+#include "harness/report.h"
 #include "kernel/smp.h"
 #include "kernel/timing.h"
 #include "lib/topology.h"
