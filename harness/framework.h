@@ -94,9 +94,9 @@ void check_inconclusive(struct check *c, const char *what, const char *fmt, ...)
 
 enum report_verdict check_verdict(const struct check *c);
 
-/* Called by the trap handler for an exception inside a check. */
+/* The catch path (harness/catch.c): an exception inside a check. */
 void check_exception(struct check *c, const struct fault_record *f);
-/* Called by the NMI handler when the runner stops a check past its time limit (f: where it was). */
+/* The catch path: the NMI that stops a check past its time limit (f: where it was). */
 void check_time_limit(struct check *c, const struct fault_record *f);
 /* Whether the running check is alone: no other CPU runs a check now (a global or CPUS_OTHERS check, or
  * run=serial). A CPU-local check that is not alone must not use shared devices (the PIT) or shared tables. */

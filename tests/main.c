@@ -25,6 +25,7 @@
 #include "kernel/x86.h"
 #include "emul/options.h"
 #include "pmu/options.h"
+#include "harness/catch.h"
 #include "harness/framework.h"
 #include "harness/tap_report.h"
 #include "tests/boot/boot_early.h"
@@ -57,7 +58,7 @@ void kmain(u32 magic, u32 info_phys)
 {
     idt_init();
     trap_add_claim(1, singlestep_trap); /* the single-step oracle's #DB (kernel/singlestep.h) */
-    trap_set_catch_hooks(&(struct trap_catch_hooks){.exception = check_exception, .time_limit = check_time_limit});
+    catch_install(); /* a fault or stop NMI inside a check, and a fatal error, go to the harness (harness/catch.h) */
     cpu_local_init(0, 0);
     ledger_snapshot_cmos(); /* before anything writes CMOS: suite machine compares the end with it */
     pic_mask_all();
