@@ -116,8 +116,6 @@ extern const u32 all_suites_count;
 bool suites_validate(const char *suites, const char *exclude, char *err, size_t err_size);
 void suites_run(const char *suites, const char *exclude);
 void suites_run_one(const struct suite *s); /* regardless of selection */
-/* With run=parallel: how many CPUs run checks at once (run_cpus=, or its default for this platform). */
-u32 suites_concurrency(void);
 void suites_list(void); /* as TAP comments */
 /* What a suite leaves for after the last check, before the plan line: suite reset's machine reset
  * (tests/reset/suite_reset.c). Returns when there is nothing (more) to do. */

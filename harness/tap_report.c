@@ -13,6 +13,7 @@
 #include "kernel/x86.h"
 #include "lib/format.h"
 #include "emul/model/pmu_model.h"
+#include "harness/concurrency.h"
 #include "harness/framework.h"
 
 void tap_report_header(const struct boot_info *bi, const struct options *o, const struct cpu_ident *id)
