@@ -7,7 +7,7 @@
 
 #include "kernel/memory.h"
 #include "kernel/percpu.h"
-#include "kernel/report.h"
+#include "harness/report.h"
 #include "harness/framework.h"
 #include "harness/tap_report.h"
 #include "kernel/smp.h"

@@ -4,7 +4,7 @@
 #pragma once
 #include "lib/format.h"
 #include "kernel/percpu.h"
-#include "kernel/report.h"
+#include "harness/report.h"
 #include "lib/types.h"
 
 struct check;
@@ -102,9 +102,9 @@ void check_inconclusive(struct check *c, const char *what, const char *fmt, ...)
 
 enum report_verdict check_verdict(const struct check *c);
 
-/* Called by the trap handler for an exception inside a check. */
+/* The catch path (harness/catch.c): an exception inside a check. */
 void check_exception(struct check *c, const struct fault_record *f);
-/* Called by the NMI handler when the runner stops a check past its time limit (f: where it was). */
+/* The catch path: the NMI that stops a check past its time limit (f: where it was). */
 void check_time_limit(struct check *c, const struct fault_record *f);
 /* Whether the running check is alone: no other CPU runs a check now (a global or CPUS_OTHERS check, or
  * run=serial). A CPU-local check that is not alone must not use shared devices (the PIT) or shared tables. */
@@ -125,8 +125,6 @@ const struct suite *suites_at(u32 index); /* NULL past the end */
 bool suites_validate(const char *suites, const char *exclude, char *err, size_t err_size);
 void suites_run(const char *suites, const char *exclude);
 void suites_run_one(const struct suite *s); /* regardless of selection */
-/* With run=parallel: how many CPUs run checks at once (run_cpus=, or its default for this platform). */
-u32 suites_concurrency(void);
 void suites_list(void); /* as TAP comments */
 /* Each registered suite's after_run hook, in list order. Returns when there is nothing (more) to do. */
 void suites_after_run(void);

@@ -6,7 +6,7 @@
 #include "apic/apic.h"
 #include "kernel/boot_state.h"
 #include "kernel/record_store.h"
-#include "kernel/report.h"
+#include "harness/report.h"
 #include "kernel/watchdog.h"
 #include "lib/hang_record.h"
 #include "harness/portable/harness_options.h"

@@ -3,7 +3,7 @@
  * run=serial all of them on each CPU in turn. Every per-CPU verdict goes into its CPU's buffer (cpu_report.c) and
  * is printed CPU by CPU in table order, so both modes give the same stream.
  * The boot CPU supervises the others: a check still running after check_timeout_ms is stopped with an NMI and
- * charged to its CPU and check (traps.c); a CPU that does not answer that NMI, or never starts its work, is
+ * charged to its CPU and check (catch.c); a CPU that does not answer that NMI, or never starts its work, is
  * reported as stopped answering and left out from then on. The boot CPU's own checks are watched the same way by
  * an idle AP (kernel/bsp_watch.h): so in a phase where APs run checks too, the boot CPU starts its own once an AP
  * is idle to watch it. Where none can, the hardware reset watchdog (hang_guard.h) is the last resort. */
@@ -17,12 +17,14 @@
 #include "kernel/boot_state.h"
 #include "kernel/memory.h"
 #include "emul/kernel/pmu_emul.h"
-#include "kernel/report.h"
+#include "harness/report.h"
 #include "kernel/smp.h"
 #include "kernel/timing.h"
 #include "kernel/traps.h"
 #include "kernel/watchdog.h"
 #include "kernel/x86.h"
+#include "harness/catch.h"
+#include "harness/concurrency.h"
 #include "harness/cpu_report.h"
 #include "harness/framework.h"
 #include "harness/hang_guard.h"
@@ -43,7 +45,7 @@ struct job {
 /* What each CPU is doing in the current phase; written by that CPU, read by the boot CPU. */
 struct cpu_state_run {
     volatile u32 slot;    /* the check running (index in the suite's table) */
-    volatile u32 seq;     /* its number on this CPU (struct cpu check_seq); 0 = none running */
+    volatile u32 seq;     /* its number on this CPU (struct check_catch seq); 0 = none running */
     volatile u64 since;   /* TSC at its start, or at the last change */
     u32 ticket;           /* of the posted job; 0 = runs on the boot CPU or not posted */
     bool finished, lost, lost_reported;
@@ -198,6 +200,7 @@ static void run_one(const struct suite *s, u32 slot)
     struct cpu *cpu = this_cpu();
     struct check *c = checks[cpu->index];
     struct cpu_state_run *me = &st[cpu->index];
+    struct check_catch *k = catch_here();
     memset(c, 0, sizeof(*c));
     c->def = d;
     c->cpu = cpu;
@@ -211,45 +214,45 @@ static void run_one(const struct suite *s, u32 slot)
     u64 emul_uses = pmu_emul_uses(cpu->index);
     me->slot = slot;
     me->since = rdtsc();
-    u32 seq = cpu->check_seq + 1;
-    cpu->check_seq = seq;
+    u32 seq = k->seq + 1;
+    k->seq = seq;
     __atomic_store_n(&me->seq, seq, __ATOMIC_RELEASE);
-    cpu->current_check = c;
+    catch_enter(k, c);
     /* The boot CPU under the watchdog: a check that hung it on an earlier boot is reported, not run again. */
     bool bsp = cpu->index == 0, hung = bsp && hang_guard_hung(s, slot, c);
     if (hung) {
         /* reported by hang_guard_hung; why an AP's NMI did not end it first */
         check_note(c, "NMI watch", "no AP's NMI ended it: the NMI went unanswered (NMIs blocked, SMM), no AP could "
                    "watch, or the reset came before the time limit (that boot's '# runner:' lines tell the first two)");
-    } else if (k_setjmp(cpu->check_jmp) == 0) {
+    } else if (k_setjmp(k->resume) == 0) {
         if (bsp) { /* after the setjmp: a fault while arming (a WDAT register) lands here, not in a stale frame */
             hang_guard_enter(s, slot);
             watch_begin(seq, d, c->name);
         }
-        cpu->in_check_body = true;
+        k->in_body = true;
         d->run(c);
-        cpu->in_check_body = false; /* a stop NMI that comes later finds nothing to stop (traps.c) */
+        k->in_body = false; /* a stop NMI that comes later finds nothing to stop (catch.c) */
     } else {
         /* Resumed from the trap handler: leave no trace of the abandoned context. */
-        cpu->in_check_body = false;
+        k->in_body = false;
         cpu->trap_depth = 0;
         console_recover();
         cpu_unblock_nmi();
         if (c->timed_out)
-            c->stopped_by = cpu->abort_from;
+            c->stopped_by = k->abort_from;
     }
     if (bsp) {
         bsp_watch_end();
         hang_guard_leave();
     }
-    cpu->current_check = NULL;
+    catch_leave(k);
     /* The time between checks starts now, before seq says "between checks": the supervisor reads seq, then
      * since, and a stale since (the start of a check stopped at its limit) with seq 0 reads as a CPU that
      * stopped answering between checks (seen once in 8 runs of suite=timeout). */
     u64 took = rdtsc() - me->since;
     __atomic_store_n(&me->since, rdtsc(), __ATOMIC_RELEASE);
     __atomic_store_n(&me->seq, 0, __ATOMIC_RELEASE);
-    cpu->abort_seq = 0;
+    k->abort_seq = 0;
     irq_clear_local(); /* handlers borrowed for the length of the check */
     if (flags & RFLAGS_IF)
         sti();
@@ -351,32 +354,7 @@ static void supervise(u32 i)
     }
     r->stopped_seq = seq;
     r->stopped_at = now;
-    cpus[i].abort_from = 0;
-    __atomic_store_n(&cpus[i].abort_seq, seq, __ATOMIC_RELEASE);
-    apic_send_ipi(smp.cpu[i].apic_id, ICR_DM_NMI); /* SDM Vol.3A 11.6.1: NMI, vector ignored */
-}
-
-/* Under QEMU TCG every vCPU is a host thread that takes QEMU's global lock for each APIC access and each exit,
- * and the emulated timers run in one more thread: measured on a loaded 2-core host, 16 vCPUs running the apic
- * suite at once took 9.8 s and starved timers into failures, 2 at a time 4.3 s, one at a time 5.5 s; 64 vCPUs on
- * a less loaded one, the default suites: 75 s all at once, 10.3 s 4 at a time (22 timing TODOs), 11.6 s 2 at a
- * time (4 TODOs). Most of that was the vCPUs' own busy-waits: every RDTSC under TCG takes a spinlock all vCPUs
- * share (kernel/x86.h spin_wait_step). Since waits read the TSC sparingly and the timer checks halt through their
- * windows (apic/timer.h), 64 vCPUs, default suites, quiet 2-core host: 4 at a time 5.2 s, 8 at a time 3.6 s (1
- * timing TODO), 12 at a time 3.1 s (2), 16 at a time 3.3 s (2); all at once, the apic suite alone, 5.3 s with 76.
- * docs/running.md. */
-#define TCG_RUN_CPUS 8
-
-static bool qemu_tcg(void)
-{
-    return boot_state()->ident.hypervisor_bit && !strcmp(boot_state()->ident.hv_signature, "TCGTCGTCGTCG");
-}
-
-u32 suites_concurrency(void)
-{
-    if (harness_options()->run_cpus)
-        return harness_options()->run_cpus;
-    return qemu_tcg() ? TCG_RUN_CPUS : MAX_CPUS;
+    catch_request_stop(i, seq, 0);
 }
 
 static void start_on(u32 i, struct job *j)
@@ -575,32 +553,11 @@ void suites_run_one(const struct suite *s)
                    (unsigned long long)tsc_to_us(rdtsc() - suite_start_tsc) / 1000);
 }
 
-static struct {
-    const struct suite *const *list;
-    u32 count;
-} registry;
-
-void suites_register(const struct suite *const *list, u32 count)
-{
-    registry.list = list;
-    registry.count = count;
-}
-
-u32 suites_count(void)
-{
-    return registry.count;
-}
-
-const struct suite *suites_at(u32 index)
-{
-    return index < registry.count ? registry.list[index] : NULL;
-}
-
 static const struct suite *find_suite(const char *name)
 {
-    for (u32 i = 0; i < registry.count; i++)
-        if (!strcmp(registry.list[i]->name, name))
-            return registry.list[i];
+    for (u32 i = 0; i < suites_count(); i++)
+        if (!strcmp(suites_at(i)->name, name))
+            return suites_at(i);
     return NULL;
 }
 
@@ -613,8 +570,8 @@ static bool validate_list(const char *list, const char *opt, char *err, size_t e
             struct strbuf sb;
             sb_init(&sb, err, err_size);
             sb_printf(&sb, "unknown suite '%s' in %s= (suites:", item, opt);
-            for (u32 i = 0; i < registry.count; i++)
-                sb_printf(&sb, " %s", registry.list[i]->name);
+            for (u32 i = 0; i < suites_count(); i++)
+                sb_printf(&sb, " %s", suites_at(i)->name);
             sb_printf(&sb, ")");
             return false;
         }
@@ -633,8 +590,8 @@ void suites_run(const char *suites, const char *exclude)
     /* The command line keeps the reset watchdog WATCHDOG_MARGIN_MS longer than check_timeout_ms
      * (harness/portable/harness_options.c): the idle AP's NMI, and the boot CPU's answer to it, come first. */
     _Static_assert(WATCHDOG_MARGIN_MS > BSP_WATCH_ANSWER_MS, "the reset watchdog would come before the NMI's answer");
-    for (u32 i = 0; i < registry.count; i++) {
-        const struct suite *s = registry.list[i];
+    for (u32 i = 0; i < suites_count(); i++) {
+        const struct suite *s = suites_at(i);
         bool selected = suites[0] ? list_contains(suites, s->name) : s->in_default;
         if (!selected || list_contains(exclude, s->name))
             continue;
@@ -647,14 +604,14 @@ void suites_run(const char *suites, const char *exclude)
 
 void suites_after_run(void)
 {
-    for (u32 i = 0; i < registry.count; i++)
-        if (registry.list[i]->after_run)
-            registry.list[i]->after_run();
+    for (u32 i = 0; i < suites_count(); i++)
+        if (suites_at(i)->after_run)
+            suites_at(i)->after_run();
 }
 
 void suites_list(void)
 {
-    for (u32 i = 0; i < registry.count; i++)
-        report_comment("  suite %-10s %s%s", registry.list[i]->name, registry.list[i]->about,
-                       registry.list[i]->in_default ? "" : " (not in the default set)");
+    for (u32 i = 0; i < suites_count(); i++)
+        report_comment("  suite %-10s %s%s", suites_at(i)->name, suites_at(i)->about,
+                       suites_at(i)->in_default ? "" : " (not in the default set)");
 }

@@ -1,5 +1,5 @@
 /* What each verdict line of the checklist says: a check's name, directive and YAML block (rendered here, emitted
- * by kernel/report.c, which numbers and counts them), and the header and closing lines that describe the run. */
+ * by harness/report.c, which numbers and counts them), and the header and closing lines that describe the run. */
 #include "harness/tap_report.h"
 
 #include <string.h>
@@ -7,11 +7,12 @@
 #include "kernel/console.h"
 #include "kernel/percpu.h"
 #include "emul/kernel/pmu_emul.h"
-#include "kernel/report.h"
+#include "harness/report.h"
 #include "kernel/smp.h"
 #include "kernel/x86.h"
 #include "lib/format.h"
 #include "emul/model/pmu_model.h"
+#include "harness/concurrency.h"
 #include "harness/framework.h"
 #include "emul/options.h"
 #include "harness/portable/harness_options.h"

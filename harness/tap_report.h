@@ -1,6 +1,6 @@
 /* A check's verdict line and YAML block, and the checklist's header and closing lines (docs/checklist.md). */
 #pragma once
-#include "kernel/report.h"
+#include "harness/report.h"
 #include "lib/bootinfo.h"
 #include "lib/cmdline.h"
 #include "lib/cpu_ident.h"

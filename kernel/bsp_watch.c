@@ -2,6 +2,7 @@
 #include "kernel/bsp_watch.h"
 
 #include "apic/apic.h"
+#include "kernel/catch_hook.h"
 #include "kernel/console.h"
 #include "kernel/percpu_array.h"
 #include "kernel/smp.h"
@@ -158,9 +159,7 @@ void bsp_watch_ap_idle(u32 me)
         if (__atomic_compare_exchange_n(&w.stopped_seq, &old, seq, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
             m->stopped_seq = seq;
             m->nmi_at = now;
-            cpus[0].abort_from = me;
-            __atomic_store_n(&cpus[0].abort_seq, seq, __ATOMIC_RELEASE);
-            apic_send_ipi(smp.cpu[0].apic_id, ICR_DM_NMI); /* SDM Vol.3A 11.6.1: NMI, vector ignored */
+            catch_stop(0, seq, me); /* the harness's request and its NMI (kernel/catch_hook.h) */
         }
         tick_on(m);
         return;

@@ -1,6 +1,6 @@
 /* An idle AP watches the boot CPU's check, as the boot CPU watches the APs' (harness/runner.c supervise): past the
- * check's time limit it sends the boot CPU an NMI (SDM Vol.3A 11.6.1, delivery mode NMI) with cpus[0].abort_seq
- * naming the check, and the boot CPU's NMI handler leaves the check as it leaves a faulting one (kernel/traps.c).
+ * check's time limit it asks the harness to stop it (catch_stop, kernel/catch_hook.h: an NMI, SDM Vol.3A 11.6.1,
+ * with the check's number), and the boot CPU's NMI handler leaves the check as it leaves a faulting one.
  * An idle AP halts until a mailbox call (kernel/smp.c idle_loop); a watcher is woken by the boot CPU when a check
  * begins and then by a slow one-shot tick of its local APIC timer (VECTOR_WAIT_TICK), only while the boot CPU is
  * inside a check, and stops the tick before it runs any call (checks test the APIC timer). The decisions are
@@ -8,9 +8,9 @@
 #pragma once
 #include "lib/types.h"
 
-/* Boot CPU, before check number seq (its check_seq) runs: the lowest-index idle APs (up to BSP_WATCHERS_MAX) watch
- * it with this limit, `name` (kept until bsp_watch_end) for their messages. Returns how many watch (0: none can:
- * no AP online and idle). */
+/* Boot CPU, before check number seq (the harness's numbering) runs: the lowest-index idle APs (up to
+ * BSP_WATCHERS_MAX) watch it with this limit, `name` (kept until bsp_watch_end) for their messages. Returns how many
+ * watch (0: none can: no AP online and idle). */
 u32 bsp_watch_begin(u32 seq, u32 limit_ms, const char *name);
 /* Boot CPU, after the check (returned or left by a fault or the NMI): nothing to watch. */
 void bsp_watch_end(void);

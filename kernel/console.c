@@ -2,7 +2,7 @@
 
 #include <stdarg.h>
 
-#include "kernel/fbcon.h"
+#include "lib/cmdline.h"
 #include "lib/format.h"
 #include "kernel/percpu.h"
 #include "kernel/serial.h"
@@ -12,6 +12,14 @@
 static volatile u32 owner = NO_OWNER;
 static u32 depth;
 static u64 saved_flags;
+/* The screen (kernel/fbcon.c) registers itself here: the console writes to the serial port and to its mirror, and
+ * knows nothing of the screen (as Linux's printk writes to the consoles registered with it). */
+static void (*mirror)(char c);
+
+void console_set_mirror(void (*putc)(char c))
+{
+    mirror = putc;
+}
 
 static void emit_n(const char *s, size_t n)
 {
@@ -19,7 +27,8 @@ static void emit_n(const char *s, size_t n)
         if (s[i] == '\n')
             serial_putc('\r'); /* serial terminals want CR LF */
         serial_putc(s[i]);
-        fbcon_putc(s[i]);
+        if (mirror)
+            mirror(s[i]);
     }
 }
 
@@ -92,4 +101,25 @@ void kprintf(const char *fmt, ...)
     vprint(fmt, ap);
     console_unlock();
     va_end(ap);
+}
+
+void console_comment_line(const char *text)
+{
+    console_lock();
+    console_write_locked("# ", 2);
+    console_write_locked(text, (size_t)-1);
+    console_write_locked("\n", 1);
+    console_unlock();
+}
+
+/* Room for the longest header line: a rejected command line's message with its list of valid values
+ * (CMDLINE_ERROR_MAX), a refused console's reason. Written as it is, past kprintf's own buffer. */
+void console_comment(const char *fmt, ...)
+{
+    char buf[CONSOLE_COMMENT_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    k_vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    console_comment_line(buf);
 }

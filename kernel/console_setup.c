@@ -3,7 +3,6 @@
 
 #include "kernel/console.h"
 #include "kernel/boot_state.h"
-#include "kernel/report.h"
 #include "kernel/serial.h"
 
 struct console_choice g_console;
@@ -45,12 +44,12 @@ void console_report(void)
         if (div)
             sb_printf(&sb, " (divisor %u: %u baud)", div, clock / 16 / div);
     }
-    report_comment("console: %s (%s)", buf, g_console.why);
+    console_comment("console: %s (%s)", buf, g_console.why);
     if (spcr_state == ACPI_LOOKUP_FOUND) {
         sb_init(&sb, buf, sizeof(buf));
         acpi_spcr_format(&spcr, &sb);
-        report_comment("console: %s", buf);
+        console_comment("console: %s", buf);
     }
     for (u32 i = 0; i < spcr_problems.count && i < ACPI_PROBLEMS_MAX; i++)
-        report_comment("console: ACPI problem: %s", spcr_problems.msg[i]);
+        console_comment("console: ACPI problem: %s", spcr_problems.msg[i]);
 }

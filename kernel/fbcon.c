@@ -11,7 +11,7 @@
 #include "kernel/fbcon_views.h"
 #include "lib/format.h"
 #include "kernel/paging.h"
-#include "kernel/report.h"
+#include "kernel/console.h"
 #include "kernel/timing.h"
 #include "kernel/x86.h"
 #include "kernel/portable/kernel_options.h"
@@ -46,6 +46,7 @@ void fbcon_init(const struct boot_info *bi)
     result_stream_init(&fbcon_stream, carried, sizeof(carried));
     start_tsc = rdtsc();
     active = true;
+    console_set_mirror(fbcon_putc);
     fbtext_status(&fbcon_fbt, "pmuboot: starting", FB_WHITE, FB_BLUE);
 }
 
@@ -103,20 +104,20 @@ void fbcon_progress(u32 passed, u32 failed, u32 skipped, const char *last, u32 l
 void fbcon_report(void)
 {
     if (!fb) {
-        report_comment("framebuffer: none (%s)", why_not);
+        console_comment("framebuffer: none (%s)", why_not);
         return;
     }
     if (!active) {
-        report_comment("framebuffer: %ux%u %u bpp type %u at 0x%llx: not mirrored (%s)", fb->width, fb->height,
-                       fb->bpp, fb->type, (unsigned long long)fb->addr, why_not);
+        console_comment("framebuffer: %ux%u %u bpp type %u at 0x%llx: not mirrored (%s)", fb->width, fb->height,
+                        fb->bpp, fb->type, (unsigned long long)fb->addr, why_not);
         return;
     }
-    report_comment("framebuffer: %ux%u %u bpp RGB at 0x%llx pitch %u: checklist mirrored (%ux%u text, 8x16 font, "
-                   "status line at the bottom)%s",
-                   fb->width, fb->height, fb->bpp, (unsigned long long)fb->addr, fb->pitch, fbcon_fbt.cols,
-                   fbcon_fbt.rows,
-                   kernel_options()->screen_log ? "" : "; screen=grid: from here the live grid, at the end the totals, the "
-                                               "FAILs and the result as QR codes");
+    console_comment("framebuffer: %ux%u %u bpp RGB at 0x%llx pitch %u: checklist mirrored (%ux%u text, 8x16 font, "
+                    "status line at the bottom)%s",
+                    fb->width, fb->height, fb->bpp, (unsigned long long)fb->addr, fb->pitch, fbcon_fbt.cols,
+                    fbcon_fbt.rows,
+                    kernel_options()->screen_log ? "" : "; screen=grid: from here the live grid, at the end the totals, the "
+                                                "FAILs and the result as QR codes");
     fbgrid_start();
 }
 
@@ -124,8 +125,8 @@ void fbcon_report_end(void)
 {
     if (!active)
         return;
-    report_comment("framebuffer: %u lines mirrored, %u YAML/blank lines left to the serial log, %u scrolls%s",
-                   fbcon_fbt.lines_shown, fbcon_fbt.lines_hidden, fbcon_fbt.scrolls,
-                   fbgrid_shown() ? " (before the grid took the screen)" : "");
+    console_comment("framebuffer: %u lines mirrored, %u YAML/blank lines left to the serial log, %u scrolls%s",
+                    fbcon_fbt.lines_shown, fbcon_fbt.lines_hidden, fbcon_fbt.scrolls,
+                    fbgrid_shown() ? " (before the grid took the screen)" : "");
     fbgrid_report();
 }

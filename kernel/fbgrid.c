@@ -6,8 +6,8 @@
 
 #include "lib/screen_final.h"
 #include "lib/screen_grid.h"
-#include "kernel/report.h"
 #include "kernel/portable/kernel_options.h"
+#include "kernel/console.h"
 
 static struct screen_grid grid;
 static struct grid_layout glay;
@@ -84,9 +84,9 @@ bool fbgrid_shown(void)
 void fbgrid_report(void)
 {
     if (shown)
-        report_comment("framebuffer: grid of %u suite%s by %u thread%s (%u a cell); the final screen comes next: the "
-                       "totals, the FAILs and the result in QR codes (%u bytes of the stream carried%s)",
-                       grid.nsuites, grid.nsuites == 1 ? "" : "s", grid.nthreads, grid.nthreads == 1 ? "" : "s",
-                       glay.per_cell, fbcon_stream.len,
-                       fbcon_stream.full ? ", cut: buffer full" : "");
+        console_comment("framebuffer: grid of %u suite%s by %u thread%s (%u a cell); the final screen comes next: the "
+                        "totals, the FAILs and the result in QR codes (%u bytes of the stream carried%s)",
+                        grid.nsuites, grid.nsuites == 1 ? "" : "s", grid.nthreads, grid.nthreads == 1 ? "" : "s",
+                        glay.per_cell, fbcon_stream.len,
+                        fbcon_stream.full ? ", cut: buffer full" : "");
 }

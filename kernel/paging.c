@@ -4,7 +4,7 @@
 #include "kernel/boot_state.h"
 #include "kernel/memory.h"
 #include "lib/pt_map.h"
-#include "kernel/report.h"
+#include "kernel/console.h"
 #include "kernel/x86.h"
 
 extern u8 boot_pml4[]; /* boot/entry.asm; identity-mapped, so its address is its physical address */
@@ -109,7 +109,7 @@ const char *paging_map_device(u64 addr, u64 len)
 void paging_report(void)
 {
     for (u32 i = 0; i < record_count; i++)
-        report_comment("memory: 0x%llx-0x%llx above 4 GiB %s%s", (unsigned long long)records[i].addr,
-                       (unsigned long long)(records[i].addr + records[i].len - 1),
-                       records[i].refused ? "not mapped, not read: " : "", records[i].what);
+        console_comment("memory: 0x%llx-0x%llx above 4 GiB %s%s", (unsigned long long)records[i].addr,
+                        (unsigned long long)(records[i].addr + records[i].len - 1),
+                        records[i].refused ? "not mapped, not read: " : "", records[i].what);
 }

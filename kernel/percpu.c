@@ -68,6 +68,7 @@ void cpu_local_init(u32 index, u32 apic_id)
     memcpy(c->gdt, gdt_template, sizeof(gdt_template));
     c->tss.iomap_base = sizeof(c->tss); /* no I/O permission bitmap: ring 3 port I/O faults */
     c->tss.rsp[0] = (u64)st->rsp0_top;
+    c->user_stack_top = st->user_top;
     for (int i = 0; i < 3; i++)
         c->tss.ist[i] = (u64)st->ist_top[i];
     cpu_local_load(c);

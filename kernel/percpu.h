@@ -1,6 +1,5 @@
 /* Per-CPU state. GS base points at the CPU's struct cpu (first field = self), so this_cpu() is one load. */
 #pragma once
-#include "kernel/setjmp.h"
 #include "lib/types.h"
 
 /* The most logical CPUs one boot tests (as Linux's common NR_CPUS). Per-CPU state is sized at boot for the CPUs
@@ -8,8 +7,6 @@
 #define MAX_CPUS 8192
 #define KSTACK_SIZE 16384
 #define IST_STACK_SIZE 8192
-
-struct check;
 
 /* An exception taken by this CPU, as the trap handler saw it. */
 struct fault_record {
@@ -36,13 +33,9 @@ struct cpu {
 
     u32 trap_depth;               /* nesting of trap_dispatch on this CPU */
     struct fault_record last_fault; /* the latest exception, fixed up or not */
-    struct check *current_check;  /* check running here: exceptions are charged to it */
-    k_jmp_buf check_jmp;          /* where an exception inside that check resumes */
-    volatile u32 check_seq;       /* checks started on this CPU (the runner numbers them) */
-    volatile bool in_check_body;  /* the check's own code runs: a stop NMI may leave it (never the runner's own steps
-                                   * before or after it, such as the hang record's write) */
-    volatile u32 abort_seq;       /* set by the runner on another CPU: stop check number abort_seq (an NMI) */
-    volatile u32 abort_from;      /* the CPU that set abort_seq and sends the NMI (written before it) */
+    void *catch_ctx;              /* set by the harness while a check runs here: what catches this CPU's faults
+                                   * (kernel/catch_hook.h); the kernel only hands it back */
+    u8 *user_stack_top;           /* the ring-3 stack (struct cpu_stacks user_top), for kernel/user.c */
 
     u64 gdt[7] __attribute__((aligned(16)));
     struct tss64 tss __attribute__((aligned(16)));

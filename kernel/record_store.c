@@ -74,9 +74,14 @@ static void read_window(u8 cmos[RESET_CMOS_END - RESET_CMOS_FIRST])
 
 static bool valid_record(enum record_kind k, const u8 b[CMOS_RECORD_BYTES])
 {
-    struct hang_record h;
-    struct reset_record r;
-    return k == RECORD_HANG ? hang_record_decode(b, &h) : reset_record_decode(b, &r);
+    return k == RECORD_HANG ? hang_record_valid(b) : reset_record_valid(b);
+}
+
+/* The CMOS slot of kind k (lib/cmos_slot.h): its valid record's, else free bytes clear of the other kind's record. */
+static int cmos_slot(enum record_kind k, const u8 cmos[RESET_CMOS_END - RESET_CMOS_FIRST], bool *found)
+{
+    return k == RECORD_HANG ? cmos_record_slot(&g_records.cmos, cmos, hang_record_valid, reset_record_valid, found)
+                            : cmos_record_slot(&g_records.cmos, cmos, reset_record_valid, hang_record_valid, found);
 }
 
 /* The ledger's view of an ERST record: 1 while it is stored, put back by clearing it (none was there before the run:
@@ -122,8 +127,7 @@ bool record_store_open(enum record_kind k, u8 b[CMOS_RECORD_BYTES], bool *found,
         return erst_open(k, b, found, why, n);
     u8 cmos[RESET_CMOS_END - RESET_CMOS_FIRST];
     read_window(cmos);
-    int slot = k == RECORD_HANG ? hang_cmos_slot(&g_records.cmos, cmos, found)
-                                : reset_cmos_slot(&g_records.cmos, cmos, found);
+    int slot = cmos_slot(k, cmos, found);
     if (slot < 0) {
         k_snprintf(why, n, "no 16 unused (zero) bytes in CMOS 0x%02x..0x%02x for the %s: they are not changed",
                    g_records.cmos.first, g_records.cmos.last, kind_name[k]);
@@ -192,10 +196,7 @@ bool record_store_holds(enum record_kind k)
     u8 cmos[RESET_CMOS_END - RESET_CMOS_FIRST];
     read_window(cmos);
     bool found = false;
-    if (k == RECORD_HANG)
-        hang_cmos_slot(&g_records.cmos, cmos, &found);
-    else
-        reset_cmos_slot(&g_records.cmos, cmos, &found);
+    cmos_slot(k, cmos, &found);
     return found;
 }
 

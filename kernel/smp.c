@@ -141,8 +141,7 @@ static void idle_loop(u32 idx)
 struct reentry {
     volatile bool armed;
     k_jmp_buf resume;
-    struct check *check;  /* this CPU's running check and its exception resume point, which */
-    k_jmp_buf check_jmp;  /* cpu_local_init clears */
+    void *catch_ctx;      /* this CPU's, which cpu_local_init clears (kernel/catch_hook.h) */
     u64 stack_top;        /* the CPU's own, put back on return */
     void (*capture)(void *arg);
     void *arg;
@@ -241,8 +240,7 @@ bool smp_init_roundtrip(void (*capture)(void *arg), void *arg, u64 *init_tsc, co
     struct reentry *r = &reentries[me];
     r->capture = capture;
     r->arg = arg;
-    r->check = self->current_check;
-    memcpy(r->check_jmp, self->check_jmp, sizeof(k_jmp_buf));
+    r->catch_ctx = self->catch_ctx;
     r->stack_top = smp_ap_stack_tops[me];
     u64 flags = read_flags();
     if (k_setjmp(r->resume) == 0) {
@@ -318,9 +316,7 @@ void ap_main(u32 idx, u32 apic_id_seen)
             init_signal_hook(); /* e.g. the emulated PMU takes this CPU's INIT too (emul/kernel/pmu_emul.h) */
         r->capture(r->arg); /* before anything below touches the APIC */
         apic_cpu_init();
-        struct cpu *self = this_cpu();
-        self->current_check = r->check;
-        memcpy(self->check_jmp, r->check_jmp, sizeof(k_jmp_buf));
+        this_cpu()->catch_ctx = r->catch_ctx;
         k_longjmp(r->resume, 1);
     }
     apic_cpu_init();

@@ -1,10 +1,11 @@
 /* IDT setup and the common trap dispatcher. An exception is, in order: fixed up (safe accessors),
- * charged to the running check (reported, check failed, runner resumes), or fatal (reported, run ends). */
+ * handed to what catches this CPU's faults (the running check: kernel/catch_hook.h), or fatal (reported, run ends). */
 #include "kernel/traps.h"
 #include "kernel/safe.h"
 
 #include <string.h>
 
+#include "kernel/catch_hook.h"
 #include "kernel/console.h"
 #include "kernel/panic.h"
 #include "kernel/user.h"
@@ -140,11 +141,11 @@ void msr_set_hook(const struct msr_hook *h)
     g_msr_hook = h;
 }
 
-static struct trap_catch_hooks catch_hooks;
-
-void trap_set_catch_hooks(const struct trap_catch_hooks *h)
+static NORETURN void fatal_fault(const struct fault_record *f, const char *why)
 {
-    catch_hooks = *h;
+    panic("cpu%u: %s: %s (vector %u) error 0x%llx at rip 0x%llx rsp 0x%llx cr2 0x%llx", this_cpu()->index, why,
+          exception_name(f->vector), f->vector, (unsigned long long)f->error, (unsigned long long)f->rip,
+          (unsigned long long)f->rsp, (unsigned long long)f->cr2);
 }
 
 void trap_dispatch(struct trap_frame *f);
@@ -152,17 +153,17 @@ void trap_dispatch(struct trap_frame *f)
 {
     struct cpu *c = this_cpu();
     c->trap_depth++;
-    if (f->vector == 2 && c->abort_seq) { /* the check runner's NMI: stop a check past its time limit */
-        u32 seq = c->abort_seq;
-        c->abort_seq = 0;
-        if (c->current_check && seq == c->check_seq && c->in_check_body) {
+    if (f->vector == 2) { /* the runner's NMI that stops a check past its time limit, or another one */
+        enum catch_nmi stop = catch_nmi();
+        if (stop == CATCH_NMI_STOP) {
             record_fault(c, f);
-            if (catch_hooks.time_limit)
-                catch_hooks.time_limit(c->current_check, &c->last_fault);
-            k_longjmp(c->check_jmp, 1); /* the runner clears trap_depth and re-opens NMIs */
+            catch_time_limit(c->catch_ctx, &c->last_fault); /* the runner clears trap_depth and re-opens NMIs */
+            fatal_fault(&c->last_fault, "a stop NMI nothing caught");
         }
-        c->trap_depth--;
-        return; /* that check had ended already: nothing to stop */
+        if (stop == CATCH_NMI_NOTHING_TO_STOP) {
+            c->trap_depth--;
+            return; /* that check had ended already: nothing to stop */
+        }
     }
     if (!is_exception(f->vector) || f->vector == 2) { /* NMI: a PMI in NMI mode, or unexpected */
         irq_handler_t h = local_handlers[c->index][f->vector];
@@ -190,12 +191,7 @@ void trap_dispatch(struct trap_frame *f)
         c->trap_depth--;
         return;
     }
-    if (c->current_check && c->trap_depth == 1) {
-        if (catch_hooks.exception)
-            catch_hooks.exception(c->current_check, &c->last_fault);
-        /* Back to the runner; it clears trap_depth and re-opens NMIs. */
-        k_longjmp(c->check_jmp, 1);
-    }
-    panic_fault(&c->last_fault, c->trap_depth > 1 ? "exception inside a trap handler"
-                                                    : "exception outside any check");
+    if (c->catch_ctx && c->trap_depth == 1)
+        catch_exception(c->catch_ctx, &c->last_fault); /* back to the runner; it clears trap_depth and re-opens NMIs */
+    fatal_fault(&c->last_fault, c->trap_depth > 1 ? "exception inside a trap handler" : "exception outside any check");
 }

@@ -29,14 +29,8 @@ static inline bool is_exception(u64 v) { return v < 32; }
 typedef bool (*trap_claim_t)(struct trap_frame *f);
 void trap_add_claim(u8 vector, trap_claim_t fn);
 
-/* A CPU's current_check (struct cpu) is the context that catches its faults: an exception there (or the NMI
- * that stops it past its time limit) is handed to these hooks with the fault record, then execution goes back
- * to check_jmp. The harness sets them (harness/framework.c). */
-struct trap_catch_hooks {
-    void (*exception)(struct check *c, const struct fault_record *f);
-    void (*time_limit)(struct check *c, const struct fault_record *f);
-};
-void trap_set_catch_hooks(const struct trap_catch_hooks *h);
+/* A fault inside a check, and the NMI that stops one, go to the harness through the catch hook
+ * (kernel/catch_hook.h). */
 
 /* Fault-fixup table: an instruction listed there that faults resumes at its fixup address with
  * %rdi = FIXUP_FAULT | vector (see kernel/safe.h). */

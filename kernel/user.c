@@ -24,7 +24,7 @@ u64 run_at_cpl3_rflags(u64 (*fn)(u64 arg), u64 arg, u64 rflags)
 {
     u32 me = this_cpu()->index;
     if (k_setjmp(user_return[me]) == 0) {
-        u64 stack_top = (u64)cpu_stacks[me].user_top - 8; /* as after a call: ABI alignment */
+        u64 stack_top = (u64)this_cpu()->user_stack_top - 8; /* as after a call: ABI alignment */
         /* IRET frame to CPL 3 (SDM Vol.3A 6.14.3): SS, RSP, RFLAGS as given, CS, RIP. */
         asm volatile("pushq %[ss]\n pushq %[rsp]\n pushq %[fl]\n pushq %[cs]\n pushq %[rip]\n iretq"
                      :

@@ -28,7 +28,7 @@ bool bsp_watch_may_start(u32 idle_aps, u32 busy_aps);
 
 /* What a watcher sees at a tick. Times are TSC values and TSC ticks. */
 struct bsp_watch_view {
-    u32 seq;            /* the boot CPU's check being watched (its check_seq); 0: none */
+    u32 seq;            /* the boot CPU's check being watched (the number the runner gave it); 0: none */
     u64 since, limit;   /* when it started, and its time limit */
     u32 stopped_seq;    /* the check an NMI was sent to stop (by any watcher); 0: none yet */
     bool stopped_by_me; /* that NMI was this watcher's */

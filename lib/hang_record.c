@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "lib/reset_plan.h"
+#include "lib/cmos_slot.h"
 
 #define MAGIC0 'P'
 #define MAGIC1 'H'
@@ -60,21 +60,10 @@ bool hang_record_decode(const u8 in[HANG_RECORD_BYTES], struct hang_record *r)
     return true;
 }
 
-static bool is_hang_record(const u8 b[CMOS_RECORD_BYTES])
+bool hang_record_valid(const u8 b[HANG_RECORD_BYTES])
 {
     struct hang_record r;
     return hang_record_decode(b, &r);
-}
-
-static bool is_reset_record(const u8 b[CMOS_RECORD_BYTES])
-{
-    struct reset_record r;
-    return reset_record_decode(b, &r);
-}
-
-int hang_cmos_slot(const struct cmos_window *w, const u8 cmos[0x40], bool *found_record)
-{
-    return cmos_record_slot(w, cmos, is_hang_record, is_reset_record, found_record);
 }
 
 int hang_skip_index(const struct hang_record *r, u8 suite, u8 check)

@@ -41,9 +41,9 @@ void hang_record_encode(const struct hang_record *r, u8 out[HANG_RECORD_BYTES]);
 /* False (and *r zeroed) when the bytes hold no valid record (magic, version, checksum, ranges). */
 bool hang_record_decode(const u8 in[HANG_RECORD_BYTES], struct hang_record *r);
 
-/* The slot in CMOS bytes 0x40..0x7F (cmos[0] is byte 0x40): a valid hang record's, else the first 16 bytes that read
- * 0, are allowed and do not overlap suite reset's record (lib/cmos_slot.h); -1 when there is none. */
-int hang_cmos_slot(const struct cmos_window *w, const u8 cmos[0x40], bool *found_record);
+/* Whether the bytes hold a valid hang record: the predicate lib/cmos_slot.h's cmos_record_slot takes (the record
+ * store pairs it with suite reset's, kernel/record_store.c). */
+bool hang_record_valid(const u8 b[HANG_RECORD_BYTES]);
 
 enum hang_boot {
     HANG_BOOT_FIRST,    /* no record: a new run */

@@ -1,7 +1,5 @@
 #include "lib/reset_plan.h"
 
-#include "lib/hang_record.h"
-
 #include <string.h>
 
 #define MAGIC0 'P'
@@ -93,19 +91,8 @@ const char *reset_type_name(int type)
     return type >= 0 && type < RESET_TYPES ? names[type] : "?";
 }
 
-static bool is_reset_record(const u8 b[CMOS_RECORD_BYTES])
+bool reset_record_valid(const u8 b[RESET_RECORD_BYTES])
 {
     struct reset_record r;
     return reset_record_decode(b, &r);
-}
-
-static bool is_hang_record(const u8 b[CMOS_RECORD_BYTES])
-{
-    struct hang_record r;
-    return hang_record_decode(b, &r);
-}
-
-int reset_cmos_slot(const struct cmos_window *w, const u8 cmos[RESET_CMOS_END - RESET_CMOS_FIRST], bool *found_record)
-{
-    return cmos_record_slot(w, cmos, is_reset_record, is_hang_record, found_record);
 }

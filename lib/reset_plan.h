@@ -1,6 +1,6 @@
 /* Suite reset's plan across boots: which machine reset comes next, what the previous boot left, and when to
  * stop. The state lives in the record store (kernel/record_store.h: an ACPI ERST, or a CMOS window where its layout is
- * known, reset_cmos_slot), written as a record with a magic, a version and a checksum, so a stale or foreign byte
+ * known: lib/cmos_slot.h), written as a record with a magic, a version and a checksum, so a stale or foreign byte
  * pattern is never taken for a round in flight. Portable: the kernel reads and writes the bytes, this decides.
  *
  * Never loops: every boot of a run increments `boots`; a boot that finds its predecessor still "running" (it
@@ -15,9 +15,10 @@ enum reset_type { RESET_CF9, RESET_KBC, RESET_TRIPLE, RESET_TYPES };
 
 #define RESET_RECORD_BYTES CMOS_RECORD_BYTES
 
-/* Where the record goes: a slot of lib/cmos_slot.h (the first 16 unused bytes, or the run already holding a valid
- * record of this run), clear of the watchdog's record. */
-int reset_cmos_slot(const struct cmos_window *w, const u8 cmos[RESET_CMOS_END - RESET_CMOS_FIRST], bool *found_record);
+/* Whether the bytes hold a valid reset record: the predicate lib/cmos_slot.h's cmos_record_slot takes, so that the
+ * record goes into a slot of its own (the first 16 unused bytes, or the run already holding a valid record of this
+ * run), clear of the watchdog's record (the record store pairs the two kinds: kernel/record_store.c). */
+bool reset_record_valid(const u8 b[RESET_RECORD_BYTES]);
 
 enum reset_state { RESET_STATE_NONE, RESET_STATE_ISSUED, RESET_STATE_RUNNING };
 

@@ -20,11 +20,12 @@
 #include "pmu/kernel/pmi_kernel.h"
 #include "pmu/kernel/pmu_cpu.h"
 #include "emul/kernel/pmu_emul.h"
-#include "kernel/report.h"
+#include "harness/report.h"
 #include "kernel/traps.h"
 #include "kernel/x86.h"
 #include "emul/options.h"
 #include "pmu/options.h"
+#include "harness/catch.h"
 #include "harness/framework.h"
 #include "harness/tap_report.h"
 #include "tests/main_boot_early.h"
@@ -57,7 +58,7 @@ void kmain(u32 magic, u32 info_phys)
     struct boot_state *bs = boot_state_fill(); /* filled here, before any AP starts; read only after */
     idt_init();
     trap_add_claim(1, singlestep_trap); /* the single-step oracle's #DB (kernel/singlestep.h) */
-    trap_set_catch_hooks(&(struct trap_catch_hooks){.exception = check_exception, .time_limit = check_time_limit});
+    catch_install(); /* a fault or stop NMI inside a check, and a fatal error, go to the harness (harness/catch.h) */
     cpu_local_init(0, 0);
     ledger_snapshot_cmos(); /* before anything writes CMOS: suite machine compares the end with it */
     pic_mask_all();

@@ -644,7 +644,7 @@ else
     if [[ -z $cut ]]; then
         run_check yes "evidence: no check's YAML was cut in any QEMU or emulated-PMU run"
     else
-        run_check no "evidence: a check's YAML outgrew its buffer (harness/framework.h diag_buf, kernel/report.h REPORT_RECORD_MAX, harness/cpu_report.h CPU_REPORT_BYTES) in: $cut"
+        run_check no "evidence: a check's YAML outgrew its buffer (harness/framework.h diag_buf, harness/report.h REPORT_RECORD_MAX, harness/cpu_report.h CPU_REPORT_BYTES) in: $cut"
     fi
 
     # --- 3b. the reports of every QEMU run, validated ---------------------------------------------------

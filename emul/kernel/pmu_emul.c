@@ -9,7 +9,7 @@
 #include "kernel/cpuid_hw.h"
 #include "kernel/percpu.h"
 #include "emul/kernel/pmu_emul_persist.h"
-#include "kernel/report.h"
+#include "kernel/console.h"
 #include "kernel/singlestep.h"
 #include "kernel/smp.h"
 #include "kernel/safe.h"
@@ -249,8 +249,8 @@ void pmu_emul_report_cores(void)
         sb_printf(&sb, " %s CPUID.1AH:EAX=0x%08x %u GP + fixed mask 0x%llx", c->name, c->leaf_1a, caps.num_gp,
                   (unsigned long long)caps.fixed_mask);
     }
-    report_comment("pmu: emulated hybrid part (%s), kind of core by CPU index (docs/emulated-pmu.md): %s", k->name,
-                   buf);
+    console_comment("pmu: emulated hybrid part (%s), kind of core by CPU index (docs/emulated-pmu.md): %s", k->name,
+                    buf);
 }
 
 bool pmu_emul_msr_routed(u32 msr)

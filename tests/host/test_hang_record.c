@@ -13,6 +13,17 @@
 #include "lib/hang_record.h"
 #include "lib/reset_plan.h"
 
+/* The two kinds' slots as the record store pairs them (kernel/record_store.c): each clear of the other's record. */
+static int hang_slot(const struct cmos_window *w, const u8 cmos[0x40], bool *found)
+{
+    return cmos_record_slot(w, cmos, hang_record_valid, reset_record_valid, found);
+}
+
+static int reset_slot(const struct cmos_window *w, const u8 cmos[0x40], bool *found)
+{
+    return cmos_record_slot(w, cmos, reset_record_valid, hang_record_valid, found);
+}
+
 static void test_round_trip_and_corruption(void **state)
 {
     (void)state;
@@ -44,22 +55,22 @@ static void test_slot_beside_the_reset_record(void **state)
     bool found;
     struct cmos_window qemu;
     cmos_window_qemu(&qemu);
-    assert_int_equal(hang_cmos_slot(&qemu, cmos, &found), 0x40);
+    assert_int_equal(hang_slot(&qemu, cmos, &found), 0x40);
     assert_false(found);
     /* Suite reset took 0x40..0x4F: the hang record goes after the bytes kept for QEMU and SeaBIOS (0x5B..0x5F). */
     struct reset_record rr = {.requested = 1, .state = RESET_STATE_RUNNING, .boots = 1};
     reset_record_encode(&rr, cmos);
-    assert_int_equal(hang_cmos_slot(&qemu, cmos, &found), 0x60);
+    assert_int_equal(hang_slot(&qemu, cmos, &found), 0x60);
     struct hang_record h = {.state = HANG_IDLE, .boots = 1, .seconds = 4};
     hang_record_encode(&h, &cmos[0x60 - 0x40]);
-    assert_int_equal(hang_cmos_slot(&qemu, cmos, &found), 0x60);
+    assert_int_equal(hang_slot(&qemu, cmos, &found), 0x60);
     assert_true(found);
     bool rfound;
-    assert_int_equal(reset_cmos_slot(&qemu, cmos, &rfound), 0x40);
+    assert_int_equal(reset_slot(&qemu, cmos, &rfound), 0x40);
     assert_true(rfound);
     /* Every byte used: no slot. */
     memset(cmos, 0xff, sizeof(cmos));
-    assert_int_equal(hang_cmos_slot(&qemu, cmos, &found), -1);
+    assert_int_equal(hang_slot(&qemu, cmos, &found), -1);
 }
 
 /* Two kinds of record, "AA..." and "BB...", whose tails are 0 (an empty skip list, a checksum that came out 0): a
@@ -104,11 +115,11 @@ static void test_user_window(void **state)
     assert_null(cmos_window_user(&w, 0x70, 0x7f, 0x32));
     u8 cmos[0x40] = {0};
     bool found;
-    assert_int_equal(hang_cmos_slot(&w, cmos, &found), 0x70);
+    assert_int_equal(hang_slot(&w, cmos, &found), 0x70);
     assert_false(cmos_slot_allowed(&w, 0x6f));
     assert_false(cmos_slot_allowed(&w, 0x71));
     cmos[0x75 - 0x40] = 1; /* a byte in use inside the window: no slot */
-    assert_int_equal(hang_cmos_slot(&w, cmos, &found), -1);
+    assert_int_equal(hang_slot(&w, cmos, &found), -1);
     assert_null(cmos_window_user(&w, 0x50, 0x6f, 0)); /* no bytes kept: 0x5B..0x5F are the user's here */
     assert_true(cmos_slot_allowed(&w, 0x58));
 }

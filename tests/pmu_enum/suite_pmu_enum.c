@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "pmu/kernel/pmu_cpu.h"
-#include "kernel/report.h"
+#include "harness/report.h"
 #include "kernel/smp.h"
 #include "pmu/entry_state.h"
 #include "pmu/event_catalog.h"

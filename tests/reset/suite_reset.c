@@ -12,7 +12,7 @@
 #include "kernel/boot_state.h"
 #include "kernel/record_store.h"
 #include "pmu/kernel/pmu_cpu.h"
-#include "kernel/report.h"
+#include "harness/report.h"
 #include "kernel/safe.h"
 #include "pmu/pmu_msr.h"
 #include "lib/reset_plan.h"

@@ -7,7 +7,7 @@
 #include "kernel/enumerate.h"
 #include "kernel/boot_state.h"
 #include "emul/kernel/pmu_emul.h"
-#include "kernel/report.h"
+#include "harness/report.h"
 #include "kernel/smp.h"
 #include "kernel/timing.h"
 #include "tests/smp/portable/topology.h"

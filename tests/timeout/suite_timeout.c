@@ -11,6 +11,7 @@
 #include "kernel/percpu.h"
 #include "kernel/traps.h"
 #include "kernel/x86.h"
+#include "harness/catch.h"
 #include "harness/framework.h"
 #include "tests/timeout/portable/timeout_options.h"
 
@@ -46,7 +47,7 @@ static void never_returns(struct check *c)
 static void after_check(struct check *c)
 {
     expect_eq_dec(c, "trap nesting (the NMI that stopped time_limit unwound)", 0, this_cpu()->trap_depth);
-    expect_eq_dec(c, "stop requests pending", 0, this_cpu()->abort_seq);
+    expect_eq_dec(c, "stop requests pending", 0, catch_here()->abort_seq);
 }
 
 static const struct check_def timeout_checks[] = {

@@ -1,14 +1,13 @@
 /* The checklist stream: a TAP version 13 writer (testanything.org/tap-version-13-specification.html). It numbers
  * and counts the verdict lines it is given, prints comments, and ends with the plan and the plain summary line
- * `N passed, N failed, N skipped`. What a verdict line says is rendered above it (harness/tap_report.c). */
-#include "kernel/report.h"
+ * `N passed, N failed, N skipped`. What a verdict line says is rendered by harness/tap_report.c. */
+#include "harness/report.h"
 
 #include <stdarg.h>
 #include <string.h>
 
 #include "kernel/console.h"
 #include "kernel/fbcon.h"
-#include "lib/cmdline.h"
 #include "lib/format.h"
 #include "kernel/x86.h"
 
@@ -80,19 +79,13 @@ void report_set_comment_hook(bool (*hook)(const char *text))
     comment_hook = hook;
 }
 
-/* Room for the longest header line: a rejected command line's message with its list of valid values
- * (CMDLINE_ERROR_MAX), a refused console's reason. Written as it is, past kprintf's own buffer. */
 static void vcomment(const char *fmt, va_list ap)
 {
-    char buf[CMDLINE_ERROR_MAX + 64];
+    char buf[CONSOLE_COMMENT_MAX];
     k_vsnprintf(buf, sizeof(buf), fmt, ap);
     if (comment_hook && comment_hook(buf))
         return;
-    console_lock();
-    console_write_locked("# ", 2);
-    console_write_locked(buf, sizeof(buf));
-    console_write_locked("\n", 1);
-    console_unlock();
+    console_comment_line(buf);
 }
 
 void report_comment(const char *fmt, ...)

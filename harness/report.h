@@ -1,4 +1,4 @@
-/* The checklist stream: TAP version 13 on the console (docs/checklist.md). This layer numbers and counts verdict
+/* The checklist stream: TAP version 13 on the console (docs/checklist.md). It numbers and counts verdict
  * lines and prints comments; what a check's line says is rendered by the harness (harness/tap_report.h). */
 #pragma once
 #include "kernel/exit.h"
