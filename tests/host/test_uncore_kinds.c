@@ -10,6 +10,9 @@
 
 #include "pmu/cpuid_dump.h"
 #include "pmu/uncore_kind.h"
+#include "tests/host/support/test_data.h"
+
+#include <stdlib.h>
 
 static struct cpuid_dump dump;
 
@@ -274,6 +277,47 @@ static void test_route_bits(void **state)
     assert_int_equal(uncore_box_ctr(&snb->boxes[0], 2, 1), 0x727);
 }
 
+/* Real CPUs' dumps (tests/host/data, PROVENANCE.md): the kind each is, or NULL with the words its SKIP must hold. */
+static void test_recognise_dumps(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file, *kind, *why;
+    } cases[] = {
+        {"intel_westmere_gulftown_000206C2.txt", "nhm", "model 0x2c"},
+        {"intel_sandybridge_000206A7.txt", "snb", "model 0x2a"},
+        {"intel_skylake_000506E3.txt", "skl", "model 0x5e"},
+        {"intel_icelake_000706E5.txt", "icl", "model 0x7e"},
+        {"intel_alderlake_p_hybrid_000906A4.txt", "adl", "model 0x9a"},
+        {"intel_alderlake_s_ecores_off_00090672.txt", "adl", "model 0x97"},
+        {"intel_raptorlake_p_hybrid_000B06A2.txt", "adl", "model 0xba"},
+        {"intel_meteorlake_hybrid_000A06A4.txt", "mtl", "model 0xaa"},
+        {"intel_arrowlake_h_hybrid_000C0652.txt", "mtl", "model 0xc5"},
+        {"intel_arrowlake_u_hybrid_000B0650.txt", "mtl", "model 0xb5"},
+        {"intel_core2_conroe_000006F6.txt", NULL, "model 0xf"},
+        {"intel_denverton_000506F1.txt", NULL, "model 0x5f"},
+        {"intel_knights_landing_00050671.txt", NULL, "uncore_snbep.c"},
+        {"amd_k8_manchester_00020FB1.txt", NULL, "PerfCtrExtLLC=0"},
+        {"amd_zen2_matisse_00870F10.txt", "amd_l3_zen12", "family 0x17"},
+        {"amd_zen4_genoa_00A10F11.txt", "amd_l3_zen3", "PerfMonV2"},
+        {"amd_zen5_strixpoint_00B20F40.txt", "amd_l3_zen3", "family 0x1a"},
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+        size_t len;
+        char *text = test_data_read(cases[i].file, &len);
+        assert_non_null(text);
+        assert_true(cpuid_dump_parse(&dump, text, len, 0));
+        free(text);
+        struct uncore_recognition r;
+        recognise(&r);
+        if (cases[i].kind ? !r.kind || strcmp(r.kind->name, cases[i].kind) : r.kind != NULL)
+            fail_msg("%s: %s, expected %s (%s)", cases[i].file, r.kind ? r.kind->name : "none",
+                     cases[i].kind ? cases[i].kind : "none", r.why);
+        if (!strstr(r.why, cases[i].why))
+            fail_msg("%s: '%s' lacks '%s'", cases[i].file, r.why, cases[i].why);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -281,7 +325,7 @@ int main(void)
         cmocka_unit_test(test_emul_faces_recognised), cmocka_unit_test(test_recognise_intel),
         cmocka_unit_test(test_recognise_hypervisor),  cmocka_unit_test(test_recognise_not_built),
         cmocka_unit_test(test_recognise_amd),         cmocka_unit_test(test_recognise_qemu),
-        cmocka_unit_test(test_route_bits),
+        cmocka_unit_test(test_route_bits),            cmocka_unit_test(test_recognise_dumps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
