@@ -63,6 +63,9 @@ struct uncore_box_desc {
     u64 sel_count_all;         /* bits that make one counter count every slice and thread (AMD L3); 0: none */
     u32 status_shift;          /* global status bit of counter 0 (per counter) or of the group */
     bool status_per_counter;   /* a status bit per counter (Nehalem), else one bit for the whole group (client) */
+    /* The global control has an enable bit per counter, at its status bit (Nehalem EN_PCn); else ctrl_enable
+     * covers the whole group. */
+    bool global_enable_per_counter;
 };
 
 /* The fixed counter (the uncore clock). ctl == 0: none. */

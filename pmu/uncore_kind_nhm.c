@@ -23,6 +23,7 @@ static const struct uncore_box_desc nhm_boxes[] = {
         .sel_event_mask = 0xffull | 0xff00ull | BIT(18) | BIT(23) | 0xff000000ull,
         .status_shift = 0,      /* OVF_PCn: bit n */
         .status_per_counter = true,
+        .global_enable_per_counter = true, /* EN_PCn: bit n */
     },
 };
 
