@@ -71,6 +71,32 @@ void uncore_route_describe(const struct uncore_route_judgement *j, const u32 *pm
         sb_printf(sb, "stray: 0x%x\n", j->stray);
 }
 
+void uncore_route_latency_describe(const u64 *latency, const u32 *pmis, u32 cores, u64 tsc_hz, struct strbuf *sb)
+{
+    sb_printf(sb, "latency_ns: [");
+    for (u32 c = 0; c < cores && c < 32; c++) {
+        bool ok = false;
+        u64 ns = pmis[c] && tsc_hz ? mul_div_u64(latency[c], 1000000000, tsc_hz, &ok) : 0;
+        if (ok)
+            sb_printf(sb, "%s%llu", c ? ", " : "", (unsigned long long)ns);
+        else
+            sb_printf(sb, "%s-", c ? ", " : "");
+    }
+    sb_printf(sb, "]\n");
+}
+
+enum uncore_outcome uncore_at_least_judge(u64 count, u64 lines, struct uncore_at_least_judgement *j)
+{
+    *j = (struct uncore_at_least_judgement){.count = count, .lines = lines};
+    return lines && count >= lines ? UNCORE_PASS : UNCORE_FAIL;
+}
+
+void uncore_at_least_describe(const struct uncore_at_least_judgement *j, struct strbuf *sb)
+{
+    sb_printf(sb, "expected: at least %llu (one per line read that missed the core's caches)\nobserved: %llu\n",
+              (unsigned long long)j->lines, (unsigned long long)j->count);
+}
+
 static u64 width_mask(u8 width)
 {
     return width >= 64 ? ~0ull : (1ull << width) - 1;

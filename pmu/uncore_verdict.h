@@ -25,6 +25,9 @@ struct uncore_route_judgement {
 };
 enum uncore_outcome uncore_route_judge(u32 selected, const u32 *pmis, u32 cores, struct uncore_route_judgement *j);
 void uncore_route_describe(const struct uncore_route_judgement *j, const u32 *pmis, u32 cores, struct strbuf *sb);
+/* Which cores received it and how late: latency[n] the TSC ticks from the overflow (the arming thread's read of the
+ * status) to core n's handler, for the cores that took a PMI; in ns at tsc_hz. Evidence, not a verdict. */
+void uncore_route_latency_describe(const u64 *latency, const u32 *pmis, u32 cores, u64 tsc_hz, struct strbuf *sb);
 
 /* Freeze on PMI, by its effect: for n armed counters of `width` bits, each counting by construction while the waits
  * last (the clock, or an event the workload drives), at_pmi[i] read in the handler, later[i] after a wait while still
@@ -57,6 +60,14 @@ enum uncore_outcome uncore_status_judge(const struct uncore_kind_desc *k, u64 ex
 void uncore_status_describe(const struct uncore_status_judgement *j, struct strbuf *sb);
 /* The write that clears `bits` (with OVF_PMI and CHG where the kind has them): *msr and *value; false: no status. */
 bool uncore_status_clear_write(const struct uncore_kind_desc *k, u64 bits, u64 status_now, u32 *msr, u64 *value);
+
+/* An event bounded below by construction (UNCORE_BOUND_AT_LEAST_LINES): at least `lines` for a workload reading that
+ * many distinct lines that miss the core's caches. No upper bound: every agent of the package shares the uncore. */
+struct uncore_at_least_judgement {
+    u64 count, lines;
+};
+enum uncore_outcome uncore_at_least_judge(u64 count, u64 lines, struct uncore_at_least_judgement *j);
+void uncore_at_least_describe(const struct uncore_at_least_judgement *j, struct strbuf *sb);
 
 /* The fixed clock against the TSC: fixed_delta uncore clocks over tsc_delta TSC ticks at tsc_hz; expect_hz the
  * documented (or, emulated, the presented) rate, 0 when not known for the part (SKIP). Tolerance: the error of reading

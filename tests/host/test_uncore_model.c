@@ -244,6 +244,32 @@ static void test_amd_l3(void **state)
     assert_int_equal(rd(ccx1, 0xc0010231), 0);
 }
 
+/* A bounded event of each kind that offers one, on a counter of its group: at least the lines the workload read. */
+static void test_bounded_events(void **state)
+{
+    (void)state;
+    static const char *const kinds[] = {"nhm", "amd_l3_zen3"};
+    for (size_t i = 0; i < ARRAY_SIZE(kinds); i++) {
+        machine(kinds[i], 0);
+        const struct uncore_kind_desc *k = m.kind;
+        const struct uncore_event_desc *e = NULL;
+        for (size_t j = 0; j < k->events_len && !e; j++)
+            if (k->events[j].bound == UNCORE_BOUND_AT_LEAST_LINES)
+                e = &k->events[j];
+        assert_non_null(e);
+        struct uncore_model *u = &m.scope[0];
+        const struct uncore_box_desc *b = u->c[0].box;
+        assert_string_equal(b->name, e->box);
+        wr(u, u->c[0].ctr, 0);
+        wr(u, u->c[0].ctl, (u64)e->umask << 8 | e->event | b->sel_enable | b->sel_count_all);
+        if (k->global.ctrl)
+            wr(u, k->global.ctrl, k->global.ctrl_enable);
+        uncore_model_tick(u, 1000, 4096);
+        struct uncore_at_least_judgement j;
+        assert_int_equal(uncore_at_least_judge(rd(u, u->c[0].ctr), 4096, &j), UNCORE_PASS);
+    }
+}
+
 static void test_fault_names(void **state)
 {
     (void)state;
@@ -263,7 +289,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_protocols_pass),     cmocka_unit_test(test_each_fault_fails_its_verdict),
         cmocka_unit_test(test_shared_per_package), cmocka_unit_test(test_amd_l3),
-        cmocka_unit_test(test_fault_names),
+        cmocka_unit_test(test_fault_names),        cmocka_unit_test(test_bounded_events),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

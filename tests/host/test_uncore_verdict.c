@@ -133,11 +133,31 @@ static void test_clock(void **state)
     assert_int_equal(uncore_clock_judge(fixed, tsc, 2400000000ull, 0, tol, &j), UNCORE_SKIP);
 }
 
+static void test_latency_and_at_least(void **state)
+{
+    (void)state;
+    char buf[256];
+    struct strbuf sb;
+    const u32 pmis[3] = {1, 0, 1};
+    const u64 lat[3] = {2400, 0, 4800};
+    sb_init(&sb, buf, sizeof(buf));
+    uncore_route_latency_describe(lat, pmis, 3, 2400000000ull, &sb);
+    assert_string_equal(buf, "latency_ns: [1000, -, 2000]\n");
+    struct uncore_at_least_judgement j;
+    assert_int_equal(uncore_at_least_judge(4096, 4096, &j), UNCORE_PASS);
+    assert_int_equal(uncore_at_least_judge(5000, 4096, &j), UNCORE_PASS);
+    assert_int_equal(uncore_at_least_judge(4095, 4096, &j), UNCORE_FAIL);
+    assert_int_equal(uncore_at_least_judge(0, 0, &j), UNCORE_FAIL); /* a workload of no lines proves nothing */
+    sb_init(&sb, buf, sizeof(buf));
+    uncore_at_least_describe(&j, &sb);
+    assert_non_null(strstr(buf, "at least 0"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kind_can), cmocka_unit_test(test_route), cmocka_unit_test(test_freeze),
-        cmocka_unit_test(test_status),   cmocka_unit_test(test_clock),
+        cmocka_unit_test(test_status),   cmocka_unit_test(test_clock), cmocka_unit_test(test_latency_and_at_least),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
