@@ -5,7 +5,8 @@
  * (intel_uncore_match: the models). Nehalem-EX and Westmere-EX have another uncore (Linux uncore_nhmex.c), not this. */
 #include "pmu/uncore_kind.h"
 
-/* Linux intel/uncore.c intel_uncore_match: INTEL_NEHALEM_EP, INTEL_NEHALEM, INTEL_WESTMERE, INTEL_WESTMERE_EP. */
+/* Linux intel/uncore.c intel_uncore_match: INTEL_NEHALEM_EP, INTEL_NEHALEM, INTEL_WESTMERE, INTEL_WESTMERE_EP. The
+ * SDM's MSR table for these registers also lists 06_1FH, which Linux does not drive: recognition follows Linux. */
 static const u8 nhm_models[] = {0x1a, 0x1e, 0x25, 0x2c};
 
 static const struct uncore_box_desc nhm_boxes[] = {
@@ -82,7 +83,8 @@ const struct uncore_kind_desc uncore_kind_nhm = {
         .ctrl_route_shift = 48,
         .ctrl_freeze = BIT(63),               /* PMI_FRZ */
         .freeze = UNCORE_FREEZE_CLEARS_ENABLES,
-        .status = 0x392,                      /* MSR_UNCORE_PERF_GLOBAL_STATUS, read-only */
+        .status = 0x392,                      /* MSR_UNCORE_PERF_GLOBAL_STATUS: "a read-only register" (the text;
+                                               * its figure marks OVF_PMI and CHG R/W) */
         .status_ovf_pmi = BIT(61),            /* OVF_PMI */
         .status_chg = BIT(63),                /* CHG */
         .ovf_ctrl = 0x393,                    /* MSR_UNCORE_PERF_GLOBAL_OVF_CTRL, write-only, 1 clears */

@@ -1,11 +1,16 @@
 /* The client uncore, Sandy Bridge to Arrow Lake: one descriptor per generation whose register map differs. Facts from
  * Linux arch/x86/events/intel/uncore_snb.c (the MSRs, counters, widths and enables of each generation; the global
- * control Linux writes), intel/uncore.c (intel_uncore_match: which models use which generation), and the SDM Vol.3B
- * uncore section of the 2nd generation Core processors (MSR_UNC_PERF_GLOBAL_CTRL: PMI_SEL_Core bits 3:0, EN bit 29,
- * WakePMI bit 30, FREEZE bit 31; the C-Box/ARB select bits: OVF_EN 20, EN 22) with the SDM Vol.4 MSR tables of the
- * 2nd and 6th generation Core processors (MSR_UNC_PERF_GLOBAL_STATUS 392H/E02H: bit 0 the fixed counter, bit 1 an
- * ARB counter, bit 3 a C-Box counter overflowed). Where Linux writes the global control without core-select bits
- * (Tiger Lake on) and the routing field is not documented to us, the descriptor routes no PMI. */
+ * control Linux writes), intel/uncore.c (intel_uncore_match: which models use which generation), the SDM Vol.3B uncore
+ * section of the 2nd generation Core processors (MSR_UNC_PERF_GLOBAL_CTRL: PMI_SEL_Core bits 3:0, EN bit 29, WakePMI
+ * bit 30, FREEZE bit 31, which clears EN on an overflow; the C-Box/ARB select bits: OVF_EN 20, EN 22), and the SDM MSR
+ * tables (Vol.3C tables 35-20 and 35-28 in the 2016 edition, Vol.4 since: the uncore PMU MSRs of the 2nd and 4th
+ * generation Core processors): 391H as above (the 2nd generation's table names five "slice select" bits 4:0, the 4th
+ * generation's four "core select" bits 3:0; Linux writes four), 392H MSR_UNC_PERF_GLOBAL_STATUS (bit 0 the fixed
+ * counter, bit 1 an ARB counter, bit 3 a C-Box counter overflowed), 394H MSR_UNC_PERF_FIXED_CTRL (overflow
+ * propagation 20, enable 22), 395H the fixed counter (47:0), 396H MSR_UNC_CBO_CONFIG. From Skylake the global control
+ * is E01H (Linux SKL_UNC_PERF_GLOBAL_CTL) and the status E02H (not verified against the manual here; Linux does not
+ * use the status). Where Linux writes the global control without core-select bits (Tiger Lake on) and no routing field
+ * is documented to us, the descriptor routes no PMI. */
 #include "pmu/uncore_kind.h"
 
 #define SNB_SEL_EVENT_MASK (0xffull | 0xff00ull | BIT(18) | BIT(23) | 0x1f000000ull) /* cmask 28:24 */
