@@ -129,7 +129,7 @@ $(BUILD)/tools/%: tools/%.c $(HOST_LIB)
 	$(HOSTCC) $(HOST_CFLAGS) -MMD -MP $< $(HOST_LIB) -o $@
 
 # bench-pmi runs under valgrind (tools/bench-pmi.sh): no sanitizers, -O2 as in the kernel.
-$(BUILD)/tools/bench-pmi: tools/bench-pmi.c pmu/*.[ch] emul/*.[ch] lib/format.c lib/cpu_ident.c lib/uarch.c emul/model/*.[ch] lib/opt_choice.c tests/host/support/pmi_harness.c tests/host/support/caps_fixture.c tests/host/support/*.h
+$(BUILD)/tools/bench-pmi: tools/bench-pmi.c pmu/*.[ch] emul/*.[ch] lib/format.c lib/cpu_ident.c lib/uarch.c emul/model/*.[ch] lib/opt_choice.c lib/apic_timer_calc.c tests/host/support/pmi_harness.c tests/host/support/caps_fixture.c tests/host/support/*.h
 	@mkdir -p $(dir $@)
 	$(HOSTCC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. $(filter %.c,$^) -o $@
 

@@ -1,0 +1,29 @@
+/* Suite "uncore"'s SKIP reasons (tests/uncore/portable/uncore_plan.h). */
+#include "tests/uncore/portable/uncore_plan.h"
+
+#include "lib/format.h"
+
+const char *uncore_plan_skip_reason(const struct uncore_recognition *r, enum uncore_plan_need need, char *buf,
+                                    size_t size)
+{
+    struct strbuf sb;
+    sb_init(&sb, buf, size);
+    if (!r->kind) {
+        sb_printf(&sb, "no uncore PMU known: %s", r->why);
+        return buf;
+    }
+    static const enum uncore_need needs[] = {
+        [UNCORE_PLAN_ROUTING] = UNCORE_NEED_ROUTING,
+        [UNCORE_PLAN_FREEZE] = UNCORE_NEED_FREEZE,
+        [UNCORE_PLAN_STATUS] = UNCORE_NEED_STATUS,
+        [UNCORE_PLAN_FIXED] = UNCORE_NEED_FIXED,
+    };
+    const char *why;
+    if (need != UNCORE_PLAN_ANY && !uncore_kind_can(r->kind, needs[need], &why)) {
+        sb_printf(&sb, "%s: %s", r->kind->name, why);
+        return buf;
+    }
+    sb_printf(&sb, "%s uncore recognised (%s): its per-package register checks are not built yet", r->kind->name,
+              r->why);
+    return buf;
+}
