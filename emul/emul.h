@@ -37,10 +37,11 @@ struct pmu_emul_kind {
      * (CPUID.(7,0):EDX[19], leaf 1CH) or AMD LbrExtV2 (Fn8000_0022 EAX[1]). pmu_lbr= overrides it. */
     enum pmu_emul_lbr { EMUL_LBR_NONE, EMUL_LBR_LEGACY, EMUL_LBR_ARCH, EMUL_LBR_AMD } lbr;
     u32 lbr_format;
-    /* PEBS (docs/pebs.md, pmu/pebs.h): the record format in IA32_PERF_CAPABILITIES[11:8] (-1: none), and the
-     * baseline [14] (adaptive records, every counter). Presented with the 64-bit Debug Store (CPUID.01H:EDX[21],
+    /* PEBS (docs/pebs.md, pmu/pebs.h): whether it has PEBS, the record format in IA32_PERF_CAPABILITIES[11:8], and
+     * the baseline [14] (adaptive records, every counter). Presented with the 64-bit Debug Store (CPUID.01H:EDX[21],
      * ECX[2]). pmu_pebs= overrides them. */
-    int pebs_format;
+    bool pebs;
+    u32 pebs_format;
     bool pebs_baseline;
 };
 

@@ -90,7 +90,7 @@ bool pmu_emul_cpuid_query(void *ctx, u32 leaf, u32 subleaf, struct cpuid_regs *r
         /* The Debug Store, for PEBS: EDX[21] DS, ECX[2] DTES64 (the 64-bit DS layout), ECX[4] DS-CPL. */
         r->edx &= ~(1u << 21);
         r->ecx &= ~(1u << 2 | 1u << 4);
-        if (is_intel_arch(k) && k->pebs_format >= 0) {
+        if (is_intel_arch(k) && k->pebs) {
             r->edx |= 1u << 21;
             r->ecx |= 1u << 2 | 1u << 4;
         }

@@ -30,8 +30,10 @@
  * "cntr_mask64 <<= 2 | 0x3", "fixed_cntr_mask64 <<= 1 | 0x1"): P-core 8 GP + fixed 0-3 (topdown slots), E-core 6 GP
  * + fixed 0-2. pmu_discover() applies the same widening (pmu/discover_intel.c adl_hybrid_quirk). */
 static const struct pmu_emul_core adl_cores[] = {
-    {"P-core (Golden Cove)", 0x40000001u, {0x07300605u, 0, 0x7, 0x8603}, {{0}}, 8, 0xf, 0x7f},
-    {"E-core (Gracemont)", 0x20000001u, {0x07300605u, 0, 0x7, 0x8603}, {{0}}, 6, 0x7, 0x7f},
+    {.name = "P-core (Golden Cove)", .leaf_1a = 0x40000001u, .leaf_0a = {0x07300605u, 0, 0x7, 0x8603},
+     .num_gp = 8, .fixed_mask = 0xf, .arch_events = 0x7f},
+    {.name = "E-core (Gracemont)", .leaf_1a = 0x20000001u, .leaf_0a = {0x07300605u, 0, 0x7, 0x8603},
+     .num_gp = 6, .fixed_mask = 0x7, .arch_events = 0x7f},
 };
 
 /* Meteor Lake, tests/host/data/intel_meteorlake_hybrid_000A06A4.txt: CPUID.0AH 07300805 00000000 00000007 00008603
@@ -45,39 +47,60 @@ static const struct pmu_emul_core adl_cores[] = {
  * find_hybrid_pmu_for_cpu() every Atom thread of a two-PMU part takes the small one). Only Arrow Lake-H's low-power
  * E-cores (Crestmont beside Skymont E-cores, native model 2 against 3) are a third kind. */
 static const struct pmu_emul_core mtl_cores[] = {
-    {"P-core (Redwood Cove)", 0x40000002u, {0x07300805u, 0, 0x7, 0x8603},
-     {{0xb, 0, 0, 0}, {0xff, 0xf, 0, 0}, {0}, {0xdff, 0, 0, 0}}, 8, 0xf, 0xdff},
-    {"E-core (Crestmont)", 0x20000002u, {0x07300805u, 0, 0x7, 0x8603},
-     {{0xb, 0, 0x6, 0}, {0xff, 0x7, 0, 0}, {0}, {0x7f, 0, 0, 0}}, 8, 0x7, 0x7f},
-    {"LP E-core (Crestmont)", 0x20000002u, {0x07300805u, 0, 0x7, 0x8603},
-     {{0xb, 0, 0x6, 0}, {0xff, 0x7, 0, 0}, {0}, {0x7f, 0, 0, 0}}, 8, 0x7, 0x7f},
+    {.name = "P-core (Redwood Cove)", .leaf_1a = 0x40000002u, .leaf_0a = {0x07300805u, 0, 0x7, 0x8603},
+     .leaf_23 = {{0xb, 0, 0, 0}, {0xff, 0xf, 0, 0}, {0}, {0xdff, 0, 0, 0}}, .num_gp = 8, .fixed_mask = 0xf,
+     .arch_events = 0xdff},
+    {.name = "E-core (Crestmont)", .leaf_1a = 0x20000002u, .leaf_0a = {0x07300805u, 0, 0x7, 0x8603},
+     .leaf_23 = {{0xb, 0, 0x6, 0}, {0xff, 0x7, 0, 0}, {0}, {0x7f, 0, 0, 0}}, .num_gp = 8, .fixed_mask = 0x7,
+     .arch_events = 0x7f},
+    {.name = "LP E-core (Crestmont)", .leaf_1a = 0x20000002u, .leaf_0a = {0x07300805u, 0, 0x7, 0x8603},
+     .leaf_23 = {{0xb, 0, 0x6, 0}, {0xff, 0x7, 0, 0}, {0}, {0x7f, 0, 0, 0}}, .num_gp = 8, .fixed_mask = 0x7,
+     .arch_events = 0x7f},
 };
 
+/* One row per kind, named fields only: a field left out reads 0, which is "none" for every optional feature (no
+ * fixed counters, no LBR, no PEBS, not hybrid). */
 static const struct pmu_emul_kind kinds[] = {
     /* v1: 2 GP counters of 40 bits, no fixed counters (SDM 21.2.1; Core Solo/Duo) */
-    {"intel-v1", PMU_KIND_INTEL_ARCH, 1, 2, 40, 0, 0, false, SIG_INTEL_SKX, NULL, 0, false, EMUL_LBR_NONE, 0, -1, false},
+    {.name = "intel-v1", .kind = PMU_KIND_INTEL_ARCH, .version = 1, .num_gp = 2, .gp_width = 40,
+     .signature = SIG_INTEL_SKX},
     /* v2: 2 GP + 3 fixed, 40 bits (SDM 21.2.2; Core 2) */
-    {"intel-v2", PMU_KIND_INTEL_ARCH, 2, 2, 40, 3, 40, false, SIG_INTEL_SKX, NULL, 0, false, EMUL_LBR_LEGACY, LBR_FMT_EIP_FLAGS, 0, false},
+    {.name = "intel-v2", .kind = PMU_KIND_INTEL_ARCH, .version = 2, .num_gp = 2, .gp_width = 40, .num_fixed = 3,
+     .fixed_width = 40, .signature = SIG_INTEL_SKX, .lbr = EMUL_LBR_LEGACY, .lbr_format = LBR_FMT_EIP_FLAGS,
+     .pebs = true, .pebs_format = 0},
     /* v3: 4 GP + 3 fixed, 48 bits (SDM 21.2.3; Nehalem) */
-    {"intel-v3", PMU_KIND_INTEL_ARCH, 3, 4, 48, 3, 48, false, SIG_INTEL_SKX, NULL, 0, false, EMUL_LBR_LEGACY, LBR_FMT_EIP_FLAGS, 1, false},
+    {.name = "intel-v3", .kind = PMU_KIND_INTEL_ARCH, .version = 3, .num_gp = 4, .gp_width = 48, .num_fixed = 3,
+     .fixed_width = 48, .signature = SIG_INTEL_SKX, .lbr = EMUL_LBR_LEGACY, .lbr_format = LBR_FMT_EIP_FLAGS,
+     .pebs = true, .pebs_format = 1},
     /* v4: 4 GP + 3 fixed, 48 bits, full-width writes (SDM 21.2.4; Skylake) */
-    {"intel-v4", PMU_KIND_INTEL_ARCH, 4, 4, 48, 3, 48, true, SIG_INTEL_SKX, NULL, 0, false, EMUL_LBR_LEGACY, LBR_FMT_INFO, 3, false},
+    {.name = "intel-v4", .kind = PMU_KIND_INTEL_ARCH, .version = 4, .num_gp = 4, .gp_width = 48, .num_fixed = 3,
+     .fixed_width = 48, .fw_write = true, .signature = SIG_INTEL_SKX, .lbr = EMUL_LBR_LEGACY,
+     .lbr_format = LBR_FMT_INFO, .pebs = true, .pebs_format = 3},
     /* v5: 4 GP + 4 fixed (topdown slots), 48 bits (SDM 21.2.5; Ice Lake) */
-    {"intel-v5", PMU_KIND_INTEL_ARCH, 5, 4, 48, 4, 48, true, SIG_INTEL_SKX, NULL, 0, false, EMUL_LBR_LEGACY, LBR_FMT_INFO, 4, true},
+    {.name = "intel-v5", .kind = PMU_KIND_INTEL_ARCH, .version = 5, .num_gp = 4, .gp_width = 48, .num_fixed = 4,
+     .fixed_width = 48, .fw_write = true, .signature = SIG_INTEL_SKX, .lbr = EMUL_LBR_LEGACY,
+     .lbr_format = LBR_FMT_INFO, .pebs = true, .pebs_format = 4, .pebs_baseline = true},
     /* v6: counters enumerated through leaf 23H, v6 MSR aliases (SDM 21.2.6 / leaf 23H) */
-    {"intel-v6", PMU_KIND_INTEL_ARCH, 6, 4, 48, 4, 48, true, SIG_INTEL_SKX, NULL, 0, false, EMUL_LBR_ARCH, 0, 5, true},
+    {.name = "intel-v6", .kind = PMU_KIND_INTEL_ARCH, .version = 6, .num_gp = 4, .gp_width = 48, .num_fixed = 4,
+     .fixed_width = 48, .fw_write = true, .signature = SIG_INTEL_SKX, .lbr = EMUL_LBR_ARCH, .pebs = true,
+     .pebs_format = 5, .pebs_baseline = true},
     /* K7-style PerfEvtSel0-3 / PerfCtr0-3, 48 bits (APM 13.2.1) */
-    {"amd-legacy", PMU_KIND_AMD_LEGACY, 0, 4, 48, 0, 0, false, SIG_AMD_10H, NULL, 0, false, EMUL_LBR_NONE, 0, -1, false},
+    {.name = "amd-legacy", .kind = PMU_KIND_AMD_LEGACY, .num_gp = 4, .gp_width = 48, .signature = SIG_AMD_10H},
     /* PerfCtrExtCore: 6 counters at C001_0200 (APM 13.2.1, CPUID 8000_0001 ECX[23]) */
-    {"amd-core-ext", PMU_KIND_AMD_CORE_EXT, 0, 6, 48, 0, 0, false, SIG_AMD_15H, NULL, 0, false, EMUL_LBR_NONE, 0, -1, false},
+    {.name = "amd-core-ext", .kind = PMU_KIND_AMD_CORE_EXT, .num_gp = 6, .gp_width = 48, .signature = SIG_AMD_15H},
     /* PerfMonV2: global control/status (APM 13.2.2, CPUID 8000_0022) */
-    {"amd-v2", PMU_KIND_AMD_PERFMON_V2, 0, 6, 48, 0, 0, false, SIG_AMD_19H, NULL, 0, false, EMUL_LBR_AMD, 0, -1, false},
+    {.name = "amd-v2", .kind = PMU_KIND_AMD_PERFMON_V2, .num_gp = 6, .gp_width = 48, .signature = SIG_AMD_19H,
+     .lbr = EMUL_LBR_AMD},
     /* Knights Corner: 2 counters of 40 bits (KNC PMU 1.4) */
-    {"knc", PMU_KIND_KNC, 0, 2, 40, 0, 0, false, SIG_KNC, NULL, 0, false, EMUL_LBR_NONE, 0, -1, false},
+    {.name = "knc", .kind = PMU_KIND_KNC, .num_gp = 2, .gp_width = 40, .signature = SIG_KNC},
     /* Hybrid: Alder Lake (P-cores, then E-cores) and Meteor Lake (P-cores, E-cores, low-power E-cores), v5, 48-bit
      * counters, full-width writes (PERF_CAPABILITIES.FW_WRITE, as on every part since Skylake). */
-    {"adl", PMU_KIND_INTEL_ARCH, 5, 0, 48, 0, 48, true, SIG_ADL_P, adl_cores, ARRAY_SIZE(adl_cores), false, EMUL_LBR_ARCH, 0, 4, true},
-    {"mtl", PMU_KIND_INTEL_ARCH, 5, 0, 48, 0, 48, true, SIG_MTL, mtl_cores, ARRAY_SIZE(mtl_cores), true, EMUL_LBR_ARCH, 0, 5, true},
+    {.name = "adl", .kind = PMU_KIND_INTEL_ARCH, .version = 5, .gp_width = 48, .fixed_width = 48, .fw_write = true,
+     .signature = SIG_ADL_P, .cores = adl_cores, .num_cores = ARRAY_SIZE(adl_cores), .lbr = EMUL_LBR_ARCH,
+     .pebs = true, .pebs_format = 4, .pebs_baseline = true},
+    {.name = "mtl", .kind = PMU_KIND_INTEL_ARCH, .version = 5, .gp_width = 48, .fixed_width = 48, .fw_write = true,
+     .signature = SIG_MTL, .cores = mtl_cores, .num_cores = ARRAY_SIZE(mtl_cores), .ext_leaf = true,
+     .lbr = EMUL_LBR_ARCH, .pebs = true, .pebs_format = 5, .pebs_baseline = true},
 };
 
 const struct pmu_emul_kind *pmu_emul_kind_find(const char *name)
@@ -88,10 +111,26 @@ const struct pmu_emul_kind *pmu_emul_kind_find(const char *name)
     return NULL;
 }
 
+/* The names of the table's rows, in its order, joined once (the table is the one list of kinds). */
 const char *pmu_emul_kind_list(void)
 {
-    return "intel-v1, intel-v2, intel-v3, intel-v4, intel-v5, intel-v6, amd-legacy, amd-core-ext, amd-v2, knc, adl, "
-           "mtl";
+    static char list[ARRAY_SIZE(kinds) * 24];
+    if (!list[0]) {
+        size_t n = 0;
+        for (u32 i = 0; i < ARRAY_SIZE(kinds); i++) {
+            size_t len = strlen(kinds[i].name);
+            if (n + len + 3 > sizeof(list))
+                break;
+            if (i) {
+                memcpy(list + n, ", ", 2);
+                n += 2;
+            }
+            memcpy(list + n, kinds[i].name, len);
+            n += len;
+        }
+        list[n] = 0;
+    }
+    return list;
 }
 
 u32 pmu_emul_signature(u32 family, u32 model, u32 stepping)
@@ -192,7 +231,7 @@ u64 pmu_emul_perf_capabilities(const struct pmu_emul_kind *k)
     /* SDM Vol.4 IA32_PERF_CAPABILITIES: LBR format [5:0], PEBS_TRAP [6], PEBS_ARCH_REG [7], PEBS record format
      * [11:8], FW_WRITE [13], PEBS_BASELINE [14]. */
     u64 v = (k->fw_write ? BIT(13) : 0) | (k->lbr == EMUL_LBR_LEGACY ? (k->lbr_format & 0x3f) : 0);
-    if (k->pebs_format >= 0)
+    if (k->pebs)
         v |= BIT(6) | BIT(7) | (u64)(k->pebs_format & 0xf) << 8 | (k->pebs_baseline ? BIT(14) : 0);
     return v;
 }
@@ -218,7 +257,7 @@ void pmu_emul_pebs(const struct pmu_emul_kind *k, u32 core, struct pebs_caps *ou
     struct pmu_caps caps;
     pmu_emul_caps(k, core, &caps);
     /* IA32_MISC_ENABLE[12] as the model answers it: clear with PEBS. */
-    pebs_discover(&caps, &src, 0, k->pebs_format >= 0 ? 0 : MISC_ENABLE_PEBS_UNAVAIL, out);
+    pebs_discover(&caps, &src, 0, k->pebs ? 0 : MISC_ENABLE_PEBS_UNAVAIL, out);
 }
 
 bool pmu_emul_kind_with_pebs(const struct pmu_emul_kind *k, const char *pebs, struct pmu_emul_kind *out,
@@ -226,7 +265,8 @@ bool pmu_emul_kind_with_pebs(const struct pmu_emul_kind *k, const char *pebs, st
 {
     *out = *k;
     if (!strcmp(pebs, "none")) {
-        out->pebs_format = -1;
+        out->pebs = false;
+        out->pebs_format = 0;
         out->pebs_baseline = false;
         return true;
     }
@@ -243,7 +283,8 @@ bool pmu_emul_kind_with_pebs(const struct pmu_emul_kind *k, const char *pebs, st
         *why = "PEBS is Intel's, its format in IA32_PERF_CAPABILITIES, which the emulated PMU presents from v2 on";
         return false;
     }
-    out->pebs_format = pebs[0] - '0';
+    out->pebs = true;
+    out->pebs_format = (u32)(pebs[0] - '0');
     out->pebs_baseline = a;
     return true;
 }
