@@ -7,6 +7,7 @@
 
 #include "lib/cpu_ident.h"
 #include "pmu/event_catalog.h"
+#include "pmu/kind.h"
 #include "pmu/lbr.h"
 #include "pmu/pebs.h"
 
@@ -111,6 +112,28 @@ const struct pmu_emul_kind *pmu_emul_kind_find(const char *name)
     return NULL;
 }
 
+const struct pmu_emul_face *pmu_emul_face_of(const struct pmu_emul_kind *k)
+{
+    return pmu_kind_get(k->kind)->emul;
+}
+
+bool pmu_emul_kind_complete(const struct pmu_emul_kind *k, const char **why)
+{
+    const struct pmu_emul_face *f = pmu_emul_face_of(k);
+    bool fixed = k->num_fixed || k->num_cores;
+    *why = !k->name || !k->name[0]                        ? "it has no name"
+           : !k->signature                               ? "it presents no signature (CPUID.01H:EAX)"
+           : !f                                          ? "its PMU kind has no emulated face (pmu/kind_*.c .emul)"
+           : !f->vendor || strlen(f->vendor) != 12       ? "its face has no 12-character CPUID vendor string"
+           : !f->events || !f->events[0].name            ? "its face lists no events"
+           : !f->instructions.event                      ? "its face names no retired-instructions event"
+           : fixed && !f->fixed[0].event                 ? "its face says nothing of what the fixed counters count"
+           : !f->msrs || !f->msrs_len                    ? "its face has no MSR map"
+           : f->regs == PMU_EMUL_REGS_NONE               ? "its face names no register model"
+                                                         : NULL;
+    return !*why;
+}
+
 /* The names of the table's rows, in its order, joined once (the table is the one list of kinds). */
 const char *pmu_emul_kind_list(void)
 {
@@ -148,8 +171,8 @@ bool pmu_emul_kind_as_part(const struct pmu_emul_kind *k, const struct catalog_p
         *why = "a hybrid kind presents the parts of its own cores";
         return false;
     }
-    if ((p->vendor == VENDOR_INTEL) != (k->kind == PMU_KIND_INTEL_ARCH) ||
-        (p->vendor == VENDOR_AMD) != pmu_kind_is_amd(k->kind)) {
+    const struct pmu_emul_face *f = pmu_emul_face_of(k);
+    if (f->catalog_vendor == VENDOR_UNKNOWN || p->vendor != f->catalog_vendor) {
         *why = "the part is another vendor's than the kind's";
         return false;
     }
@@ -165,7 +188,7 @@ bool pmu_emul_kind_as_part(const struct pmu_emul_kind *k, const struct catalog_p
     /* The counters the part has: Linux's counter.json, else every counter the part's file lists; fixed counters only
      * where the kind has them (architectural perfmon v2 and later). The register model holds at most 8 GP and the
      * 4 fixed counters pmu_discover() accepts from CPUID.0AH. */
-    if (k->kind != PMU_KIND_INTEL_ARCH)
+    if (!f->arch_perfmon_leaf)
         return true; /* AMD: the kind's counters (4 legacy, 6 with PerfCtrExtCore: every Zen part has the 6) */
     u32 gp = p->num_gp ? p->num_gp : p->gp_all != 0xffffffffu ? popcount64(p->gp_all) : k->num_gp;
     out->num_gp = gp > 8 ? 8 : gp ? gp : k->num_gp;
@@ -279,7 +302,7 @@ bool pmu_emul_kind_with_pebs(const struct pmu_emul_kind *k, const char *pebs, st
         *why = "adaptive records (PEBS_BASELINE) come with record format 4 or later";
         return false;
     }
-    if (k->kind != PMU_KIND_INTEL_ARCH || k->version < 2) {
+    if (!pmu_emul_face_of(k)->pebs || k->version < 2) {
         *why = "PEBS is Intel's, its format in IA32_PERF_CAPABILITIES, which the emulated PMU presents from v2 on";
         return false;
     }
@@ -292,23 +315,23 @@ bool pmu_emul_kind_with_pebs(const struct pmu_emul_kind *k, const char *pebs, st
 bool pmu_emul_kind_with_lbr(const struct pmu_emul_kind *k, const char *lbr, struct pmu_emul_kind *out, const char **why)
 {
     *out = *k;
-    bool intel = k->kind == PMU_KIND_INTEL_ARCH;
+    const struct pmu_emul_face *f = pmu_emul_face_of(k);
     if (!strcmp(lbr, "none")) {
         out->lbr = EMUL_LBR_NONE;
     } else if (!strcmp(lbr, "arch")) {
-        if (!intel) {
+        if (!f->arch_lbr) {
             *why = "Architectural LBR is Intel's";
             return false;
         }
         out->lbr = EMUL_LBR_ARCH;
     } else if (!strcmp(lbr, "amd")) {
-        if (k->kind != PMU_KIND_AMD_PERFMON_V2) {
+        if (!f->perfmon_v2) {
             *why = "LbrExtV2 needs PerfMonV2 (Linux amd_pmu_lbr_init: version >= 2): kind amd-v2";
             return false;
         }
         out->lbr = EMUL_LBR_AMD;
     } else if (!strncmp(lbr, "legacy:", 7) && lbr[7] >= '0' && lbr[7] <= '7' && !lbr[8]) {
-        if (!intel || k->version < 2) {
+        if (!f->pdcm || k->version < 2) {
             *why = "a model-specific LBR's format is in IA32_PERF_CAPABILITIES, which the emulated PMU presents "
                    "from Intel v2 on (CPUID.01H:ECX[15] PDCM)";
             return false;
