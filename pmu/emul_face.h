@@ -77,4 +77,7 @@ struct pmu_emul_face {
     /* --- Register model --- */
     enum pmu_emul_regs regs;
     bool k7_aliases;        /* the K7 MSRs alias PerfCtrExtCore counters 0-3 (AMD) */
+    /* Architectural perfmon: a write to IA32_PMCx sets the counter's full width, instead of bits 31:0 sign-extended
+     * (SDM Vol.3B 21.2.6, the architectural rule). */
+    bool pmc_full_width;
 };

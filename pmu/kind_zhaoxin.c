@@ -175,6 +175,7 @@ static const struct pmu_emul_face zhaoxin_emul_face = {
     .route_lbr = true,
     .debugctl = true,
     .regs = PMU_EMUL_REGS_ARCH_PERFMON,
+    .pmc_full_width = true, /* "For zxd/zxe, read/write operation for PMCx MSR is 48 bits" (zhaoxin_discover) */
 };
 
 const struct pmu_kind_desc pmu_kind_zhaoxin = {

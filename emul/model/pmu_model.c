@@ -679,9 +679,10 @@ static int write_counter(struct pmu_model *m, u32 bit, u64 val, bool full_width)
         *counter_slot(m, bit) = val & mask;
         return 0;
     }
-    if (is_intel(m) && bit < PMU_MODEL_FIXED_BIT && !full_width) {
+    if (is_intel(m) && bit < PMU_MODEL_FIXED_BIT && !full_width && !m->face->pmc_full_width) {
         /* SDM 21.2.6 "Full-Width Writes to Performance Counter Registers": the value written to IA32_PMCx "is
-         * the signed extended 64-bit value of the EAX[31:0] input of WRMSR" (EDX ignored). */
+         * the signed extended 64-bit value of the EAX[31:0] input of WRMSR" (EDX ignored). A kind whose face says
+         * otherwise (Zhaoxin) takes the full width there, as its full-width alias does. */
         u64 v = (m->faults & PMU_FAULT_WIDTH) ? (u32)val : (u64)(s64)(s32)(u32)val;
         *counter_slot(m, bit) = v & mask;
         return 0;
