@@ -22,6 +22,10 @@
  * 6/0x9A) and Core Ultra 5 125H (Meteor Lake, 6/0xAA), tests/host/data/PROVENANCE.md. */
 #define SIG_ADL_P 0x000906a4u
 #define SIG_MTL 0x000a06a4u
+/* Zhaoxin KaiXian KX-U5581 (KX-5000), family 7 model 1BH stepping 5, as VirtualBox's CPU database records it
+ * (src/VBox/VMM/VMMR3/cpus/ZHAOXIN_KaiXian_KX_U5581_1_8GHz.h, leaf 1 EAX): the part Linux zhaoxin_pmu_init calls ZXD
+ * (arch/x86/events/zhaoxin/core.c, family 7 model 0x1b: "ZXD events"). */
+#define SIG_ZX_KX5000 0x000107b5u
 
 /* Alder Lake-P, tests/host/data/intel_alderlake_p_hybrid_000906A4.txt: CPU 0 (P-core, Golden Cove) and CPU 1 (E-core,
  * Gracemont) answer the same CPUID.0AH, 07300605 00000000 00000007 00008603 (v5, 6 GP x 48 bits, 7 events, fixed
@@ -94,6 +98,11 @@ static const struct pmu_emul_kind kinds[] = {
      .lbr = EMUL_LBR_AMD},
     /* Knights Corner: 2 counters of 40 bits (KNC PMU 1.4) */
     {.name = "knc", .kind = PMU_KIND_KNC, .num_gp = 2, .gp_width = 40, .signature = SIG_KNC},
+    /* Zhaoxin KX-5000 (ZXD): CPUID.0AH 07300402 00000000 00000000 00000603 in the same VirtualBox file, perfmon v2 with
+     * 4 GP x 48 bits, the seven events available, 3 fixed x 48 bits ("like Intel Architectural PerfMon-v2", Linux
+     * zhaoxin/core.c); no PERF_CAPABILITIES, LBR or PEBS (pmu/kind_zhaoxin.c's face). */
+    {.name = "zhaoxin-kx5000", .kind = PMU_KIND_ZHAOXIN, .version = 2, .num_gp = 4, .gp_width = 48, .num_fixed = 3,
+     .fixed_width = 48, .signature = SIG_ZX_KX5000},
     /* Hybrid: Alder Lake (P-cores, then E-cores) and Meteor Lake (P-cores, E-cores, low-power E-cores), v5, 48-bit
      * counters, full-width writes (PERF_CAPABILITIES.FW_WRITE, as on every part since Skylake). */
     {.name = "adl", .kind = PMU_KIND_INTEL_ARCH, .version = 5, .gp_width = 48, .fixed_width = 48, .fw_write = true,
