@@ -64,7 +64,8 @@ static const struct pmu_emul_core mtl_cores[] = {
 };
 
 /* One row per kind, named fields only: a field left out reads 0, which is "none" for every optional feature (no
- * fixed counters, no LBR, no PEBS, not hybrid). */
+ * fixed counters, no LBR, no PEBS, not hybrid). Each row begins `{.name = "KIND", .kind = PMU_KIND_` on one line:
+ * tools/emul-check.sh finds the kinds `make check` runs by it. */
 static const struct pmu_emul_kind kinds[] = {
     /* v1: 2 GP counters of 40 bits, no fixed counters (SDM 21.2.1; Core Solo/Duo) */
     {.name = "intel-v1", .kind = PMU_KIND_INTEL_ARCH, .version = 1, .num_gp = 2, .gp_width = 40,
