@@ -1,9 +1,13 @@
 /* The emulated PMU kinds of pmu=emulated:KIND: for each, the CPUID answers it presents, and the capabilities its
  * register model is built from, which are what pmu_discover() finds on those answers (one description of each
- * kind's counters and MSR map, pmu/kind_*.c), so discovery runs unchanged on an emulated PMU. docs/emulated-pmu.md says how vendor and family are
- * presented. Portable: no hardware access; the kernel side is emul/kernel/pmu_emul.c. */
+ * kind's counters and MSR map, pmu/kind_*.c), so discovery runs unchanged on an emulated PMU. An emulated kind is a
+ * part (a row of emul/emul_kinds.c: name, signature, counters, LBR, PEBS) of a PMU kind, whose descriptor's emulated
+ * face (pmu/emul_face.h: vendor, CPUID leaves, events, MSR map, register model) says how any part of it presents
+ * itself; nothing here compares kinds. docs/emulated-pmu.md says how vendor and family are presented. Portable: no
+ * hardware access; the kernel side is emul/kernel/pmu_emul.c. */
 #pragma once
 #include "lib/cpuid_source.h"
+#include "pmu/emul_face.h"
 #include "pmu/pmu_caps.h"
 
 /* One kind of core of a hybrid kind (Intel, CPUID.07H:EDX[15] set): what its threads answer in the leaves that
@@ -37,10 +41,11 @@ struct pmu_emul_kind {
      * (CPUID.(7,0):EDX[19], leaf 1CH) or AMD LbrExtV2 (Fn8000_0022 EAX[1]). pmu_lbr= overrides it. */
     enum pmu_emul_lbr { EMUL_LBR_NONE, EMUL_LBR_LEGACY, EMUL_LBR_ARCH, EMUL_LBR_AMD } lbr;
     u32 lbr_format;
-    /* PEBS (docs/pebs.md, pmu/pebs.h): the record format in IA32_PERF_CAPABILITIES[11:8] (-1: none), and the
-     * baseline [14] (adaptive records, every counter). Presented with the 64-bit Debug Store (CPUID.01H:EDX[21],
+    /* PEBS (docs/pebs.md, pmu/pebs.h): whether it has PEBS, the record format in IA32_PERF_CAPABILITIES[11:8], and
+     * the baseline [14] (adaptive records, every counter). Presented with the 64-bit Debug Store (CPUID.01H:EDX[21],
      * ECX[2]). pmu_pebs= overrides them. */
-    int pebs_format;
+    bool pebs;
+    u32 pebs_format;
     bool pebs_baseline;
 };
 
@@ -64,6 +69,12 @@ u64 pmu_emul_perf_capabilities(const struct pmu_emul_kind *k);
 
 /* NULL when `name` is not a kind. */
 const struct pmu_emul_kind *pmu_emul_kind_find(const char *name);
+/* The emulated face of k's PMU kind (its descriptor's `emul`); NULL when the kind has none. */
+const struct pmu_emul_face *pmu_emul_face_of(const struct pmu_emul_kind *k);
+/* Whether k can be presented: a name, a signature, and a face with a vendor string, events, an MSR map and a register
+ * model (fixed-counter events where it has fixed counters). False with *why naming what is missing: pmu=emulated:KIND
+ * refuses such a kind rather than present another vendor's data, and tests/host/test_pmu_kinds.c fails it. */
+bool pmu_emul_kind_complete(const struct pmu_emul_kind *k, const char **why);
 
 /* pmu_part=NAME: kind k presenting a part of the vendor's event catalog (pmu/event_catalog.h), so the events
  * suite compares that part's events: *out is k with the part's signature (the lowest family-model-stepping its
@@ -116,21 +127,15 @@ bool pmu_emul_msr_is_pmu(const struct pmu_emul_kind *k, u32 msr);
  * is a conditional branch of `len` bytes (Jcc rel8/rel32, LOOPcc, JrCXZ); true when it went the other way. */
 bool pmu_emul_mispredicted(const u8 *insn, u8 len, bool taken);
 
-/* The events the emulated PMU produces (emul/emul_events.c): a list per kind, ended by a NULL name, each named
- * as in pmu/events.c and counting the instruction classes in `classes`; and on Intel and AMD kinds every event of
- * the part's catalog file (pmu/event_catalog.h), counting its own class. */
-enum pmu_emul_class { PMU_EMUL_INSNS, PMU_EMUL_BRANCHES, PMU_EMUL_TAKEN, PMU_EMUL_MISPREDICTS, PMU_EMUL_LOADS,
-                      PMU_EMUL_STORES, PMU_EMUL_CYCLES, PMU_EMUL_SLOTS };
+/* The events the emulated PMU produces (emul/emul_events.c): the face's list (pmu/emul_face.h), ended by a NULL
+ * name, each named as in the kind's event table and counting the instruction classes in `classes`; and where the
+ * kind has an event catalog every event of the part's catalog file (pmu/event_catalog.h), counting its own class. */
 /* Topdown slots per cycle of the modelled core: the issue width 4 of Ice Lake, whose fixed counter 3 counts
  * TOPDOWN.SLOTS (Linux events/intel/core.c: "the number of available slots for an unhalted logical processor",
  * 4 per cycle on Ice Lake). */
 #define PMU_EMUL_SLOTS_PER_CYCLE 4
 /* pmu_fault=skid-beyond-bound: instructions added to the declared skid (pmu_skid=). */
 #define PMU_EMUL_SKID_EXCESS 4
-struct pmu_emul_event {
-    const char *name;
-    u32 classes; /* bits of enum pmu_emul_class; CYCLES and SLOTS: fed from the TSC, not per instruction */
-};
 const struct pmu_emul_event *pmu_emul_events(const struct pmu_emul_kind *k);
 /* One retired instruction as the oracle classified it: its event classes (evc_classes, pmu/event_catalog.h; an
  * unclassified instruction is an instruction and nothing else) and whether the emulated predictor missed it. */

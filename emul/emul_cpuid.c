@@ -1,5 +1,6 @@
-/* CPUID as the emulated PMU kind presents it (emul/emul.h). Leaf layouts: SDM Vol.2A CPUID (leaf 0, 01H,
- * 07H, 0AH, 23H); AMD APM Vol.3 CPUID Fn0000_0000, Fn8000_0000, Fn8000_0001 ECX, Fn8000_0022. */
+/* CPUID as the emulated PMU kind presents it (emul/emul.h): which leaves a kind presents is its face's
+ * (pmu/emul_face.h), the values the emulated part's. Leaf layouts: SDM Vol.2A CPUID (leaf 0, 01H, 07H, 0AH, 23H); AMD
+ * APM Vol.3 CPUID Fn0000_0000, Fn8000_0000, Fn8000_0001 ECX, Fn8000_0022. */
 #include "pmu/discover_internal.h"
 #include "emul/emul.h"
 
@@ -15,15 +16,10 @@ static void put_vendor(struct cpuid_regs *r, const char *s)
     r->ecx = w[2];
 }
 
-static bool is_intel_arch(const struct pmu_emul_kind *k)
-{
-    return k->kind == PMU_KIND_INTEL_ARCH;
-}
-
 /* Leaf 23H is enumerated: v6, or a hybrid kind whose real part has it below v6 (Meteor Lake: v5). */
 static bool has_ext_leaf(const struct pmu_emul_kind *k)
 {
-    return is_intel_arch(k) && (k->version >= 6 || k->ext_leaf);
+    return pmu_emul_face_of(k)->ext_leaf && (k->version >= 6 || k->ext_leaf);
 }
 
 /* The kind of core this thread presents, NULL for a kind that is not hybrid. */
@@ -42,8 +38,8 @@ static void put4(struct cpuid_regs *r, const u32 v[4])
 static void leaf_0a(const struct pmu_emul_kind *k, struct cpuid_regs *r)
 {
     *r = (struct cpuid_regs){0, 0, 0, 0};
-    if (!is_intel_arch(k))
-        return; /* KNC and AMD: no architectural perfmon leaf */
+    if (!pmu_emul_face_of(k)->arch_perfmon_leaf)
+        return; /* e.g. KNC and AMD: no architectural perfmon leaf */
     r->eax = k->version | k->num_gp << 8 | k->gp_width << 16 | 7u << 24;
     if (k->version >= 2)
         r->edx = k->num_fixed | k->fixed_width << 5;
@@ -52,7 +48,7 @@ static void leaf_0a(const struct pmu_emul_kind *k, struct cpuid_regs *r)
 static void leaf_23(const struct pmu_emul_kind *k, u32 sub, struct cpuid_regs *r)
 {
     *r = (struct cpuid_regs){0, 0, 0, 0};
-    if (!is_intel_arch(k) || k->version < 6)
+    if (!pmu_emul_face_of(k)->ext_leaf || k->version < 6)
         return;
     if (sub == 0)
         r->eax = 1u << 1 | 1u << 3;           /* subleaves 1 (counter bitmaps) and 3 (events) valid */
@@ -67,16 +63,20 @@ bool pmu_emul_cpuid_query(void *ctx, u32 leaf, u32 subleaf, struct cpuid_regs *r
     const struct pmu_emul_cpuid *e = ctx;
     const struct pmu_emul_kind *k = e->kind;
     const struct pmu_emul_core *core = core_of(e);
-    bool amd = pmu_kind_is_amd(k->kind);
+    const struct pmu_emul_face *f = pmu_emul_face_of(k);
     bool ok = cpuid_query(e->base, leaf, subleaf, r);
     switch (leaf) {
     case 0: {
-        /* Max basic leaf: 0AH for Intel, 1AH for a hybrid kind, 23H with leaf 23H, at least 01H for every kind (as
-         * on every CPU since the signature leaf); the vendor of the kind. */
-        u32 max = has_ext_leaf(k) ? 0x23u : k->lbr == EMUL_LBR_ARCH ? 0x1cu : core ? 0x1au : is_intel_arch(k) ? 0x0au : 1u;
+        /* Max basic leaf: 0AH with the architectural perfmon leaf, 1AH for a hybrid kind, 1CH with Arch LBR, 23H with
+         * leaf 23H, at least 01H for every kind (as on every CPU since the signature leaf); the vendor of the kind. */
+        u32 max = has_ext_leaf(k)           ? 0x23u
+                  : k->lbr == EMUL_LBR_ARCH ? 0x1cu
+                  : core                    ? 0x1au
+                  : f->arch_perfmon_leaf    ? 0x0au
+                                            : 1u;
         if (r->eax < max)
             r->eax = max;
-        put_vendor(r, amd ? "AuthenticAMD" : "GenuineIntel");
+        put_vendor(r, f->vendor);
         return true;
     }
     case 1:
@@ -84,13 +84,13 @@ bool pmu_emul_cpuid_query(void *ctx, u32 leaf, u32 subleaf, struct cpuid_regs *r
         r->ecx &= ~(1u << 31);                /* hypervisor bit: presented as bare metal, */
         if (e->kvm)
             r->ecx |= 1u << 31;               /* or as a KVM guest (KIND@kvm) */
-        r->ecx &= ~(1u << 15);                /* PDCM: IA32_PERF_CAPABILITIES, Intel v2+ here */
-        if (is_intel_arch(k) && k->version >= 2)
+        r->ecx &= ~(1u << 15);                /* PDCM: IA32_PERF_CAPABILITIES, from v2 where the face has it */
+        if (f->pdcm && k->version >= 2)
             r->ecx |= 1u << 15;
         /* The Debug Store, for PEBS: EDX[21] DS, ECX[2] DTES64 (the 64-bit DS layout), ECX[4] DS-CPL. */
         r->edx &= ~(1u << 21);
         r->ecx &= ~(1u << 2 | 1u << 4);
-        if (is_intel_arch(k) && k->pebs_format >= 0) {
+        if (f->pebs && k->pebs) {
             r->edx |= 1u << 21;
             r->ecx |= 1u << 2 | 1u << 4;
         }
@@ -146,27 +146,26 @@ bool pmu_emul_cpuid_query(void *ctx, u32 leaf, u32 subleaf, struct cpuid_regs *r
             *r = (struct cpuid_regs){0x40000001u, 0x4b4d564bu, 0x564b4d56u, 0x0000004du};
         return true;
     case 0x80000000:
-        if (amd) {
-            /* Fn8000_0001 (PerfCtrExtCore) always, Fn8000_0022 for PerfMonV2. */
-            u32 max = k->kind == PMU_KIND_AMD_PERFMON_V2 ? 0x80000022u : 0x80000001u;
-            if (r->eax < max)
-                r->eax = max;
-            put_vendor(r, "AuthenticAMD");
+        if (f->max_ext_leaf) {
+            /* AMD: Fn8000_0001 (PerfCtrExtCore) always, Fn8000_0022 for PerfMonV2; the vendor here too. */
+            if (r->eax < f->max_ext_leaf)
+                r->eax = f->max_ext_leaf;
+            put_vendor(r, f->vendor);
         }
         return true;
     case 0x80000001:
         /* APM Fn8000_0001 ECX: PerfCtrExtCore[23], PerfCtrExtNB[24], PerfCtrExtLLC[28]. */
         r->ecx &= ~(1u << 23 | 1u << 24 | 1u << 28);
-        if (k->kind == PMU_KIND_AMD_CORE_EXT || k->kind == PMU_KIND_AMD_PERFMON_V2)
+        if (f->perfctr_core)
             r->ecx |= 1u << 23;
         return true;
     case 0x80000022:
         /* APM Fn8000_0022: EAX[0] PerfMonV2, [1] LbrExtV2, [2] LBR and PMC freeze; EBX[3:0] core counters, [9:4]
          * the LBR stack size (16 on Zen 4, Linux amd/lbr.c reads it as lbr_v2_stack_sz). */
         *r = (struct cpuid_regs){0, 0, 0, 0};
-        if (k->kind == PMU_KIND_AMD_PERFMON_V2)
+        if (f->perfmon_v2)
             *r = (struct cpuid_regs){1, k->num_gp, 0, 0};
-        if (k->kind == PMU_KIND_AMD_PERFMON_V2 && k->lbr == EMUL_LBR_AMD) {
+        if (f->perfmon_v2 && k->lbr == EMUL_LBR_AMD) {
             r->eax |= 1u << 1 | 1u << 2;
             r->ebx |= 16u << 4;
         }

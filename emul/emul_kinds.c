@@ -7,6 +7,7 @@
 
 #include "lib/cpu_ident.h"
 #include "pmu/event_catalog.h"
+#include "pmu/kind.h"
 #include "pmu/lbr.h"
 #include "pmu/pebs.h"
 
@@ -21,6 +22,10 @@
  * 6/0x9A) and Core Ultra 5 125H (Meteor Lake, 6/0xAA), tests/host/data/PROVENANCE.md. */
 #define SIG_ADL_P 0x000906a4u
 #define SIG_MTL 0x000a06a4u
+/* Zhaoxin KaiXian KX-U5581 (KX-5000), family 7 model 1BH stepping 5, as VirtualBox's CPU database records it
+ * (src/VBox/VMM/VMMR3/cpus/ZHAOXIN_KaiXian_KX_U5581_1_8GHz.h, leaf 1 EAX): the part Linux zhaoxin_pmu_init calls ZXD
+ * (arch/x86/events/zhaoxin/core.c, family 7 model 0x1b: "ZXD events"). */
+#define SIG_ZX_KX5000 0x000107b5u
 
 /* Alder Lake-P, tests/host/data/intel_alderlake_p_hybrid_000906A4.txt: CPU 0 (P-core, Golden Cove) and CPU 1 (E-core,
  * Gracemont) answer the same CPUID.0AH, 07300605 00000000 00000007 00008603 (v5, 6 GP x 48 bits, 7 events, fixed
@@ -30,8 +35,10 @@
  * "cntr_mask64 <<= 2 | 0x3", "fixed_cntr_mask64 <<= 1 | 0x1"): P-core 8 GP + fixed 0-3 (topdown slots), E-core 6 GP
  * + fixed 0-2. pmu_discover() applies the same widening (pmu/discover_intel.c adl_hybrid_quirk). */
 static const struct pmu_emul_core adl_cores[] = {
-    {"P-core (Golden Cove)", 0x40000001u, {0x07300605u, 0, 0x7, 0x8603}, {{0}}, 8, 0xf, 0x7f},
-    {"E-core (Gracemont)", 0x20000001u, {0x07300605u, 0, 0x7, 0x8603}, {{0}}, 6, 0x7, 0x7f},
+    {.name = "P-core (Golden Cove)", .leaf_1a = 0x40000001u, .leaf_0a = {0x07300605u, 0, 0x7, 0x8603},
+     .num_gp = 8, .fixed_mask = 0xf, .arch_events = 0x7f},
+    {.name = "E-core (Gracemont)", .leaf_1a = 0x20000001u, .leaf_0a = {0x07300605u, 0, 0x7, 0x8603},
+     .num_gp = 6, .fixed_mask = 0x7, .arch_events = 0x7f},
 };
 
 /* Meteor Lake, tests/host/data/intel_meteorlake_hybrid_000A06A4.txt: CPUID.0AH 07300805 00000000 00000007 00008603
@@ -45,39 +52,66 @@ static const struct pmu_emul_core adl_cores[] = {
  * find_hybrid_pmu_for_cpu() every Atom thread of a two-PMU part takes the small one). Only Arrow Lake-H's low-power
  * E-cores (Crestmont beside Skymont E-cores, native model 2 against 3) are a third kind. */
 static const struct pmu_emul_core mtl_cores[] = {
-    {"P-core (Redwood Cove)", 0x40000002u, {0x07300805u, 0, 0x7, 0x8603},
-     {{0xb, 0, 0, 0}, {0xff, 0xf, 0, 0}, {0}, {0xdff, 0, 0, 0}}, 8, 0xf, 0xdff},
-    {"E-core (Crestmont)", 0x20000002u, {0x07300805u, 0, 0x7, 0x8603},
-     {{0xb, 0, 0x6, 0}, {0xff, 0x7, 0, 0}, {0}, {0x7f, 0, 0, 0}}, 8, 0x7, 0x7f},
-    {"LP E-core (Crestmont)", 0x20000002u, {0x07300805u, 0, 0x7, 0x8603},
-     {{0xb, 0, 0x6, 0}, {0xff, 0x7, 0, 0}, {0}, {0x7f, 0, 0, 0}}, 8, 0x7, 0x7f},
+    {.name = "P-core (Redwood Cove)", .leaf_1a = 0x40000002u, .leaf_0a = {0x07300805u, 0, 0x7, 0x8603},
+     .leaf_23 = {{0xb, 0, 0, 0}, {0xff, 0xf, 0, 0}, {0}, {0xdff, 0, 0, 0}}, .num_gp = 8, .fixed_mask = 0xf,
+     .arch_events = 0xdff},
+    {.name = "E-core (Crestmont)", .leaf_1a = 0x20000002u, .leaf_0a = {0x07300805u, 0, 0x7, 0x8603},
+     .leaf_23 = {{0xb, 0, 0x6, 0}, {0xff, 0x7, 0, 0}, {0}, {0x7f, 0, 0, 0}}, .num_gp = 8, .fixed_mask = 0x7,
+     .arch_events = 0x7f},
+    {.name = "LP E-core (Crestmont)", .leaf_1a = 0x20000002u, .leaf_0a = {0x07300805u, 0, 0x7, 0x8603},
+     .leaf_23 = {{0xb, 0, 0x6, 0}, {0xff, 0x7, 0, 0}, {0}, {0x7f, 0, 0, 0}}, .num_gp = 8, .fixed_mask = 0x7,
+     .arch_events = 0x7f},
 };
 
+/* One row per kind, named fields only: a field left out reads 0, which is "none" for every optional feature (no
+ * fixed counters, no LBR, no PEBS, not hybrid). Each row begins `{.name = "KIND", .kind = PMU_KIND_` on one line:
+ * tools/emul-check.sh finds the kinds `make check` runs by it. */
 static const struct pmu_emul_kind kinds[] = {
     /* v1: 2 GP counters of 40 bits, no fixed counters (SDM 21.2.1; Core Solo/Duo) */
-    {"intel-v1", PMU_KIND_INTEL_ARCH, 1, 2, 40, 0, 0, false, SIG_INTEL_SKX, NULL, 0, false, EMUL_LBR_NONE, 0, -1, false},
+    {.name = "intel-v1", .kind = PMU_KIND_INTEL_ARCH, .version = 1, .num_gp = 2, .gp_width = 40,
+     .signature = SIG_INTEL_SKX},
     /* v2: 2 GP + 3 fixed, 40 bits (SDM 21.2.2; Core 2) */
-    {"intel-v2", PMU_KIND_INTEL_ARCH, 2, 2, 40, 3, 40, false, SIG_INTEL_SKX, NULL, 0, false, EMUL_LBR_LEGACY, LBR_FMT_EIP_FLAGS, 0, false},
+    {.name = "intel-v2", .kind = PMU_KIND_INTEL_ARCH, .version = 2, .num_gp = 2, .gp_width = 40, .num_fixed = 3,
+     .fixed_width = 40, .signature = SIG_INTEL_SKX, .lbr = EMUL_LBR_LEGACY, .lbr_format = LBR_FMT_EIP_FLAGS,
+     .pebs = true, .pebs_format = 0},
     /* v3: 4 GP + 3 fixed, 48 bits (SDM 21.2.3; Nehalem) */
-    {"intel-v3", PMU_KIND_INTEL_ARCH, 3, 4, 48, 3, 48, false, SIG_INTEL_SKX, NULL, 0, false, EMUL_LBR_LEGACY, LBR_FMT_EIP_FLAGS, 1, false},
+    {.name = "intel-v3", .kind = PMU_KIND_INTEL_ARCH, .version = 3, .num_gp = 4, .gp_width = 48, .num_fixed = 3,
+     .fixed_width = 48, .signature = SIG_INTEL_SKX, .lbr = EMUL_LBR_LEGACY, .lbr_format = LBR_FMT_EIP_FLAGS,
+     .pebs = true, .pebs_format = 1},
     /* v4: 4 GP + 3 fixed, 48 bits, full-width writes (SDM 21.2.4; Skylake) */
-    {"intel-v4", PMU_KIND_INTEL_ARCH, 4, 4, 48, 3, 48, true, SIG_INTEL_SKX, NULL, 0, false, EMUL_LBR_LEGACY, LBR_FMT_INFO, 3, false},
+    {.name = "intel-v4", .kind = PMU_KIND_INTEL_ARCH, .version = 4, .num_gp = 4, .gp_width = 48, .num_fixed = 3,
+     .fixed_width = 48, .fw_write = true, .signature = SIG_INTEL_SKX, .lbr = EMUL_LBR_LEGACY,
+     .lbr_format = LBR_FMT_INFO, .pebs = true, .pebs_format = 3},
     /* v5: 4 GP + 4 fixed (topdown slots), 48 bits (SDM 21.2.5; Ice Lake) */
-    {"intel-v5", PMU_KIND_INTEL_ARCH, 5, 4, 48, 4, 48, true, SIG_INTEL_SKX, NULL, 0, false, EMUL_LBR_LEGACY, LBR_FMT_INFO, 4, true},
+    {.name = "intel-v5", .kind = PMU_KIND_INTEL_ARCH, .version = 5, .num_gp = 4, .gp_width = 48, .num_fixed = 4,
+     .fixed_width = 48, .fw_write = true, .signature = SIG_INTEL_SKX, .lbr = EMUL_LBR_LEGACY,
+     .lbr_format = LBR_FMT_INFO, .pebs = true, .pebs_format = 4, .pebs_baseline = true},
     /* v6: counters enumerated through leaf 23H, v6 MSR aliases (SDM 21.2.6 / leaf 23H) */
-    {"intel-v6", PMU_KIND_INTEL_ARCH, 6, 4, 48, 4, 48, true, SIG_INTEL_SKX, NULL, 0, false, EMUL_LBR_ARCH, 0, 5, true},
+    {.name = "intel-v6", .kind = PMU_KIND_INTEL_ARCH, .version = 6, .num_gp = 4, .gp_width = 48, .num_fixed = 4,
+     .fixed_width = 48, .fw_write = true, .signature = SIG_INTEL_SKX, .lbr = EMUL_LBR_ARCH, .pebs = true,
+     .pebs_format = 5, .pebs_baseline = true},
     /* K7-style PerfEvtSel0-3 / PerfCtr0-3, 48 bits (APM 13.2.1) */
-    {"amd-legacy", PMU_KIND_AMD_LEGACY, 0, 4, 48, 0, 0, false, SIG_AMD_10H, NULL, 0, false, EMUL_LBR_NONE, 0, -1, false},
+    {.name = "amd-legacy", .kind = PMU_KIND_AMD_LEGACY, .num_gp = 4, .gp_width = 48, .signature = SIG_AMD_10H},
     /* PerfCtrExtCore: 6 counters at C001_0200 (APM 13.2.1, CPUID 8000_0001 ECX[23]) */
-    {"amd-core-ext", PMU_KIND_AMD_CORE_EXT, 0, 6, 48, 0, 0, false, SIG_AMD_15H, NULL, 0, false, EMUL_LBR_NONE, 0, -1, false},
+    {.name = "amd-core-ext", .kind = PMU_KIND_AMD_CORE_EXT, .num_gp = 6, .gp_width = 48, .signature = SIG_AMD_15H},
     /* PerfMonV2: global control/status (APM 13.2.2, CPUID 8000_0022) */
-    {"amd-v2", PMU_KIND_AMD_PERFMON_V2, 0, 6, 48, 0, 0, false, SIG_AMD_19H, NULL, 0, false, EMUL_LBR_AMD, 0, -1, false},
+    {.name = "amd-v2", .kind = PMU_KIND_AMD_PERFMON_V2, .num_gp = 6, .gp_width = 48, .signature = SIG_AMD_19H,
+     .lbr = EMUL_LBR_AMD},
     /* Knights Corner: 2 counters of 40 bits (KNC PMU 1.4) */
-    {"knc", PMU_KIND_KNC, 0, 2, 40, 0, 0, false, SIG_KNC, NULL, 0, false, EMUL_LBR_NONE, 0, -1, false},
+    {.name = "knc", .kind = PMU_KIND_KNC, .num_gp = 2, .gp_width = 40, .signature = SIG_KNC},
+    /* Zhaoxin KX-5000 (ZXD): CPUID.0AH 07300402 00000000 00000000 00000603 in the same VirtualBox file, perfmon v2 with
+     * 4 GP x 48 bits, the seven events available, 3 fixed x 48 bits ("like Intel Architectural PerfMon-v2", Linux
+     * zhaoxin/core.c); no PERF_CAPABILITIES, LBR or PEBS (pmu/kind_zhaoxin.c's face). */
+    {.name = "zhaoxin-kx5000", .kind = PMU_KIND_ZHAOXIN, .version = 2, .num_gp = 4, .gp_width = 48, .num_fixed = 3,
+     .fixed_width = 48, .signature = SIG_ZX_KX5000},
     /* Hybrid: Alder Lake (P-cores, then E-cores) and Meteor Lake (P-cores, E-cores, low-power E-cores), v5, 48-bit
      * counters, full-width writes (PERF_CAPABILITIES.FW_WRITE, as on every part since Skylake). */
-    {"adl", PMU_KIND_INTEL_ARCH, 5, 0, 48, 0, 48, true, SIG_ADL_P, adl_cores, ARRAY_SIZE(adl_cores), false, EMUL_LBR_ARCH, 0, 4, true},
-    {"mtl", PMU_KIND_INTEL_ARCH, 5, 0, 48, 0, 48, true, SIG_MTL, mtl_cores, ARRAY_SIZE(mtl_cores), true, EMUL_LBR_ARCH, 0, 5, true},
+    {.name = "adl", .kind = PMU_KIND_INTEL_ARCH, .version = 5, .gp_width = 48, .fixed_width = 48, .fw_write = true,
+     .signature = SIG_ADL_P, .cores = adl_cores, .num_cores = ARRAY_SIZE(adl_cores), .lbr = EMUL_LBR_ARCH,
+     .pebs = true, .pebs_format = 4, .pebs_baseline = true},
+    {.name = "mtl", .kind = PMU_KIND_INTEL_ARCH, .version = 5, .gp_width = 48, .fixed_width = 48, .fw_write = true,
+     .signature = SIG_MTL, .cores = mtl_cores, .num_cores = ARRAY_SIZE(mtl_cores), .ext_leaf = true,
+     .lbr = EMUL_LBR_ARCH, .pebs = true, .pebs_format = 5, .pebs_baseline = true},
 };
 
 const struct pmu_emul_kind *pmu_emul_kind_find(const char *name)
@@ -88,10 +122,48 @@ const struct pmu_emul_kind *pmu_emul_kind_find(const char *name)
     return NULL;
 }
 
+const struct pmu_emul_face *pmu_emul_face_of(const struct pmu_emul_kind *k)
+{
+    return pmu_kind_get(k->kind)->emul;
+}
+
+bool pmu_emul_kind_complete(const struct pmu_emul_kind *k, const char **why)
+{
+    const struct pmu_emul_face *f = pmu_emul_face_of(k);
+    bool fixed = k->num_fixed || k->num_cores;
+    *why = !k->name || !k->name[0]                        ? "it has no name"
+           : !k->signature                               ? "it presents no signature (CPUID.01H:EAX)"
+           : !f                                          ? "its PMU kind has no emulated face (pmu/kind_*.c .emul)"
+           : !f->vendor || strlen(f->vendor) != 12       ? "its face has no 12-character CPUID vendor string"
+           : !f->events || !f->events[0].name            ? "its face lists no events"
+           : !f->instructions.event                      ? "its face names no retired-instructions event"
+           : fixed && !f->fixed[0].event                 ? "its face says nothing of what the fixed counters count"
+           : !f->msrs || !f->msrs_len                    ? "its face has no MSR map"
+           : f->regs == PMU_EMUL_REGS_NONE               ? "its face names no register model"
+                                                         : NULL;
+    return !*why;
+}
+
+/* The names of the table's rows, in its order, joined once (the table is the one list of kinds). */
 const char *pmu_emul_kind_list(void)
 {
-    return "intel-v1, intel-v2, intel-v3, intel-v4, intel-v5, intel-v6, amd-legacy, amd-core-ext, amd-v2, knc, adl, "
-           "mtl";
+    static char list[ARRAY_SIZE(kinds) * 24];
+    if (!list[0]) {
+        size_t n = 0;
+        for (u32 i = 0; i < ARRAY_SIZE(kinds); i++) {
+            size_t len = strlen(kinds[i].name);
+            if (n + len + 3 > sizeof(list))
+                break;
+            if (i) {
+                memcpy(list + n, ", ", 2);
+                n += 2;
+            }
+            memcpy(list + n, kinds[i].name, len);
+            n += len;
+        }
+        list[n] = 0;
+    }
+    return list;
 }
 
 u32 pmu_emul_signature(u32 family, u32 model, u32 stepping)
@@ -109,8 +181,8 @@ bool pmu_emul_kind_as_part(const struct pmu_emul_kind *k, const struct catalog_p
         *why = "a hybrid kind presents the parts of its own cores";
         return false;
     }
-    if ((p->vendor == VENDOR_INTEL) != (k->kind == PMU_KIND_INTEL_ARCH) ||
-        (p->vendor == VENDOR_AMD) != pmu_kind_is_amd(k->kind)) {
+    const struct pmu_emul_face *f = pmu_emul_face_of(k);
+    if (f->catalog_vendor == VENDOR_UNKNOWN || p->vendor != f->catalog_vendor) {
         *why = "the part is another vendor's than the kind's";
         return false;
     }
@@ -126,7 +198,7 @@ bool pmu_emul_kind_as_part(const struct pmu_emul_kind *k, const struct catalog_p
     /* The counters the part has: Linux's counter.json, else every counter the part's file lists; fixed counters only
      * where the kind has them (architectural perfmon v2 and later). The register model holds at most 8 GP and the
      * 4 fixed counters pmu_discover() accepts from CPUID.0AH. */
-    if (k->kind != PMU_KIND_INTEL_ARCH)
+    if (!f->arch_perfmon_leaf)
         return true; /* AMD: the kind's counters (4 legacy, 6 with PerfCtrExtCore: every Zen part has the 6) */
     u32 gp = p->num_gp ? p->num_gp : p->gp_all != 0xffffffffu ? popcount64(p->gp_all) : k->num_gp;
     out->num_gp = gp > 8 ? 8 : gp ? gp : k->num_gp;
@@ -192,7 +264,7 @@ u64 pmu_emul_perf_capabilities(const struct pmu_emul_kind *k)
     /* SDM Vol.4 IA32_PERF_CAPABILITIES: LBR format [5:0], PEBS_TRAP [6], PEBS_ARCH_REG [7], PEBS record format
      * [11:8], FW_WRITE [13], PEBS_BASELINE [14]. */
     u64 v = (k->fw_write ? BIT(13) : 0) | (k->lbr == EMUL_LBR_LEGACY ? (k->lbr_format & 0x3f) : 0);
-    if (k->pebs_format >= 0)
+    if (k->pebs)
         v |= BIT(6) | BIT(7) | (u64)(k->pebs_format & 0xf) << 8 | (k->pebs_baseline ? BIT(14) : 0);
     return v;
 }
@@ -218,7 +290,7 @@ void pmu_emul_pebs(const struct pmu_emul_kind *k, u32 core, struct pebs_caps *ou
     struct pmu_caps caps;
     pmu_emul_caps(k, core, &caps);
     /* IA32_MISC_ENABLE[12] as the model answers it: clear with PEBS. */
-    pebs_discover(&caps, &src, 0, k->pebs_format >= 0 ? 0 : MISC_ENABLE_PEBS_UNAVAIL, out);
+    pebs_discover(&caps, &src, 0, k->pebs ? 0 : MISC_ENABLE_PEBS_UNAVAIL, out);
 }
 
 bool pmu_emul_kind_with_pebs(const struct pmu_emul_kind *k, const char *pebs, struct pmu_emul_kind *out,
@@ -226,7 +298,8 @@ bool pmu_emul_kind_with_pebs(const struct pmu_emul_kind *k, const char *pebs, st
 {
     *out = *k;
     if (!strcmp(pebs, "none")) {
-        out->pebs_format = -1;
+        out->pebs = false;
+        out->pebs_format = 0;
         out->pebs_baseline = false;
         return true;
     }
@@ -239,11 +312,12 @@ bool pmu_emul_kind_with_pebs(const struct pmu_emul_kind *k, const char *pebs, st
         *why = "adaptive records (PEBS_BASELINE) come with record format 4 or later";
         return false;
     }
-    if (k->kind != PMU_KIND_INTEL_ARCH || k->version < 2) {
+    if (!pmu_emul_face_of(k)->pebs || k->version < 2) {
         *why = "PEBS is Intel's, its format in IA32_PERF_CAPABILITIES, which the emulated PMU presents from v2 on";
         return false;
     }
-    out->pebs_format = pebs[0] - '0';
+    out->pebs = true;
+    out->pebs_format = (u32)(pebs[0] - '0');
     out->pebs_baseline = a;
     return true;
 }
@@ -251,23 +325,23 @@ bool pmu_emul_kind_with_pebs(const struct pmu_emul_kind *k, const char *pebs, st
 bool pmu_emul_kind_with_lbr(const struct pmu_emul_kind *k, const char *lbr, struct pmu_emul_kind *out, const char **why)
 {
     *out = *k;
-    bool intel = k->kind == PMU_KIND_INTEL_ARCH;
+    const struct pmu_emul_face *f = pmu_emul_face_of(k);
     if (!strcmp(lbr, "none")) {
         out->lbr = EMUL_LBR_NONE;
     } else if (!strcmp(lbr, "arch")) {
-        if (!intel) {
+        if (!f->arch_lbr) {
             *why = "Architectural LBR is Intel's";
             return false;
         }
         out->lbr = EMUL_LBR_ARCH;
     } else if (!strcmp(lbr, "amd")) {
-        if (k->kind != PMU_KIND_AMD_PERFMON_V2) {
+        if (!f->perfmon_v2) {
             *why = "LbrExtV2 needs PerfMonV2 (Linux amd_pmu_lbr_init: version >= 2): kind amd-v2";
             return false;
         }
         out->lbr = EMUL_LBR_AMD;
     } else if (!strncmp(lbr, "legacy:", 7) && lbr[7] >= '0' && lbr[7] <= '7' && !lbr[8]) {
-        if (!intel || k->version < 2) {
+        if (!f->pdcm || k->version < 2) {
             *why = "a model-specific LBR's format is in IA32_PERF_CAPABILITIES, which the emulated PMU presents "
                    "from Intel v2 on (CPUID.01H:ECX[15] PDCM)";
             return false;

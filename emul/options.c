@@ -35,6 +35,11 @@ static const char *set_pmu(void *values, const char *v)
                    pmu_emul_kind_list());
         return why;
     }
+    const char *incomplete = NULL;
+    if (!pmu_emul_kind_complete(pmu_emul_kind_find(name), &incomplete)) {
+        k_snprintf(why, sizeof(why), "emulated:%s cannot be presented: %s", name, incomplete);
+        return why;
+    }
     k_snprintf(o->pmu_emulated, sizeof(o->pmu_emulated), "%s", name);
     o->pmu_emulated_kvm = at != NULL;
     return NULL;

@@ -10,6 +10,7 @@
 
 struct cpu_ident;
 struct cpuid_source;
+struct pmu_emul_face;
 
 struct pmu_kind_desc {
     const char *name;  /* pmu_kind_name(): "intel_arch", ... */
@@ -45,6 +46,11 @@ struct pmu_kind_desc {
 
     /* What each PMU register reads after a reset (pmu/reset_values.h). */
     void (*reset_expect)(const struct pmu_caps *caps, const struct pmu_state_entry *e, struct pmu_reset_expect *out);
+
+    /* --- Emulated face (pmu/emul_face.h) --- */
+    /* What pmu=emulated presents for this kind (CPUID, events, MSR map, register model), defined beside the
+     * descriptor; NULL: the kind cannot be emulated. */
+    const struct pmu_emul_face *emul;
 };
 
 /* Indexed by enum pmu_kind; every entry non-NULL. */

@@ -5,7 +5,9 @@
 #include "pmu/pmu_internal.h"
 
 #include "pmu/discover_internal.h"
+#include "pmu/emul_face.h"
 #include "pmu/kind.h"
+#include "pmu/pmu_msr.h"
 
 /* AMD: the events Linux maps its generic hardware events to (arch/x86/events/amd/core.c
  * amd_perfmon_event_map (K7-family 16h), amd_zen1/zen2/zen4_perfmon_event_map), names as in the AMD BKDGs /
@@ -217,11 +219,69 @@ static bool amd_claims(const struct cpu_ident *id)
     .generic = {"cpu_clocks_not_halted", "retired_instructions", "retired_branch_instructions",                     \
                 "retired_mispredicted_branch_instructions"}
 
+/* --- Emulated faces (pmu/emul_face.h, docs/emulated-pmu.md) --- */
+
+/* AMD PPR PMCx0C0, 0C2, 0C4, 0C3, 076 (Linux events/amd/core.c). */
+static const struct pmu_emul_event amd_emul_events[] = {
+    {"retired_instructions", 1u << PMU_EMUL_INSNS},
+    {"retired_branch_instructions", 1u << PMU_EMUL_BRANCHES},
+    {"retired_taken_branch_instructions", 1u << PMU_EMUL_TAKEN},
+    {"retired_mispredicted_branch_instructions", 1u << PMU_EMUL_MISPREDICTS},
+    {"cpu_clocks_not_halted", 1u << PMU_EMUL_CYCLES},
+    {NULL, 0},
+};
+/* APM Vol.2 13.2.1: PerfEvtSel0-3 / PerfCtr0-3 at C001_0000-7; with PerfCtrExtCore six select/counter pairs at
+ * C001_0200-B, the K7 ones aliasing the first four; 13.2.2: PerfCntrGlobalStatus, _Ctl, _StatusClr, _StatusSet at
+ * C000_0300-3. */
+static const struct pmu_emul_msr_block amd_legacy_emul_msrs[] = {{MSR_K7_EVNTSEL0, 8}};
+static const struct pmu_emul_msr_block amd_core_ext_emul_msrs[] = {{MSR_K7_EVNTSEL0, 8}, {MSR_F15H_PERF_CTL0, 12}};
+static const struct pmu_emul_msr_block amd_v2_emul_msrs[] = {
+    {MSR_K7_EVNTSEL0, 8}, {MSR_F15H_PERF_CTL0, 12}, {MSR_AMD64_PERF_CNTR_GLOBAL_STATUS, 4},
+};
+/* LbrExtV2 (Linux amd/lbr.c): LBR_SELECT and DBG_EXTN_CFG C000_010EH-FH, FROM/TO C001_0300H- (32 pairs). */
+static const struct pmu_emul_msr_block amd_v2_emul_lbr_msrs[] = {{0xc000010e, 2}, {0xc0010300, 0x40}};
+
+/* What the three faces share: the vendor, events, register model; every kind's LBR registers go to the model (one
+ * without an LBR #GPs them, as a hypervisor that does not virtualize it). */
+#define AMD_EMUL_FACE_COMMON                                                                                            .vendor = "AuthenticAMD", .catalog_vendor = VENDOR_AMD, .events = amd_emul_events,                                  .instructions = {0xc0, 0x00}, .route_lbr = true, .regs = PMU_EMUL_REGS_AMD_CORE
+
+/* Family 10h: no PerfCtrExtCore, maximum extended leaf 8000_0001H. */
+static const struct pmu_emul_face amd_legacy_emul_face = {
+    AMD_EMUL_FACE_COMMON,
+    .max_ext_leaf = 0x80000001u,
+    .msrs = amd_legacy_emul_msrs,
+    .msrs_len = ARRAY_SIZE(amd_legacy_emul_msrs),
+};
+
+/* CPUID 8000_0001H ECX[23] PerfCtrExtCore. */
+static const struct pmu_emul_face amd_core_ext_emul_face = {
+    AMD_EMUL_FACE_COMMON,
+    .max_ext_leaf = 0x80000001u,
+    .perfctr_core = true,
+    .msrs = amd_core_ext_emul_msrs,
+    .msrs_len = ARRAY_SIZE(amd_core_ext_emul_msrs),
+    .k7_aliases = true,
+};
+
+/* CPUID 8000_0022H PerfMonV2 (and LbrExtV2 where the part has it). */
+static const struct pmu_emul_face amd_v2_emul_face = {
+    AMD_EMUL_FACE_COMMON,
+    .max_ext_leaf = 0x80000022u,
+    .perfctr_core = true,
+    .perfmon_v2 = true,
+    .msrs = amd_v2_emul_msrs,
+    .msrs_len = ARRAY_SIZE(amd_v2_emul_msrs),
+    .lbr_msrs = amd_v2_emul_lbr_msrs,
+    .lbr_msrs_len = ARRAY_SIZE(amd_v2_emul_lbr_msrs),
+    .k7_aliases = true,
+};
+
 const struct pmu_kind_desc pmu_kind_amd_legacy = {
     .name = "amd_legacy",
     .title = "AMD legacy (K7) performance counters",
     AMD_KIND_COMMON,
     .reset_expect = pmu_reset_expect_amd,
+    .emul = &amd_legacy_emul_face,
 };
 
 const struct pmu_kind_desc pmu_kind_amd_core_ext = {
@@ -230,6 +290,7 @@ const struct pmu_kind_desc pmu_kind_amd_core_ext = {
     AMD_KIND_COMMON,
     .describe = pmu_describe_amd,
     .reset_expect = pmu_reset_expect_amd,
+    .emul = &amd_core_ext_emul_face,
 };
 
 const struct pmu_kind_desc pmu_kind_amd_perfmon_v2 = {
@@ -239,4 +300,5 @@ const struct pmu_kind_desc pmu_kind_amd_perfmon_v2 = {
     .status_bits = amd_v2_status_bits,
     .describe = pmu_describe_amd,
     .reset_expect = pmu_reset_expect_amd_v2,
+    .emul = &amd_v2_emul_face,
 };

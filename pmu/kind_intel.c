@@ -5,7 +5,9 @@
 #include "pmu/pmu_internal.h"
 
 #include "pmu/discover_internal.h"
+#include "pmu/emul_face.h"
 #include "pmu/kind.h"
+#include "pmu/pmu_msr.h"
 
 /* IA32_PERFEVTSELx bits 63:32 (SDM Vol.3B Figure 21-6 and the v6 additions; Linux perf_event.h):
  * 32 IN_TX, 33 IN_TXCP (TSX parts: CPUID.(7,0):EBX HLE[4]/RTM[11], pmu_caps.tsx), 34 adaptive PEBS, 35 BR_CNTR
@@ -275,6 +277,55 @@ static bool intel_event_available(const struct pmu_caps *caps, const struct pmu_
     return false;
 }
 
+/* --- Emulated face (pmu/emul_face.h, docs/emulated-pmu.md) --- */
+
+/* The architectural events (SDM Vol.3B Table 21-1) a retired instruction makes; fixed counters 0-3 count the same
+ * encodings (SDM 21.2.2; KVM pmu_intel.c fixed_pmc_events; topdown slots: arch event 7, Linux INTEL_FIXED_SLOTS). */
+static const struct pmu_emul_event intel_emul_events[] = {
+    {"instructions", 1u << PMU_EMUL_INSNS},   {"branches", 1u << PMU_EMUL_BRANCHES},
+    {"branch_misses", 1u << PMU_EMUL_MISPREDICTS}, {"core_cycles", 1u << PMU_EMUL_CYCLES},
+    {"ref_cycles", 1u << PMU_EMUL_CYCLES},    {"topdown_slots", 1u << PMU_EMUL_SLOTS},
+    {NULL, 0},
+};
+/* SDM Vol.4 Table 2-2: IA32_PMCx 0C1H-, IA32_PERFEVTSELx 186H- (up to MSR_IA32_ARCH_GP_MAX), IA32_FIXED_CTRx 309H-,
+ * 38DH-392H (FIXED_CTR_CTRL, GLOBAL_STATUS, _CTRL, _OVF_CTRL/STATUS_RESET, STATUS_SET, INUSE), 345H
+ * PERF_CAPABILITIES, IA32_A_PMCx 4C1H-, the v6 aliases from 1900H. */
+static const struct pmu_emul_msr_block intel_emul_msrs[] = {
+    {MSR_IA32_PMC0, MSR_IA32_ARCH_GP_MAX},   {MSR_IA32_PERFEVTSEL0, MSR_IA32_ARCH_GP_MAX},
+    {MSR_IA32_FIXED_CTR0, 16},               {MSR_IA32_FIXED_CTR_CTRL, 6},
+    {MSR_IA32_PERF_CAPABILITIES, 1},         {MSR_IA32_A_PMC0, MSR_IA32_ARCH_GP_MAX},
+    {MSR_IA32_PMC_V6_GP0_CTR, 0x100},
+};
+/* Every kind of Intel LBR (pmu/lbr.c): LBR_SELECT and TOS 1C8H-1C9H, FROM/TO 40H-5FH and 60H-7FH (Core 2, Atom),
+ * 680H-6BFH, 6C0H-6FFH, LBR_INFO DC0H-DDFH, Arch LBR 14CEH-14CFH, 1200H-, 1500H-, 1600H- (64 entries). */
+static const struct pmu_emul_msr_block intel_emul_lbr_msrs[] = {
+    {0x1c8, 2}, {0x40, 0x40}, {0x680, 0x80}, {0xdc0, 0x20}, {0x14ce, 2}, {0x1200, 0x40}, {0x1500, 0x40}, {0x1600, 0x40},
+};
+/* IA32_MISC_ENABLE (read for PEBS_UNAVAIL[12]), IA32_PEBS_ENABLE 3F1H, MSR_PEBS_DATA_CFG 3F2H, IA32_DS_AREA 600H. */
+static const struct pmu_emul_msr_block intel_emul_pebs_msrs[] = {{0x1a0, 1}, {0x3f1, 2}, {0x600, 1}};
+
+static const struct pmu_emul_face intel_emul_face = {
+    .vendor = "GenuineIntel",
+    .arch_perfmon_leaf = true,
+    .pdcm = true,
+    .pebs = true,
+    .ext_leaf = true,
+    .arch_lbr = true,
+    .catalog_vendor = VENDOR_INTEL,
+    .events = intel_emul_events,
+    .instructions = {0xc0, 0x00},
+    .fixed = {{0xc0, 0x00}, {0x3c, 0x00}, {0x3c, 0x01}, {0xa4, 0x01}},
+    .msrs = intel_emul_msrs,
+    .msrs_len = ARRAY_SIZE(intel_emul_msrs),
+    .lbr_msrs = intel_emul_lbr_msrs,
+    .lbr_msrs_len = ARRAY_SIZE(intel_emul_lbr_msrs),
+    .route_lbr = true,
+    .debugctl = true,
+    .pebs_msrs = intel_emul_pebs_msrs,
+    .pebs_msrs_len = ARRAY_SIZE(intel_emul_pebs_msrs),
+    .regs = PMU_EMUL_REGS_ARCH_PERFMON,
+};
+
 const struct pmu_kind_desc pmu_kind_intel_arch = {
     .name = "intel_arch",
     .title = "Intel architectural performance monitoring",
@@ -293,4 +344,5 @@ const struct pmu_kind_desc pmu_kind_intel_arch = {
     .generic = {"core_cycles", "instructions", "branches", "branch_misses"},
     .event_available = intel_event_available,
     .reset_expect = pmu_reset_expect_intel,
+    .emul = &intel_emul_face,
 };

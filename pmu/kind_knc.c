@@ -4,7 +4,9 @@
 #include "pmu/pmu_internal.h"
 
 #include "pmu/discover_internal.h"
+#include "pmu/emul_face.h"
 #include "pmu/kind.h"
+#include "pmu/pmu_msr.h"
 
 /* Knights Corner: KNC PMU doc 327357-001 Table 1-6 (by event code), the UMASK column is the unit
  * mask; FUB (unit) P54C/CRI/VPU. Cross-checked: Linux arch/x86/events/intel/knc.c knc_perfmon_event_map
@@ -194,6 +196,35 @@ static bool knc_claims(const struct cpu_ident *id)
     return id->vendor == VENDOR_INTEL && id->family == 0x0b;
 }
 
+/* --- Emulated face (pmu/emul_face.h, docs/emulated-pmu.md) --- */
+
+/* KNC PMU Table 1-6: 0x16, 0x12 (taken and not taken), 0x2B, 0x00 reads, 0x01 writes, 0x28 both, 0x2A. */
+static const struct pmu_emul_event knc_emul_events[] = {
+    {"INSTRUCTIONS_EXECUTED", 1u << PMU_EMUL_INSNS},
+    {"BRANCHES", 1u << PMU_EMUL_BRANCHES},
+    {"BRANCHES_MISPREDICTED", 1u << PMU_EMUL_MISPREDICTS},
+    {"DATA_READ", 1u << PMU_EMUL_LOADS},
+    {"DATA_WRITE", 1u << PMU_EMUL_STORES},
+    {"DATA_READ_OR_WRITE", 1u << PMU_EMUL_LOADS | 1u << PMU_EMUL_STORES},
+    {"CPU_CLK_UNHALTED", 1u << PMU_EMUL_CYCLES},
+    {NULL, 0},
+};
+/* KNC PMU Table 1-2: PerfCnt0/1 20H-21H, PerfEvtSel0/1 28H-29H, SPFLT_CONTROL and the global registers 2CH-2FH. */
+static const struct pmu_emul_msr_block knc_emul_msrs[] = {
+    {MSR_KNC_PERFCTR0, 2}, {MSR_KNC_EVNTSEL0, 2}, {MSR_KNC_SPFLT_CONTROL, 4},
+};
+
+/* GenuineIntel family 0BH (knc_claims); no CPUID leaf enumerates the PMU, no LBR, no DEBUGCTL freeze. */
+static const struct pmu_emul_face knc_emul_face = {
+    .vendor = "GenuineIntel",
+    .catalog_vendor = VENDOR_UNKNOWN,
+    .events = knc_emul_events,
+    .instructions = {0x16, 0x00},
+    .msrs = knc_emul_msrs,
+    .msrs_len = ARRAY_SIZE(knc_emul_msrs),
+    .regs = PMU_EMUL_REGS_KNC,
+};
+
 const struct pmu_kind_desc pmu_kind_knc = {
     .name = "knc",
     .title = "Knights Corner PMU",
@@ -211,4 +242,5 @@ const struct pmu_kind_desc pmu_kind_knc = {
     /* Linux intel/knc.c knc_perfmon_event_map */
     .generic = {"CPU_CLK_UNHALTED", "INSTRUCTIONS_EXECUTED", "BRANCHES", "BRANCHES_MISPREDICTED"},
     .reset_expect = pmu_reset_expect_knc,
+    .emul = &knc_emul_face,
 };

@@ -6,7 +6,9 @@
 #include "pmu/pmu_internal.h"
 
 #include "pmu/discover_internal.h"
+#include "pmu/emul_face.h"
 #include "pmu/kind.h"
+#include "pmu/pmu_msr.h"
 
 #include <string.h>
 
@@ -137,6 +139,45 @@ static bool zhaoxin_event_available(const struct pmu_caps *caps, const struct pm
     return true;
 }
 
+/* --- Emulated face (pmu/emul_face.h, docs/emulated-pmu.md) --- */
+
+/* The events a retired instruction makes, named as in the table above (pmu_event_find takes the generation's
+ * encoding). Linux zhaoxin/core.c zxd_event_constraints: fixed counter 0 counts 0x00c0 "retired instructions", 1
+ * 0x0082 "unhalted core clock cycles", 2 0x0083 "unhalted bus clock cycles" (one rate for both here). What the branch
+ * events count is nowhere stated: emulated as every retired branch and every mispredicted one, which the events
+ * suite does not compare (tests/events/portable/events_spec.c). */
+static const struct pmu_emul_event zhaoxin_emul_events[] = {
+    {"instructions", 1u << PMU_EMUL_INSNS},     {"branches", 1u << PMU_EMUL_BRANCHES},
+    {"branch_misses", 1u << PMU_EMUL_MISPREDICTS}, {"cpu_cycles", 1u << PMU_EMUL_CYCLES},
+    {"bus_cycles", 1u << PMU_EMUL_CYCLES},      {NULL, 0},
+};
+/* The architectural registers Linux programs (x86_pmu_config_addr/event_addr, the fixed counters, GLOBAL_CTRL,
+ * STATUS and OVF_CTRL): IA32_PMCx 0C1H-, IA32_PERFEVTSELx 186H-, IA32_FIXED_CTRx 309H-, 38DH-390H. */
+static const struct pmu_emul_msr_block zhaoxin_emul_msrs[] = {
+    {MSR_IA32_PMC0, MSR_IA32_ARCH_GP_MAX}, {MSR_IA32_PERFEVTSEL0, MSR_IA32_ARCH_GP_MAX},
+    {MSR_IA32_FIXED_CTR0, 16},             {MSR_IA32_FIXED_CTR_CTRL, 4},
+};
+
+/* As the KaiXian KX-U5581 (KX-5000, ZXD) answers CPUID in VirtualBox's CPU database
+ * (src/VBox/VMM/VMMR3/cpus/ZHAOXIN_KaiXian_KX_U5581_1_8GHz.h): vendor "  Shanghai  ", leaf 0AH, no PDCM
+ * (01H:ECX[15] clear) and no Debug Store (01H:EDX[21] clear), so no PERF_CAPABILITIES, PEBS or LBR format; no
+ * extended PMU leaves. IA32_DEBUGCTL is there with bits 0, 1 and 6-12 writable (the same file's MSR ranges): the
+ * register model's architectural DEBUGCTL. No event catalog covers Zhaoxin. */
+static const struct pmu_emul_face zhaoxin_emul_face = {
+    .vendor = "  Shanghai  ",
+    .arch_perfmon_leaf = true,
+    .catalog_vendor = VENDOR_UNKNOWN,
+    .events = zhaoxin_emul_events,
+    .instructions = {0xc0, 0x00},
+    .fixed = {{0xc0, 0x00}, {0x82, 0x00}, {0x83, 0x00}},
+    .msrs = zhaoxin_emul_msrs,
+    .msrs_len = ARRAY_SIZE(zhaoxin_emul_msrs),
+    .route_lbr = true,
+    .debugctl = true,
+    .regs = PMU_EMUL_REGS_ARCH_PERFMON,
+    .pmc_full_width = true, /* "For zxd/zxe, read/write operation for PMCx MSR is 48 bits" (zhaoxin_discover) */
+};
+
 const struct pmu_kind_desc pmu_kind_zhaoxin = {
     .name = "zhaoxin",
     .title = "Zhaoxin PMU (like Intel architectural performance monitoring)",
@@ -156,4 +197,5 @@ const struct pmu_kind_desc pmu_kind_zhaoxin = {
     .event_available = zhaoxin_event_available,
     /* No Zhaoxin document gives reset values: Intel's architectural ones, which Linux's driver assumes. */
     .reset_expect = pmu_reset_expect_intel,
+    .emul = &zhaoxin_emul_face,
 };

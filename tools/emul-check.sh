@@ -14,9 +14,12 @@ out=${1:?usage: tools/emul-check.sh OUTDIR}
 mkdir -p "$out"
 suites=pmu_enum,pmu_regs,pmi,events,init,skid,lbr,pebs
 smp=2
-# KIND@kvm: the same kind presented as a KVM guest's vPMU (hypervisor bit and signature), so the verdicts that
-# depend on running under a hypervisor take that path.
-kinds=${EMUL_KINDS:-intel-v1 intel-v2 intel-v3 intel-v4 intel-v5 intel-v6 amd-legacy amd-core-ext amd-v2 knc adl mtl intel-v4@kvm amd-v2@kvm}
+# Every kind of the table in emul/emul_kinds.c (its rows, one per line, begin `{.name = "KIND", .kind = PMU_KIND_`), so
+# a kind added there runs here without a line of its own; KIND@kvm: the same kind presented as a KVM guest's vPMU
+# (hypervisor bit and signature), so the verdicts that depend on running under a hypervisor take that path.
+table_kinds=$(sed -n 's/^ *{\.name = "\([^"]*\)", \.kind = PMU_KIND_.*/\1/p' emul/emul_kinds.c | tr '\n' ' ')
+[[ -n $table_kinds ]] || { echo "emul-check: no kinds found in emul/emul_kinds.c" >&2; exit 2; }
+kinds=${EMUL_KINDS:-$table_kinds intel-v4@kvm amd-v2@kvm}
 # Hybrid kinds: each CPU's kind of core by its index (emul/emul.h pmu_emul_core_of): at -smp 2 CPU 0 is a P-core and
 # CPU 1 an E-core on both (mtl's low-power E-cores come third, from 3 CPUs on).
 hybrid_kinds="adl mtl"

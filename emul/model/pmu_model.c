@@ -64,22 +64,23 @@ static u64 low_mask(u32 n)
     return n >= 64 ? ~0ull : (1ull << n) - 1;
 }
 
-/* The programming model of the kind (pmu/kind.h): Intel architectural perfmon (Intel, Zhaoxin) or AMD's core
- * counters. The rules below are the model's own reading of the manuals, kept apart from pmu/ so that each
- * checks the other; only which programming model a kind follows comes from its descriptor. */
+/* The register model of the kind (its emulated face, pmu/emul_face.h): Intel architectural perfmon (Intel,
+ * Zhaoxin), AMD's core counters or Knights Corner's. The rules below are the model's own reading of the manuals, kept
+ * apart from pmu/ so that each checks the other; only which rules a kind follows, and what its fixed counters and
+ * instructions event are, come from its face. */
 static bool is_intel(const struct pmu_model *m)
 {
-    return pmu_kind_get(m->caps.kind)->arch_perfmon;
+    return m->face->regs == PMU_EMUL_REGS_ARCH_PERFMON;
 }
 
 static bool is_amd(const struct pmu_model *m)
 {
-    return pmu_kind_is_amd(m->caps.kind);
+    return m->face->regs == PMU_EMUL_REGS_AMD_CORE;
 }
 
 static bool is_knc(const struct pmu_model *m)
 {
-    return m->caps.kind == PMU_KIND_KNC;
+    return m->face->regs == PMU_EMUL_REGS_KNC;
 }
 
 static bool has_status(const struct pmu_model *m)
@@ -272,15 +273,6 @@ struct event_match {
     u8 umask;
 };
 
-/* The architectural event each fixed counter counts (SDM 21.2.2 fixed-counter table; KVM pmu_intel.c
- * fixed_pmc_events; topdown slots: SDM arch event 7, Linux INTEL_FIXED_SLOTS). */
-static const struct event_match fixed_events[] = {
-    {PMU_MODEL_EV_INSTRUCTIONS},
-    {PMU_MODEL_EV_CORE_CYCLES},
-    {PMU_MODEL_EV_REF_CYCLES},
-    {PMU_MODEL_EV_TOPDOWN_SLOTS},
-};
-
 static bool selects(const struct pmu_model *m, u32 bit, const struct event_match *e)
 {
     if (bit < PMU_MODEL_FIXED_BIT) {
@@ -294,8 +286,10 @@ static bool selects(const struct pmu_model *m, u32 bit, const struct event_match
         return ev == e->event && ((sel >> 8) & 0xff) == e->umask &&
                (pmu_event_gp_constraint(&m->caps, e->event, e->umask).counters >> bit & 1);
     }
+    /* The event each fixed counter counts is the kind's (its face: Intel's SDM 21.2.2 fixed-counter table). */
     u32 f = bit - PMU_MODEL_FIXED_BIT;
-    return f < ARRAY_SIZE(fixed_events) && fixed_events[f].event == e->event && fixed_events[f].umask == e->umask;
+    const struct pmu_emul_encoding *fx = m->face->fixed;
+    return f < ARRAY_SIZE(m->face->fixed) && fx[f].event && fx[f].event == e->event && fx[f].umask == e->umask;
 }
 
 /* Feed `n` events, one at a time in effect: advance by the largest step that wraps at most at its last event,
@@ -402,11 +396,11 @@ void pmu_model_set_insn(struct pmu_model *m, const struct pebs_model_insn *in)
     m->pebs.insn = *in;
 }
 
-/* The instructions-retired encodings of the kinds (SDM arch event C0H/00H; APM "Retired Instructions" C0H;
- * KNC INSTRUCTIONS_EXECUTED 16H, pmu/events.c): PMU_FAULT_OVERCOUNT adds to these only. */
+/* The instructions-retired encoding of the kind (its face: SDM arch event C0H/00H; APM "Retired Instructions" C0H;
+ * KNC INSTRUCTIONS_EXECUTED 16H): PMU_FAULT_OVERCOUNT adds to it only. */
 static bool is_instructions(const struct pmu_model *m, const struct event_match *e)
 {
-    return e->umask == 0 && e->event == (is_knc(m) ? 0x16 : 0xc0);
+    return e->event == m->face->instructions.event && e->umask == m->face->instructions.umask;
 }
 
 void pmu_model_count(struct pmu_model *m, u16 event, u8 umask, u64 n)
@@ -528,7 +522,7 @@ static struct reg decode(const struct pmu_model *m, u32 msr)
         return (struct reg){REG_FIXED, i};
     /* AMD PerfCtrExtCore: "MSR_F15H_PERF_CTR[0-3] are aliased to MSR_K7_PERFCTRn" (KVM pmu.c; svm/pmu.c
      * get_gp_pmc_amd), selects likewise. */
-    if (m->caps.kind == PMU_KIND_AMD_CORE_EXT || m->caps.kind == PMU_KIND_AMD_PERFMON_V2) {
+    if (m->face->k7_aliases) {
         if (in_block(msr, MSR_K7_EVNTSEL0, 1, MIN(ngp, 4u), &i) && (m->gp_bits & BIT(i)))
             return (struct reg){REG_SEL, i};
         if (in_block(msr, MSR_K7_PERFCTR0, 1, MIN(ngp, 4u), &i) && (m->gp_bits & BIT(i)))
@@ -685,9 +679,10 @@ static int write_counter(struct pmu_model *m, u32 bit, u64 val, bool full_width)
         *counter_slot(m, bit) = val & mask;
         return 0;
     }
-    if (is_intel(m) && bit < PMU_MODEL_FIXED_BIT && !full_width) {
+    if (is_intel(m) && bit < PMU_MODEL_FIXED_BIT && !full_width && !m->face->pmc_full_width) {
         /* SDM 21.2.6 "Full-Width Writes to Performance Counter Registers": the value written to IA32_PMCx "is
-         * the signed extended 64-bit value of the EAX[31:0] input of WRMSR" (EDX ignored). */
+         * the signed extended 64-bit value of the EAX[31:0] input of WRMSR" (EDX ignored). A kind whose face says
+         * otherwise (Zhaoxin) takes the full width there, as its full-width alias does. */
         u64 v = (m->faults & PMU_FAULT_WIDTH) ? (u32)val : (u64)(s64)(s32)(u32)val;
         *counter_slot(m, bit) = v & mask;
         return 0;
@@ -928,6 +923,8 @@ void pmu_model_access(struct pmu_model *m, struct hw_access *out)
 
 static const char *check_caps(const struct pmu_caps *c)
 {
+    if (!pmu_kind_get(c->kind)->emul)
+        return "caps.kind has no emulated face (pmu/emul_face.h): no register model";
     if (c->num_gp > PMU_MODEL_MAX_GP)
         return "caps.num_gp > 32: beyond the unified status layout";
     if (c->num_fixed > PMU_MODEL_MAX_FIXED)
@@ -939,10 +936,14 @@ static const char *check_caps(const struct pmu_caps *c)
     return NULL;
 }
 
+/* A kind without an emulated face has no register model: check_caps refuses it and the model faults everything. */
+static const struct pmu_emul_face no_face = {.regs = PMU_EMUL_REGS_NONE};
+
 void pmu_model_init(struct pmu_model *m, const struct pmu_caps *caps, enum model_apic_behaviour b)
 {
     memset(m, 0, sizeof(*m));
     m->caps = *caps;
+    m->face = pmu_kind_get(caps->kind)->emul ? pmu_kind_get(caps->kind)->emul : &no_face;
     m->config_error = check_caps(caps);
     if (!m->config_error) {
         m->gp_val_mask = low_mask(caps->gp_width);

@@ -17,6 +17,7 @@
  * instance per CPU (emul/kernel/pmu_emul.c), with the APIC part delivering through the real local APIC. */
 #pragma once
 #include "pmu/access.h"
+#include "pmu/emul_face.h"
 #include "pmu/pmu_caps.h"
 #include "emul/model/apic_model.h"
 #include "emul/model/lbr_model.h"
@@ -158,6 +159,7 @@ struct pmu_model {
     u64 overcount_acc;             /* instructions fed since the last extra one (PMU_FAULT_OVERCOUNT) */
 
     /* Derived from caps at init. */
+    const struct pmu_emul_face *face; /* caps.kind's emulated face (pmu/emul_face.h): its register model */
     u64 gp_val_mask, fx_val_mask;  /* value bits of one counter */
     u64 gp_bits, fx_bits;          /* existing counters as unified bits */
     u32 a_pmc0;                    /* IA32_A_PMC0 when full-width writes exist, else 0 */

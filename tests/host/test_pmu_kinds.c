@@ -1,6 +1,8 @@
 /* Every value of enum pmu_kind has a complete descriptor (pmu/kind.h) and an entry in the events suite's table
  * (tests/events/portable/events_spec.c): a kind added to the enum and forgotten in either fails here instead of silently taking
- * another kind's rules. */
+ * another kind's rules. Every emulated kind (emul/emul_kinds.c) is complete too: a name, a signature, and its PMU kind's
+ * emulated face (pmu/emul_face.h) with a vendor string, events, an MSR map and a register model, so that it never
+ * presents another vendor's data. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -11,6 +13,7 @@
 
 #include "pmu/event_catalog.h"
 
+#include "emul/emul.h"
 #include "pmu/kind.h"
 #include "tests/events/portable/events_spec.h"
 
@@ -81,11 +84,94 @@ static void test_every_kind_complete(void **state)
     }
 }
 
+/* One emulated kind: what it presents is all there (the face's fields one by one, then the same judgement
+ * pmu=emulated:KIND makes, pmu_emul_kind_complete), it is consistent with its descriptor, and discovery on the CPUID
+ * it presents finds its PMU kind with every register routed to the model. */
+static void check_emulated_kind(const struct pmu_emul_kind *k)
+{
+    print_message("# emulated kind %s\n", k->name ? k->name : "(no name)");
+    assert_non_null(k->name);
+    assert_true(k->name[0]);
+    assert_ptr_equal(pmu_emul_kind_find(k->name), k);
+    assert_true(k->signature != 0);
+    const struct pmu_kind_desc *d = pmu_kind_get(k->kind);
+    const struct pmu_emul_face *f = d->emul;
+    assert_ptr_equal(pmu_emul_face_of(k), f);
+    assert_non_null(f);
+    /* Vendor and CPUID */
+    assert_non_null(f->vendor);
+    assert_int_equal(strlen(f->vendor), 12);
+    /* Events: each named in the kind's table, counting something */
+    assert_non_null(f->events);
+    assert_non_null(f->events[0].name);
+    for (const struct pmu_emul_event *e = f->events; e->name; e++) {
+        assert_true(in_table(d, e->name));
+        assert_true(e->classes != 0);
+    }
+    assert_true(f->instructions.event != 0);
+    if (k->num_fixed || k->num_cores)
+        assert_true(f->fixed[0].event != 0);
+    /* MSR map and register model, the descriptor's programming model */
+    assert_non_null(f->msrs);
+    assert_true(f->msrs_len > 0);
+    assert_int_not_equal(f->regs, PMU_EMUL_REGS_NONE);
+    assert_int_equal(f->regs == PMU_EMUL_REGS_ARCH_PERFMON, d->arch_perfmon);
+    assert_int_equal(f->regs == PMU_EMUL_REGS_AMD_CORE, d->amd_core);
+    const char *why = NULL;
+    assert_true(pmu_emul_kind_complete(k, &why));
+    assert_null(why);
+    /* The CPUID it presents identifies the kind, and its registers go to the model. */
+    for (u32 core = 0; core < (k->num_cores ? k->num_cores : 1); core++) {
+        struct pmu_caps caps;
+        pmu_emul_caps(k, core, &caps);
+        assert_int_equal(caps.kind, k->kind);
+        assert_true(caps.num_gp > 0);
+        assert_true(caps.msrs.evtsel0 && pmu_emul_msr_is_pmu(k, caps.msrs.evtsel0));
+        assert_true(caps.msrs.ctr0 && pmu_emul_msr_is_pmu(k, caps.msrs.ctr0));
+        if (caps.msrs.global_ctrl)
+            assert_true(pmu_emul_msr_is_pmu(k, caps.msrs.global_ctrl));
+    }
+}
+
+static void test_every_emulated_kind_complete(void **state)
+{
+    (void)state;
+    assert_true(pmu_emul_kind_count() > 0);
+    for (u32 i = 0; i < pmu_emul_kind_count(); i++) {
+        check_emulated_kind(pmu_emul_kind_at(i));
+        for (u32 j = 0; j < i; j++)
+            assert_true(strcmp(pmu_emul_kind_at(j)->name, pmu_emul_kind_at(i)->name) != 0);
+    }
+    assert_null(pmu_emul_kind_at(pmu_emul_kind_count()));
+}
+
+/* An incomplete one is refused, naming what is missing: here a part of the Intel kind with its face taken away
+ * piece by piece (the descriptors themselves are const). */
+static void test_incomplete_emulated_kind_refused(void **state)
+{
+    (void)state;
+    const char *why = NULL;
+    struct pmu_emul_kind k = *pmu_emul_kind_find("intel-v4");
+    k.name = "";
+    assert_false(pmu_emul_kind_complete(&k, &why));
+    assert_string_equal(why, "it has no name");
+    k = *pmu_emul_kind_find("intel-v4");
+    k.signature = 0;
+    assert_false(pmu_emul_kind_complete(&k, &why));
+    assert_non_null(strstr(why, "signature"));
+    k = *pmu_emul_kind_find("intel-v4");
+    k.kind = PMU_KIND_NONE; /* a PMU kind without a face */
+    assert_false(pmu_emul_kind_complete(&k, &why));
+    assert_non_null(strstr(why, "no emulated face"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kind_none),
         cmocka_unit_test(test_every_kind_complete),
+        cmocka_unit_test(test_every_emulated_kind_complete),
+        cmocka_unit_test(test_incomplete_emulated_kind_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
