@@ -129,8 +129,14 @@ bool screen_grid_line(struct screen_grid *g, const char *l, u32 len, u32 *suite,
         return false; /* not suite/check */
     u32 s = suite_row(g, l + i, name_end - i, relayout);
     *suite = s;
-    if (!per_cpu)
-        mark(g, s, 0, v, first, last, relayout);
+    if (!per_cpu) { /* on the first column, but not part of any thread's verdicts: it groups no thread apart */
+        g->global[s] = MAX(g->global[s], v);
+        if (!g->nthreads) {
+            g->nthreads = 1;
+            *relayout = true;
+        }
+        *first = *last = 0;
+    }
     for (u32 j = list; per_cpu && j < list_end;) { /* "0-3,5,7-9" */
         u32 a = number(l, list_end, &j), b = a;
         if (j < list_end && l[j] == '-') {
@@ -146,6 +152,8 @@ bool screen_grid_line(struct screen_grid *g, const char *l, u32 len, u32 *suite,
     }
     if (*first == ~0u)
         return false;
+    if (!per_cpu && !*relayout)
+        return true;
     if (*relayout) /* a new thread or suite: every thread compared again */
         regroup_all(g);
     else if (regroup(g, *first, *last + 1))
@@ -243,7 +251,7 @@ u32 screen_grid_column(const struct grid_layout *l, u32 thread)
 
 enum grid_verdict screen_grid_cell(const struct screen_grid *g, const struct grid_layout *l, u32 suite, u32 col)
 {
-    u8 worst = GRID_NONE;
+    u8 worst = col == 0 ? g->global[suite] : GRID_NONE;
     for (u32 t = l->first[col]; t < l->first[col + 1] && t < g->nthreads && t < GRID_THREADS_MAX; t++)
         worst = MAX(worst, g->v[suite][t]);
     return (enum grid_verdict)worst;

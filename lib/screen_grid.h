@@ -22,7 +22,8 @@ struct screen_grid {
     u32 nsuites, nthreads; /* threads: from "# smp: N of M CPUs online", or the highest thread seen + 1 */
     u32 ngroups;           /* runs of consecutive threads that agree on every suite */
     char suite[GRID_SUITES_MAX][GRID_NAME_MAX + 1];
-    u8 v[GRID_SUITES_MAX][GRID_THREADS_MAX]; /* enum grid_verdict; a global check counts on thread 0's column */
+    u8 v[GRID_SUITES_MAX][GRID_THREADS_MAX]; /* enum grid_verdict of each thread's checks */
+    u8 global[GRID_SUITES_MAX];              /* of the checks that run once: shown on the first column */
     bool starts[GRID_THREADS_MAX];           /* thread t > 0 differs from t - 1 on some suite: a new group */
 };
 
@@ -47,7 +48,7 @@ bool screen_grid_line(struct screen_grid *g, const char *l, u32 len, u32 *suite,
  * labels in the text rows at the top of the area (y a multiple of 16). */
 void screen_grid_layout(const struct screen_grid *g, u32 x, u32 y, u32 w, u32 h, u32 label_w,
                         struct grid_layout *out);
-/* The verdict a cell shows: the worst of its threads. */
+/* The verdict a cell shows: the worst of its threads (and of the suite's checks that run once, on the first). */
 enum grid_verdict screen_grid_cell(const struct screen_grid *g, const struct grid_layout *l, u32 suite, u32 col);
 /* The column a thread is in (l->cols when past the grid). */
 u32 screen_grid_column(const struct grid_layout *l, u32 thread);

@@ -26,7 +26,7 @@ static void test_lines(void **state)
     assert_true(line("# smp: 4 of 4 CPUs online (ACPI MADT)", &s, &a, &b, &re) && re);
     assert_int_equal(g.nthreads, 4);
     assert_true(line("ok 1 - boot/cmdline", &s, &a, &b, &re));
-    assert_true(re && s == 0 && a == 0 && b == 0 && g.v[0][0] == GRID_PASS);
+    assert_true(re && s == 0 && a == 0 && b == 0 && g.global[0] == GRID_PASS && g.v[0][0] == GRID_NONE);
     assert_true(line("ok 2 - cpu[0-2]/apic/id", &s, &a, &b, &re));
     assert_true(s == 1 && a == 0 && b == 2 && g.v[1][2] == GRID_PASS && g.v[1][3] == GRID_NONE);
     assert_true(line("not ok 3 - cpu3/apic/id", &s, &a, &b, &re) && !re);
@@ -35,6 +35,8 @@ static void test_lines(void **state)
     assert_true(g.v[1][1] == GRID_SKIP && g.v[1][3] == GRID_FAIL); /* the worst stays */
     assert_true(line("not ok 5 - cpu[0]/apic/tpr # TODO deviation", &s, &a, &b, &re));
     assert_int_equal(g.v[1][0], GRID_TODO);
+    assert_true(line("not ok 6 - boot/y", &s, &a, &b, &re) && !re && a == 0 && b == 0); /* no group moves */
+    assert_true(g.global[0] == GRID_FAIL && g.ngroups == 4);
     assert_true(line("ok 6 - cpu9/smp/x", &s, &a, &b, &re) && re); /* a thread past the count grows it */
     assert_int_equal(g.nthreads, 10);
     assert_false(line("# suite apic: local APIC", &s, &a, &b, &re));
@@ -119,10 +121,12 @@ static void test_few_differ(void **state)
         assert_string_equal(label(2), n > 4 ? want : "cpu2");
         snprintf(want, sizeof(want), "cpu%u", n - 1);
         assert_string_equal(label(3), want);
-        assert_int_equal(screen_grid_cell(&g, &l, 0, 0), GRID_PASS);
         assert_int_equal(screen_grid_cell(&g, &l, 1, 1), GRID_FAIL);
         assert_int_equal(screen_grid_cell(&g, &l, 1, 2), GRID_PASS);
         assert_int_equal(screen_grid_cell(&g, &l, 0, 3), GRID_SKIP);
+        assert_true(line("not ok 9 - boot/once", &s, &a, &b, &re) && !re); /* a check that runs once: column 0 */
+        assert_int_equal(screen_grid_cell(&g, &l, 0, 0), GRID_FAIL);
+        assert_int_equal(screen_grid_cell(&g, &l, 0, 2), GRID_PASS);
         assert_int_equal(screen_grid_column(&l, n / 2 - 1), 1);
         assert_int_equal(l.labelled, 4); /* 128-pixel columns: every label on the first row */
         assert_int_equal(l.label_rows, 1);
