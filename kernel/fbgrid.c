@@ -26,35 +26,54 @@ static void grid_cell(u32 suite, u32 col)
                 grid_colour[screen_grid_cell(&grid, &glay, suite, col)]);
 }
 
-/* Everything again: the thread or suite count or the groups changed, or the grid is first shown. */
+/* The pixels right of the suite names the grid and its labels may cover: what a redraw clears. */
+static u32 grid_right(void)
+{
+    return MIN(fbcon_fbt.width, glay.x + glay.cols * glay.cell_w + GRID_LABEL_MAX * 8);
+}
+
+/* The grid again: the thread or suite count or the groups changed, or it is first shown. Only the area the old and
+ * new grid cover is drawn again (an unfolded run changes its groups on most lines), the rows above it only when the
+ * thread count changed. */
 static void grid_redraw(void)
 {
-    u32 top = GRID_TOP_ROWS * 16, old_bottom = glay.y + glay.rows * glay.cell_h;
+    static u32 header_threads = ~0u;
+    u32 top = GRID_TOP_ROWS * 16, old_bottom = glay.y + glay.rows * glay.cell_h, old_right = grid_right();
     screen_grid_layout(&grid, 0, top, fbcon_fbt.width, fbcon_fbt.height - top - 16, (GRID_NAME_MAX + 1) * 8, &glay);
-    u32 bottom = MAX(old_bottom, glay.y + glay.rows * glay.cell_h);
-    fbtext_fill(&fbcon_fbt, 0, 0, fbcon_fbt.width, MIN(bottom, fbcon_fbt.height - 16), FB_BLACK);
-    fbcon_text_row(0, FB_WHITE, FB_BLUE,
-                   " pmuboot: suites down, %u thread%s across in %u column%s of threads that agree; green pass, red "
-                   "FAIL, yellow SKIP, blue TODO",
-                   grid.nthreads, grid.nthreads == 1 ? "" : "s", glay.cols, glay.cols == 1 ? "" : "s");
-    u32 n;
-    const char *c = screen_final_comment(fbcon_stream.buf, fbcon_stream.len, "cpu: ", &n);
-    if (c)
-        fbcon_text_row(1, FB_GREY, FB_BLACK, " cpu: %.*s", (int)n, c);
-    c = screen_final_comment(fbcon_stream.buf, fbcon_stream.len, "smp: ", &n);
-    if (c)
-        fbcon_text_row(2, FB_GREY, FB_BLACK, " smp: %.*s", (int)n, c);
+    u32 bottom = MIN(MAX(old_bottom, glay.y + glay.rows * glay.cell_h), fbcon_fbt.height - 16);
+    u32 right = MAX(old_right, grid_right());
+    if (header_threads != grid.nthreads) {
+        header_threads = grid.nthreads;
+        fbcon_text_row(0, FB_WHITE, FB_BLUE,
+                       " pmuboot: suites down, %u thread%s across, those that agree in one column; green pass, red "
+                       "FAIL, yellow SKIP, blue TODO",
+                       grid.nthreads, grid.nthreads == 1 ? "" : "s");
+        u32 n;
+        const char *c = screen_final_comment(fbcon_stream.buf, fbcon_stream.len, "cpu: ", &n);
+        if (c)
+            fbcon_text_row(1, FB_GREY, FB_BLACK, " cpu: %.*s", (int)n, c);
+        c = screen_final_comment(fbcon_stream.buf, fbcon_stream.len, "smp: ", &n);
+        if (c)
+            fbcon_text_row(2, FB_GREY, FB_BLACK, " smp: %.*s", (int)n, c);
+    }
+    /* Band by band, each cleared and drawn at once: a screen read mid-redraw (a camera, a screendump) sees at most
+     * one band in between. */
     char label[GRID_LABEL_MAX];
-    for (u32 col = 0; col < glay.cols; col++)
-        if (glay.label_row[col])
-            fbtext_text(&fbcon_fbt, glay.label_y / 16 + glay.label_row[col] - 1, (glay.x + col * glay.cell_w) / 8,
-                        label, screen_grid_label(&glay, col, label), FB_WHITE, FB_BLACK);
-    for (u32 s = 0; s < grid.nsuites; s++) {
-        if (glay.cell_h == 16)
-            fbtext_text(&fbcon_fbt, glay.y / 16 + s, 1, grid.suite[s], (u32)strlen(grid.suite[s]), FB_WHITE,
-                        FB_BLACK);
+    for (u32 y = top; y < bottom; y += 16) {
+        fbtext_fill(&fbcon_fbt, 0, y, right, MIN(16u, bottom - y), FB_BLACK);
         for (u32 col = 0; col < glay.cols; col++)
-            grid_cell(s, col);
+            if (glay.label_row[col] && glay.label_y + (glay.label_row[col] - 1) * 16 == y)
+                fbtext_text(&fbcon_fbt, y / 16, (glay.x + col * glay.cell_w) / 8, label,
+                            screen_grid_label(&glay, col, label), FB_WHITE, FB_BLACK);
+        for (u32 s = 0; s < grid.nsuites; s++) {
+            u32 sy = glay.y + s * glay.cell_h;
+            if (sy + glay.cell_h <= y || sy >= y + 16) /* rows of cells lower than a band may straddle two */
+                continue;
+            if (glay.cell_h == 16)
+                fbtext_text(&fbcon_fbt, sy / 16, 1, grid.suite[s], (u32)strlen(grid.suite[s]), FB_WHITE, FB_BLACK);
+            for (u32 col = 0; col < glay.cols; col++)
+                grid_cell(s, col);
+        }
     }
 }
 
