@@ -68,7 +68,8 @@ qpid=$!
 # The run is over when the serial port shows the summary line (exit=halt keeps the screen).
 deadline=$((SECONDS + timeout))
 wait_line() {
-    until tr -d '\r' 2>/dev/null <"$work/serial.log" | grep -aEq -- "$1"; do
+    # grep -q stops at the first match: not in a pipeline, whose writer would die of SIGPIPE (pipefail).
+    until grep -aEq -- "$1" <(tr -d '\r' 2>/dev/null <"$work/serial.log"); do
         kill -0 "$qpid" 2>/dev/null || { cat "$work/qemu.out" >&2; die "QEMU exited before a line matching '$1'"; }
         [[ $SECONDS -lt $deadline ]] || die "no line matching '$1' on the serial port within $timeout s"
         sleep 0.2
@@ -104,7 +105,7 @@ sleep "$after"
 shot "$out"
 size=$(head -c 20 "$work/screen.ppm" | tr '\n' ' ' | cut -d' ' -f2,3 | tr ' ' x)
 if [[ $pages == yes ]]; then
-    n=$(tr -d '\r' <"$work/serial.log" | grep -aEo -m1 '^# screen: page 1 of [0-9]+' | grep -o '[0-9]*$')
+    n=$(grep -aEo -m1 '^# screen: page 1 of [0-9]+' <(tr -d '\r' <"$work/serial.log") | grep -o '[0-9]*$')
     deadline=$((deadline + n * 10))   # a page every few seconds (lib/screen_final.h)
     for ((k = 2; k <= n; k++)); do
         wait_line "^# screen: page $k of $n:"
