@@ -14,6 +14,7 @@ void fbcon_progress(u32 passed, u32 failed, u32 skipped, const char *last, u32 l
 void fbcon_report(void);
 /* At the end of the run: lines mirrored, lines left out, scrolls (for the last header-style comment). */
 void fbcon_report_end(void);
-/* exit=halt: when the final screen lists only part of the FAILs, show the others page by page, every few seconds,
- * forever (the codes stay); returns at once otherwise. */
+/* exit=halt: say on the serial port which page the final screen shows ("# screen: page 1 of 2: ..."); when the
+ * FAILs or the codes do not fit one screen, show the next page every few seconds, forever, and say so each time;
+ * returns at once otherwise. */
 void fbcon_final_pages(void);

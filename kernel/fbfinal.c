@@ -1,6 +1,6 @@
-/* The final screen (screen=grid, docs/screen.md): the verdict and totals, the machine, the FAILs (paged with
- * exit=halt when they do not fit) and the carried stream as QR codes (lib/result_code.c lays them out, lib/qr.c
- * encodes them, this draws them). */
+/* The final screen (screen=grid, docs/screen.md): the verdict and totals, the machine, the FAILs and the carried
+ * stream as QR codes, paged with exit=halt when they do not fit one screen (lib/screen_final.c and
+ * lib/result_code.c lay them out, lib/qr.c encodes them, this draws them). */
 #include "kernel/fbcon_views.h"
 
 #include <string.h>
@@ -11,12 +11,12 @@
 #include "lib/qr.h"
 #include "lib/result_code.h"
 #include "lib/screen_final.h"
+#include "kernel/console.h"
 #include "kernel/timing.h"
 
-static bool drawn; /* the final screen is up: it stays as drawn */
-static u32 final_fails, final_per_page; /* FAILs in all, and listed at once from row FAIL_ROW */
-#define FAIL_ROW 4
-#define PAGE_SECONDS 8
+static bool drawn;          /* the final screen is up: it stays as drawn, but for its pages */
+static struct final_layout flay; /* lib/screen_final.c decides where the FAILs and codes go, and the pages */
+static u32 packed_len, stream_crc;
 static struct deflate_state dstate;
 static u8 packed[64 * 1024], code_bytes[QR_CODEWORDS_MAX];
 static struct qr_code qr;
@@ -33,27 +33,69 @@ static void draw_code(u32 x, u32 y, u32 scale)
                             scale, scale, FB_BLACK);
 }
 
-/* FAILs first.. of the carried stream from row FAIL_ROW, as many as a page holds, and a line for the others. */
-static u32 list_fails(u32 first)
+/* FAILs [first, end) of the carried stream from row SCREEN_FINAL_FAIL_ROW, and the line that counts them all when
+ * a page does not hold them. */
+static void list_fails(u32 first, u32 end, u32 page)
 {
-    u32 pos = 0, row = FAIL_ROW, i = 0;
+    u32 pos = 0, row = SCREEN_FINAL_FAIL_ROW, i = 0;
     struct screen_fail f;
-    while (i < first + final_per_page && screen_final_next_fail(fbcon_stream.buf, fbcon_stream.len, &pos, &f))
+    fbtext_fill(&fbcon_fbt, 0, row * 16, fbcon_fbt.width, (flay.caption_row - row) * 16, FB_BLACK);
+    while (i < end && screen_final_next_fail(fbcon_stream.buf, fbcon_stream.len, &pos, &f))
         if (i++ >= first)
             row = fbcon_text_row(row, FB_RED, FB_BLACK, " FAIL %u %.*s: %.*s", f.number, (int)f.name_len, f.name,
-                           (int)f.evidence_len, f.evidence);
-    if (final_per_page < final_fails) {
-        u32 pages = (final_fails + final_per_page - 1) / final_per_page;
-        row = fbcon_text_row(FAIL_ROW + final_per_page, FB_RED, FB_BLACK,
+                                 (int)f.evidence_len, f.evidence);
+    if (!flay.fails_per_page && flay.fails)
+        fbcon_text_row(SCREEN_FINAL_FAIL_ROW, FB_RED, FB_BLACK, " %u FAILs: no room to list them beside the codes; "
+                       "all in the QR codes and the serial log", flay.fails);
+    else if (flay.fails_per_page < flay.fails)
+        fbcon_text_row(SCREEN_FINAL_FAIL_ROW + flay.fails_per_page, FB_RED, FB_BLACK,
                        " FAILs %u-%u of %u, page %u of %u (every %u s with exit=halt); all in the QR codes",
-                       first + 1, MIN(first + final_per_page, final_fails), final_fails, first / final_per_page + 1,
-                       pages, PAGE_SECONDS);
-    }
-    return row;
+                       first + 1, end, flay.fails, page % flay.fail_pages + 1, flay.fail_pages,
+                       SCREEN_FINAL_PAGE_SECONDS);
 }
 
-/* The final screen: the verdict and totals, the machine, every FAIL (as many as leave the codes room), and the
- * carried stream as QR codes below (docs/screen.md). */
+/* The caption and codes [first, end) below it. */
+static void show_codes(u32 first, u32 end, u32 page)
+{
+    const struct result_layout *c = &flay.codes;
+    u32 y0 = (flay.caption_row + 1) * 16;
+    fbtext_fill(&fbcon_fbt, 0, flay.caption_row * 16, fbcon_fbt.width, fbcon_fbt.height - flay.caption_row * 16,
+                FB_BLACK);
+    if (c->pages > 1)
+        fbcon_text_row(flay.caption_row, FB_WHITE, FB_BLUE, " The whole result: QR codes %u-%u of %u (page %u of %u, "
+                       "every %u s), version %u-%c: photograph all; tools/pmuboot-report --from-images PHOTO...",
+                       first + 1, end, c->n, page % c->pages + 1, c->pages, SCREEN_FINAL_PAGE_SECONDS, c->version,
+                       "LMQH"[c->ecc]);
+    else
+        fbcon_text_row(flay.caption_row, FB_WHITE, FB_BLUE, " The whole result: %u QR code%s (%s), version %u-%c: "
+                       "tools/pmuboot-report --from-images PHOTO...", c->n, c->n > 1 ? "s" : "",
+                       c->n > 1 ? "1 to n left to right, top down" : "1 of 1", c->version, "LMQH"[c->ecc]);
+    u32 side = (17 + 4 * c->version + 2 * RESULT_CODE_QUIET) * c->scale;
+    u32 x0 = (fbcon_fbt.width - c->cols * side) / 2;
+    for (u32 k = first; k < end; k++) {
+        u32 blen = result_code_build(packed, packed_len, stream_crc, k + 1, c->n, code_bytes, sizeof(code_bytes));
+        if (!blen || qr_encode(&qr, code_bytes, blen, c->version, c->ecc, QR_MASK_AUTO))
+            return; /* cannot happen: the layout fitted each part */
+        u32 at = k - first;
+        draw_code(x0 + at % c->cols * side, y0 + at / c->cols * side, c->scale);
+    }
+}
+
+/* Page p (from 0) of the final screen: its FAILs and its codes. */
+static void show_page(u32 page)
+{
+    u32 f0, f1, c0, c1;
+    screen_final_page(&flay, page, &f0, &f1, &c0, &c1);
+    list_fails(f0, f1, page);
+    if (flay.no_codes)
+        fbcon_text_row(flay.caption_row, FB_YELLOW, FB_BLACK, " No QR codes: %s (%u bytes packed); the serial log "
+                       "has the result", flay.no_codes, packed_len);
+    else if (page == 0 || flay.codes.pages > 1)
+        show_codes(c0, c1, page);
+}
+
+/* The final screen: the verdict and totals, the machine, the FAILs and the carried stream as QR codes below them
+ * (docs/screen.md), page 1 of them. */
 void fbfinal_show(u32 passed, u32 failed, u32 skipped)
 {
     const char *s = fbcon_stream.buf;
@@ -61,24 +103,9 @@ void fbfinal_show(u32 passed, u32 failed, u32 skipped)
     struct screen_fail f;
     while (screen_final_next_fail(s, len, &pos, &f))
         nfails++;
-    u32 plen = deflate_zlib(&dstate, (const u8 *)s, len, packed, sizeof(packed));
-    u32 crc = crc32_update(0, (const u8 *)s, len);
-    /* Text rows: verdict, CPU, threads, a blank, the FAILs shown (and a line for the rest), the codes' caption. */
-    struct result_layout lay = {0};
-    const char *why = plen ? NULL : "the result does not compress into its buffer";
-    u32 shown = MIN(nfails, 20u);
-    while (!why) {
-        u32 rows = 4 + shown + (shown < nfails) + 1;
-        why = rows * 16 < fbcon_fbt.height
-                  ? result_code_layout(plen, fbcon_fbt.width, fbcon_fbt.height - rows * 16, 2, RESULT_CODE_MAX, &lay)
-                  : "no room below the text";
-        if (!why || !shown)
-            break;
-        why = NULL;
-        shown = shown > 4 ? 4 : 0; /* fewer FAILs listed leave the codes more room */
-    }
-    if (why) /* no codes: the screen is the FAILs' */
-        shown = MIN(nfails, fbcon_fbt.rows > 7 ? fbcon_fbt.rows - 7 : 0);
+    packed_len = deflate_zlib(&dstate, (const u8 *)s, len, packed, sizeof(packed));
+    stream_crc = crc32_update(0, (const u8 *)s, len);
+    screen_final_layout(nfails, packed_len, fbcon_fbt.width, fbcon_fbt.height, &flay);
     drawn = true;
     fbtext_clear(&fbcon_fbt);
     u32 row = fbcon_text_row(0, FB_BLACK, failed ? FB_RED : FB_GREEN,
@@ -88,27 +115,8 @@ void fbfinal_show(u32 passed, u32 failed, u32 skipped)
     const char *c = screen_final_comment(s, len, "cpu: ", &n);
     row = fbcon_text_row(row, FB_WHITE, FB_BLACK, " cpu: %.*s", c ? (int)n : 7, c ? c : "unknown");
     c = screen_final_comment(s, len, "smp: ", &n);
-    row = fbcon_text_row(row, FB_WHITE, FB_BLACK, " smp: %.*s", c ? (int)n : 7, c ? c : "unknown");
-    row++;
-    final_fails = nfails;
-    final_per_page = shown;
-    row = list_fails(0);
-    if (why) {
-        fbcon_text_row(row, FB_YELLOW, FB_BLACK, " No QR codes: %s (%u bytes packed); the serial log has the result",
-                       why, plen);
-        return;
-    }
-    row = fbcon_text_row(row, FB_WHITE, FB_BLUE, " The whole result: %u QR code%s (%s), version %u-%c: "
-                   "tools/pmuboot-report --from-images PHOTO...", lay.n, lay.n > 1 ? "s" : "",
-                   lay.n > 1 ? "1 to n left to right, top down" : "1 of 1", lay.version, "LMQH"[lay.ecc]);
-    u32 side = (17 + 4 * lay.version + 2 * RESULT_CODE_QUIET) * lay.scale;
-    u32 x0 = (fbcon_fbt.width - lay.cols * side) / 2, y0 = row * 16;
-    for (u32 k = 1; k <= lay.n; k++) {
-        u32 blen = result_code_build(packed, plen, crc, k, lay.n, code_bytes, sizeof(code_bytes));
-        if (!blen || qr_encode(&qr, code_bytes, blen, lay.version, lay.ecc, QR_MASK_AUTO))
-            return; /* cannot happen: the layout fitted each part */
-        draw_code(x0 + (k - 1) % lay.cols * side, y0 + (k - 1) / lay.cols * side, lay.scale);
-    }
+    fbcon_text_row(row, FB_WHITE, FB_BLACK, " smp: %.*s", c ? (int)n : 7, c ? c : "unknown");
+    show_page(0);
 }
 
 bool fbfinal_shown(void)
@@ -116,13 +124,24 @@ bool fbfinal_shown(void)
     return drawn;
 }
 
+/* The page on the serial port too, so that whoever photographs the screen (tools/screenshot.sh --pages) knows
+ * what it shows and when it changed. */
+static void page_marker(u32 page)
+{
+    u32 f0, f1, c0, c1;
+    screen_final_page(&flay, page, &f0, &f1, &c0, &c1);
+    kprintf("# screen: page %u of %u: FAILs %u-%u of %u listed, QR codes %u-%u of %u\n", page + 1, flay.pages,
+            f1 > f0 ? f0 + 1 : 0, f1, flay.fails, c1 > c0 ? c0 + 1 : 0, c1, flay.codes.n);
+}
+
 void fbcon_final_pages(void)
 {
-    if (!drawn || !final_per_page || final_per_page >= final_fails)
+    if (!drawn)
         return;
-    for (u32 first = final_per_page;; first = first + final_per_page < final_fails ? first + final_per_page : 0) {
-        udelay(PAGE_SECONDS * 1000000ull);
-        fbtext_fill(&fbcon_fbt, 0, FAIL_ROW * 16, fbcon_fbt.width, (final_per_page + 1) * 16, FB_BLACK);
-        list_fails(first);
+    page_marker(0);
+    for (u32 page = 1; flay.pages > 1; page = (page + 1) % flay.pages) {
+        udelay(SCREEN_FINAL_PAGE_SECONDS * 1000000ull);
+        show_page(page);
+        page_marker(page);
     }
 }

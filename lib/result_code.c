@@ -52,7 +52,7 @@ static bool try_level(u32 len, u32 w, u32 h, u32 max_n, enum qr_ecc ecc, struct 
                 continue;
             u32 scale = MIN(w / (cols * side), h / (rows * side));
             if (scale > best->scale) {
-                *best = (struct result_layout){n, v, cols, rows, scale, ecc};
+                *best = (struct result_layout){n, v, cols, rows, scale, ecc, n, 1};
                 found = true;
             }
         }
@@ -62,7 +62,7 @@ static bool try_level(u32 len, u32 w, u32 h, u32 max_n, enum qr_ecc ecc, struct 
 
 const char *result_code_layout(u32 len, u32 w, u32 h, u32 min_scale, u32 max_n, struct result_layout *out)
 {
-    struct result_layout best = {0, 0, 0, 0, 0, QR_ECC_M};
+    struct result_layout best = {0, 0, 0, 0, 0, QR_ECC_M, 0, 0};
     try_level(len, w, h, max_n, QR_ECC_M, &best);
     if (best.scale < min_scale) {
         best.scale = 0;
@@ -70,6 +70,45 @@ const char *result_code_layout(u32 len, u32 w, u32 h, u32 min_scale, u32 max_n, 
     }
     if (best.scale < min_scale)
         return "the result does not fit the screen as QR codes";
+    *out = best;
+    return NULL;
+}
+
+/* Codes of each version at each scale, a screen of them at a time. */
+static void try_pages(u32 len, u32 w, u32 h, u32 scale, enum qr_ecc ecc, struct result_layout *best)
+{
+    for (u32 v = 1; v <= QR_VERSION_MAX; v++) {
+        u32 side = (17 + 4 * v + 2 * RESULT_CODE_QUIET) * scale, cap = qr_byte_capacity(v, ecc);
+        u32 cols = w / side, rows = h / side;
+        if (!cols || !rows || cap <= RESULT_CODE_OVERHEAD)
+            continue;
+        u32 n = (len + cap - RESULT_CODE_OVERHEAD - 1) / (cap - RESULT_CODE_OVERHEAD);
+        if (n > RESULT_CODE_MAX)
+            continue;
+        n = MAX(n, 1u);
+        u32 version = qr_fit_version((len + n - 1) / n + RESULT_CODE_OVERHEAD, ecc, 1); /* near-equal parts */
+        u32 per_page = MIN(n, cols * rows), pages = (n + per_page - 1) / per_page;
+        cols = MIN(cols, per_page);
+        rows = (per_page + cols - 1) / cols;
+        bool better = !best->pages || pages < best->pages ||
+                      (pages == best->pages && (scale > best->scale ||
+                                                (scale == best->scale && (ecc > best->ecc ||
+                                                                          (ecc == best->ecc && n < best->n)))));
+        if (better)
+            *best = (struct result_layout){n, version, cols, rows, scale, ecc, per_page, pages};
+    }
+}
+
+const char *result_code_paged_layout(u32 len, u32 w, u32 h, u32 min_scale, struct result_layout *out)
+{
+    if (!result_code_layout(len, w, h, min_scale, RESULT_CODE_MAX, out))
+        return NULL;
+    struct result_layout best = {0, 0, 0, 0, 0, QR_ECC_M, 0, 0};
+    for (u32 scale = MAX(min_scale, 1u); scale <= MAX(min_scale, 8u); scale++)
+        for (u32 e = 0; e < 2; e++) /* M first: L wins only with fewer pages or larger modules */
+            try_pages(len, w, h, scale, e ? QR_ECC_L : QR_ECC_M, &best);
+    if (!best.pages)
+        return "the result does not fit the screen as QR codes, not even a page at a time";
     *out = best;
     return NULL;
 }

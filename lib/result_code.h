@@ -25,12 +25,18 @@
 u32 result_code_build(const u8 *packed, u32 len, u32 crc, u32 k, u32 n, u8 *out, u32 size);
 
 /* How n codes of a packed stream of len bytes are shown in a w x h pixel area: the version and level of every code,
- * their grid, and the pixels a module takes. */
+ * their grid, and the pixels a module takes; per_page of them at once (cols x rows), over pages screens. */
 struct result_layout {
     u32 n, version, cols, rows, scale;
     enum qr_ecc ecc;
+    u32 per_page, pages;
 };
 
 /* The layout with the largest modules for len bytes in w x h (fewer codes among equals): level M, or L when M
  * does not fit; at most max_n codes. NULL on success, else why none fits (modules of at least min_scale pixels). */
 const char *result_code_layout(u32 len, u32 w, u32 h, u32 min_scale, u32 max_n, struct result_layout *out);
+
+/* As result_code_layout on one page when it fits; else the codes paged, a screen of them at a time: the fewest
+ * pages, then the largest modules, then level M over L, then the fewest codes. NULL on success, else why not
+ * (not even one code of min_scale pixels a module fits, or more than RESULT_CODE_MAX codes). */
+const char *result_code_paged_layout(u32 len, u32 w, u32 h, u32 min_scale, struct result_layout *out);

@@ -464,28 +464,34 @@ else
     # The final screen (docs/screen.md): runs with a framebuffer (GRUB, std VGA, exit=halt), a screendump of the final
     # screen (tools/screenshot.sh), its QR codes read by zbarimg, and the report read from them (pmuboot-report
     # --from-images) the serial log's, check for check (tools/qr-report-match); -smp 1, 4 and 64, BIOS and UEFI, with
-    # FAILs (an emulated PMU fault) and without. name | screenshot.sh options | --append | FAILs at least
+    # FAILs (an emulated PMU fault) and without. Every page of the final screen is taken (screenshot.sh --pages, a
+    # page every 8 s): the codes are read from all of them, and the FAILs listed on them must be all the FAILs.
+    # name | screenshot.sh options | --append | FAILs at least | pages at least
     screen_runs=(
-        "screen-bios-pc-smp1|--smp 1|suite=boot|0"
-        "screen-bios-pc-smp4-fails|--smp 4|pmu=emulated:intel-v4 pmu_fault=width suite=pmu_regs,pmi fold=off|20"
-        "screen-bios-q35-smp64|--machine q35 --smp 64|suite=boot,apic|0"
-        "screen-bios-q35-smp64-fails|--machine q35 --smp 64|pmu=emulated:intel-v4 pmu_fault=width suite=boot,pmu_regs|20"
+        "screen-bios-pc-smp1|--smp 1|suite=boot|0|1"
+        "screen-bios-pc-smp4-fails|--smp 4|pmu=emulated:intel-v4 pmu_fault=width suite=pmu_regs,pmi fold=off|20|2"
+        "screen-bios-q35-smp64|--machine q35 --smp 64|suite=boot,apic|0|1"
+        "screen-bios-q35-smp64-fails|--machine q35 --smp 64|pmu=emulated:intel-v4 pmu_fault=width suite=boot,pmu_regs|20|1"
     )
     [[ $have_uefi == yes ]] && screen_runs+=(
-        "screen-uefi-q35-smp4|--uefi --machine q35 --smp 4|suite=boot,apic|0"
-        "screen-uefi-pc-smp1-fails|--uefi --smp 1|pmu=emulated:intel-v4 pmu_fault=width suite=boot,pmu_regs|1"
+        "screen-uefi-q35-smp4|--uefi --machine q35 --smp 4|suite=boot,apic|0|1"
+        "screen-uefi-pc-smp1-fails|--uefi --smp 1|pmu=emulated:intel-v4 pmu_fault=width suite=boot,pmu_regs|1|1"
     )
     mkdir -p "$out/screen"
     for r in "${screen_runs[@]}"; do
-        IFS='|' read -r name opts append min_fails <<<"$r"
+        IFS='|' read -r name opts append min_fails min_pages <<<"$r"
         png=$out/screen/$name.png
         # shellcheck disable=SC2086
-        if ! tools/screenshot.sh $opts --append "$append" --timeout 120 "$png" >/dev/null 2>"$out/screen/$name.err"; then
+        if ! pngs=$(tools/screenshot.sh --pages $opts --append "$append" --timeout 120 "$png" 2>"$out/screen/$name.err"); then
             run_check no "screen/$name: no screenshot: $(tail -n 1 "$out/screen/$name.err")"
             continue
         fi
+        mapfile -t pngs <<<"$pngs"
+        if [[ ${#pngs[@]} -lt $min_pages ]]; then
+            run_check no "screen/$name: want the final screen in at least $min_pages pages, got ${#pngs[@]} ($(grep -a '^# screen: page 1 ' "$out/screen/$name.serial.log"))"
+        fi
         tools/pmuboot-report -q --json "$out/screen/$name.serial.json" "$out/screen/$name.serial.log" 2>/dev/null || true
-        if ! tools/pmuboot-report -q --from-images --json "$out/screen/$name.qr.json" "$png" 2>"$out/screen/$name.qr.err" &&
+        if ! tools/pmuboot-report -q --from-images --json "$out/screen/$name.qr.json" "${pngs[@]}" 2>"$out/screen/$name.qr.err" &&
             [[ ! -s $out/screen/$name.qr.json ]]; then
             run_check no "screen/$name: no report from the screen's QR codes: $(head -n 3 "$out/screen/$name.qr.err" | tr '\n' ' ')"
             continue
@@ -494,13 +500,13 @@ else
         if [[ ${failed:-0} -lt $min_fails ]]; then
             run_check no "screen/$name: want at least $min_fails FAILs in the report from the codes, got ${failed:-none}"
         elif m=$(tools/qr-report-match "$out/screen/$name.serial.json" "$out/screen/$name.qr.json" 2>&1); then
-            run_check yes "screen/$name: the final screen's QR codes, read by zbarimg, give the serial log's report ($failed failed; ${m#qr-report-match: }; $png)"
+            run_check yes "screen/$name: the final screen's QR codes, read by zbarimg from its ${#pngs[@]} page(s), give the serial log's report ($failed failed; ${m#qr-report-match: }; $png)"
         else
             run_check no "screen/$name: the report from the QR codes differs from the serial log's: ${m//$'\n'/; }"
         fi
-        # The FAILs listed above the codes: as many rows of red text as the stream has FAIL lines, up to a page.
+        # The FAILs listed above the codes, page by page: together as many rows of red text as the stream has FAIL lines.
         nf=$(grep -a '^not ok' "$out/screen/$name.serial.log" | grep -vc ' # TODO' || true)
-        if m=$(tools/screen-grid-check --fails "$nf" "$png" 2>&1); then
+        if m=$(tools/screen-grid-check --fails "$nf" --log "$out/screen/$name.serial.log" "${pngs[@]}" 2>&1); then
             run_check yes "screen/$name: the final screen lists the FAILs (${m#screen-grid-check: })"
         else
             run_check no "screen/$name: ${m//$'\n'/; }"
@@ -509,8 +515,9 @@ else
     [[ $have_uefi == yes ]] || run_check yes "screen/screen-uefi-* # SKIP $uefi_why"
     # The live grid: a screendump mid-run (once the pmi suite starts, seconds before the run ends), its cells where
     # lib/screen_grid.c's layout puts them and of the colour the verdicts so far say (tools/screen-grid-check):
-    # boot passed on every thread, pmu_regs failed on every thread (pmu_fault=width).
-    # name | screenshot.sh options | --append | threads | colour of each suite's row so far
+    # boot passed on every thread, pmu_regs failed on every thread (pmu_fault=width): the threads agree, one column
+    # labelled cpu[0-63] (or cpu[0-3]).
+    # name | screenshot.sh options | --append | threads (all agreeing) | colour of each suite's row so far
     grid_runs=("grid-bios-q35-smp64|--machine q35 --smp 64|pmu=emulated:intel-v4 pmu_fault=width suite=boot,pmu_regs,pmi|64|green red")
     [[ $have_uefi == yes ]] &&
         grid_runs+=("grid-uefi-q35-smp4|--uefi --machine q35 --smp 4|pmu=emulated:intel-v4 pmu_fault=width suite=boot,pmu_regs,pmi|4|green red")
