@@ -5,7 +5,7 @@ use strict;
 use utf8;
 use warnings;
 use Exporter 'import';
-use PmuBoot::Log qw(numeric);
+use PmuBoot::Log qw(cpu_ranges numeric);
 our @EXPORT_OK = qw(counts_text machine_lines grouped cpu_list md_escape min series);
 
 sub counts_text {
@@ -58,14 +58,10 @@ sub grouped {
     return map { $g{$_} } @order;
 }
 
+# "cpu0-3,5" for the CPUs of CHECKS ('' when none has one: run-once checks).
 sub cpu_list {
     my @cpus = sort { $a <=> $b } grep { defined } map { $_->{cpu} } @_;
-    return '' unless @cpus;
-    my @r;
-    for my $c (@cpus) {
-        if (@r && $r[-1][1] == $c - 1) { $r[-1][1] = $c } else { push @r, [$c, $c] }
-    }
-    return 'cpu' . join(',', map { $_->[0] == $_->[1] ? $_->[0] : "$_->[0]-$_->[1]" } @r);
+    return @cpus ? cpu_ranges(\@cpus) : '';
 }
 
 sub md_escape { my $s = shift // ''; $s =~ s/([|\\`*_\[\]<>])/\\$1/g; $s =~ s/\n/ /g; return $s }

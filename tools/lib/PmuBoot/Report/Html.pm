@@ -6,7 +6,7 @@ use utf8;
 use warnings;
 use Exporter 'import';
 use PmuBoot::Log qw(cpu_ranges);
-use PmuBoot::Report::Common qw(counts_text machine_lines grouped cpu_list min series);
+use PmuBoot::Report::Common qw(machine_lines grouped cpu_list min series);
 our @EXPORT_OK = qw(html_report);
 
 sub h { my $s = shift // ''; $s =~ s/&/&amp;/g; $s =~ s/</&lt;/g; $s =~ s/>/&gt;/g; $s =~ s/"/&quot;/g; return $s }
