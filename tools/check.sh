@@ -300,17 +300,22 @@ qemu10_runs=(
     "qemu10-q35-iommu-max-smp520|--machine q35 --iommu --cpu max --smp 520 --append suite=smp --timeout 300"
 )
 qemu10_why="" q10=""
-if [[ ${CHECK_QEMU:-1} == 0 ]] || ! selected qemu; then
+if [[ ${CHECK_QEMU:-1} == 0 ]]; then
     :
+elif ! selected qemu; then   # --only without the qemu step: the QEMU 10 runs the last run left are judged
+    [[ -e $out/qemu/${qemu10_runs[0]%%|*}.status ]] && q10=build/qemu10/qemu-system-x86_64
 elif [[ ${CHECK_QEMU10:-1} == 0 ]]; then
     qemu10_why="CHECK_QEMU10=0"
 elif q10=$(tools/qemu10.sh 2>"$out/qemu10.err" </dev/null); then
     q10=${q10#"$repo"/}   # relative: the options below are split on blanks
     echo "check: QEMU 10: $q10 ($("$q10" --version 2>/dev/null | head -n 1))"
-    for r in "${qemu10_runs[@]}"; do qemu_runs+=("${r%%|*}|--qemu $q10 ${r#*|}"); done
 else
+    q10=""
     qemu10_why=$(tail -n 1 "$out/qemu10.err" | sed 's/^qemu10: //')
     qemu10_why=${qemu10_why:-tools/qemu10.sh failed without a reason}
+fi
+if [[ -n $q10 ]]; then
+    for r in "${qemu10_runs[@]}"; do qemu_runs+=("${r%%|*}|--qemu $q10 ${r#*|}"); done
 fi
 # KVM, wherever /dev/kvm is usable (else one SKIP line in runs.tap names the runs and the reason): suites boot and
 # init at -smp 1 and 4 must complete with 0 FAILs (KVM's named deviations are TODO). Not the default suites: on the
@@ -322,8 +327,10 @@ kvm_runs=(
     "kvm-q35-smp4|--accel kvm --machine q35 --smp 4 --append suite=boot,init --timeout 180"
 )
 kvm_why=""
-if [[ ${CHECK_QEMU:-1} == 0 ]] || ! selected qemu; then
+if [[ ${CHECK_QEMU:-1} == 0 ]]; then
     :
+elif ! selected qemu; then   # as for QEMU 10: the KVM runs the last run left
+    [[ -e $out/qemu/${kvm_runs[0]%%|*}.status ]] && qemu_runs+=("${kvm_runs[@]}")
 elif [[ ${CHECK_KVM:-1} == 0 ]]; then
     kvm_why="CHECK_KVM=0"
 elif [[ -r /dev/kvm && -w /dev/kvm ]]; then
