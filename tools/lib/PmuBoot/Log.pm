@@ -67,12 +67,12 @@ sub decode_text {
     return eval { my $c = $data; utf8::decode($c) ? $c : undef } // do { my $c = $data; utf8::upgrade($c); $c };
 }
 
+# The text of the log FILE ("-": standard input, not a terminal).
 sub read_log {
     my ($file) = @_;
     fatal('standard input is a terminal: give a log file or pipe one in') if $file eq '-' && -t STDIN;
     return decode_text(slurp($file));
 }
-
 
 # Clean one physical line: ANSI/VT100 escapes, carriage returns (a bare CR inside a line means the terminal
 # overwrote what came before it: keep what follows), other control characters.
@@ -87,7 +87,6 @@ sub clean_line {
     $l =~ s/[\x00-\x08\x0b-\x1f\x7f]//g;
     return $l;
 }
-
 
 # The cleaned lines of a log's text.
 sub clean_lines {
@@ -110,8 +109,11 @@ sub stream_start {
     return ($start, $n);
 }
 
+# A capture tool's timestamp at the start of a line: "2024-05-01 12:00:00.123 ", "[2024-05-01T12:00:00Z] ".
 my $TS_RE = qr/^\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?[ \t]?/;
 
+# The run of the log FILE, named NAME (default: the file's name); TEXT, when given, is the log's text already
+# read (a run from QR codes). Fatal when there is no TAP stream in it.
 sub load_run {
     my ($file, $name, $text) = @_;
     $text //= read_log($file);
