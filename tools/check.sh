@@ -3,8 +3,8 @@
 #
 #   tools/check.sh                         every step, in the order of the table `steps` below
 #   tools/check.sh --only STEP[,STEP...]   those steps, in the table's order (e.g. --only host,layers); build/check/
-#                                          is kept, so a step that judges another's output (order, reports,
-#                                          evidence, lava judge the qemu step's logs) judges what the last run left
+#                                          is kept, so a step that judges another's output (console, evidence,
+#                                          reports, lava judge the qemu step's logs) judges what the last run left
 #   tools/check.sh --list                  the steps: name, whether it boots QEMU, what it checks
 #
 # Each step is a function, step_NAME, whose comment says what it checks; "check: --- NAME: ..." comes before its
