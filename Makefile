@@ -128,7 +128,7 @@ $(BUILD)/tools/%: tools/%.c $(HOST_LIB)
 	@mkdir -p $(dir $@)
 	$(HOSTCC) $(HOST_CFLAGS) -MMD -MP $< $(HOST_LIB) -o $@
 
-# bench-pmi runs under valgrind (tools/bench-pmi.sh): no sanitizers, -O2 as in the kernel.
+# bench-pmi runs under valgrind (tools/benchmarks/pmi.sh): no sanitizers, -O2 as in the kernel.
 $(BUILD)/tools/bench-pmi: tools/bench-pmi.c pmu/*.[ch] emul/*.[ch] lib/format.c lib/cpu_ident.c lib/uarch.c emul/model/*.[ch] lib/opt_choice.c lib/apic_timer_calc.c tests/host/support/pmi_harness.c tests/host/support/caps_fixture.c tests/host/support/*.h
 	@mkdir -p $(dir $@)
 	$(HOSTCC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. $(filter %.c,$^) -o $@
@@ -150,14 +150,9 @@ check-built: $(HOST_TESTS) $(TOOLS) $(KERNEL_ELF)
 lava:
 	tools/lava/run.sh
 
+# Every benchmark of tools/bench, or those BENCH names (`make bench BENCH="boot pmi"`; `tools/bench --list`).
 bench: $(KERNEL_ELF)
-	tools/bench.sh
-	tools/bench-events.sh
-	tools/bench-smp.sh
-	tools/bench-run.sh
-	tools/bench-pmi.sh
-	tools/bench-emul.sh
-	tools/bench-scale.sh
+	tools/bench $(BENCH)
 
 clean:
 	rm -rf $(BUILD)

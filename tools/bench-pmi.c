@@ -1,6 +1,6 @@
 /* bench-pmi: the cost of the PMI handler (pmu/pmi.c) per PMI, run against the register-level PMU/APIC model
  * (tests/host/support/): PMU/APIC register accesses, counted by the hw_access layer, for one overflow and for
- * every counter of the PMU overflowing at once, per variant. tools/bench-pmi.sh adds instruction counts by
+ * every counter of the PMU overflowing at once, per variant. tools/benchmarks/pmi.sh adds instruction counts by
  * running `--loop` under callgrind with --toggle-collect=pmi_handle. Built without sanitizers at -O2 (Makefile).
  *
  *   bench-pmi                          one `name: value unit` line per figure

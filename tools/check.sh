@@ -1,62 +1,16 @@
 #!/usr/bin/env bash
 # tools/check.sh: everything `make check` runs (the Makefile builds the host tests, tools and kernel first).
 #
-#   1. every host test (tests/host/test_*.c and the suites' tests/*/host/test_*.c, built in build/host/) with
-#      CMOCKA_MESSAGE_OUTPUT=TAP; its stdout is one TAP stream
-#   1b. tools/layers: no #include points up the layer order (lib < kernel,apic,boot < pmu < emul < harness < tests)
-#      beyond the ones tools/layers.allow lists; no link reference in the kernel's objects (build/k/, built by
-#      make before this script) points up, and no files of one layer reference each other in a loop, beyond the
-#      ones tools/layers-calls.allow lists (both lists may only shrink)
-#   1c. tools/gen-event-catalog generate on the committed inputs (tools/catalog/) gives the committed
-#      pmu/event_catalog_data.c, byte for byte
-#   1d. build/tools/event-catalog-doc gives the committed docs/event-catalog-parts.md, byte for byte
-#   2. build/tools/pmu-decode --all on each tests/host/data/*.txt: one check per dump (it must decode)
-#   2a. build/tools/pmu-decode --checks on each tests/host/data/*.txt holding more than one logical CPU: the
-#      verdicts pmuboot's CPUID-only checks would give on that (healthy) machine; one check per dump, which
-#      requires exit status 0, a well-formed stream and no "not ok" line (build/check/decode/*.checks.tap)
-#   3. QEMU runs of the kernel through run-qemu.sh: -kernel on pc and q35 with -smp 1, 4, 16 and 64 (q35), the
-#      Skylake-Client, Icelake-Server and EPYC CPU models, serial bring-up, run=serial (checks one CPU at a
-#      time), the same -smp 4 run twice, the per-check time limit (suite=timeout), a hang of the boot CPU stopped by
-#      an idle AP's NMI in one boot (hang-nmi-q35) and one with NMIs blocked that the reset watchdog ends, the AP
-#      saying its NMI went unanswered (watchdog-*-q35); the GRUB ISO's
-#      multiboot2 entry on pc and multiboot entry on q35; UEFI (OVMF) once if OVMF and GRUB EFI are
-#      installed; without the 8254 PIT (--no-pit) on pc and q35; console=auto with an ACPI SPCR table naming
-#      COM2 (--spcr ttyS1: the stream must arrive on COM2 and say so in its "# console:" line, COM1 must not
-#      carry it); console= naming RAM (uart,0x3f8: MMIO at the real-mode IVT; uart,mmio32,0x200000: inside the image)
-#      must be refused with its reason in the "# console:" line on COM1, which carries the run; the ISO with std VGA (--vga std: the kernel must find GRUB's framebuffer and mirror lines on
-#      it); a network boot (--pxe: QEMU's iPXE loads the kernel over TFTP, default suites, 2 CPUs); and two runs
-#      that must fail: the bad-input path ("nonsense=1" must fail fast and name the word) and no-clock (no PIT,
-#      HPET or ACPI: boot/clocks must fail rather than a TSC frequency be made up). With QEMU 10 from
-#      bookworm-backports (tools/qemu10.sh; a SKIP line names the runs and the reason when it cannot be had):
-#      x2APIC mode under TCG (-cpu max -smp 4, q35) and 288 CPUs (q35 + intel-iommu, suite=smp,apic,x2apic: the
-#      APIC timer checks on 288 vCPUs sharing 2 host cores, the hardest case for timing verdicts). Where /dev/kvm
-#      is usable (else a SKIP line), suites boot and init under KVM at -smp 1 and 4 (kvm_runs).
-#      Suite reset (reset=all: 0xCF9, 8042 0xFE, triple fault) through -kernel on pc and q35, the GRUB ISO's
-#      multiboot2 entry on q35 and multiboot entry on pc, and UEFI on pc: QEMU must exit by itself with a PASS
-#      after four boots; the last boot's stream is the run's (build/check/qemu/reset-*.last.log)
-#   3d. a run that must bail out inside a boot-CPU check and still put every change back (bail_runs); runs that must
-#      pass and print a line (pattern_runs: a WDAT without SET_COUNTDOWN_PERIOD refused, the default
-#      q35 run leaving the TCO's NO_REBOOT as found) and restore_skip=record failing machine/restored; every ledger
-#      entry the runs printed is in docs/running.md's table (tools/ledger-doc-check)
-#   3f. run-qemu.sh's own failure reports on tools/stop-guest.asm's tiny guests: a hang's TIMEOUT shows QEMU's stderr
-#      first; a guest panic (pvpanic) and, with /dev/kvm, a KVM internal error end the run at once, BROKEN with QEMU's
-#      run state (QMP query-status)
-#   3g. tools/cmdline-sweep: 7 boots (suite=boot, -smp 2) with random command lines of valid words, every other one with
-#      an invalid word; the seed is printed (CHECK_SWEEP_SEED=S repeats it); a boot that prints nothing, hangs, ends
-#      otherwise than its stream, or accepts an invalid word fails (build/check/sweep.tap, build/check/sweep/)
-#   3c. the emulated PMU (tools/emul-check.sh): every pmu=emulated:KIND at -smp 2 with the PMU suites, 0 FAILs
-#      and every PMU verdict marked; every row of tools/fault-expect.txt makes exactly its checks FAIL
-#   3b. tools/pmuboot-report's reports of every QEMU run (run-qemu.sh --report), validated: JUnit against
-#      tests/report/junit.xsd, JSON against docs/report-json.schema.json, HTML parsed and self-contained, and the
-#      report's verdict agreeing with run-qemu's (build/check/reports.tap)
-#   2b. tests/report/run.sh: the report tool's own tests on fixtures (truncated, noisy CRLF+ANSI+BMC, normal),
-#      one headless Chromium render (SKIP without chromium)
-#   3e. tools/lava/check-jobs: every LAVA job (tools/lava/*.yaml) valid for LAVA's own schema (lava-common), and each
-#      job's test monitor, applied to the monitor=lava run's log as LAVA's dispatcher applies it, records one result
-#      per check and thread equal to pmuboot's verdict (lava-run itself: `make lava`)
-#   3c. tools/tap-order: the -smp 4 stream equals its repeat and its run=serial twin test point by test point
-#   4. tools/tapsum over all streams, plus build/check/runs.tap: one check per program run that its exit
-#      status agrees with its stream (a crash, sanitizer abort, timeout or disagreement fails it)
+#   tools/check.sh                         every step, in the order of the table `steps` below
+#   tools/check.sh --only STEP[,STEP...]   those steps, in the table's order (e.g. --only host,layers); build/check/
+#                                          is kept, so a step that judges another's output (console, evidence,
+#                                          reports, lava judge the qemu step's logs) judges what the last run left
+#   tools/check.sh --list                  the steps: name, whether it boots QEMU, what it checks
+#
+# Each step is a function, step_NAME, whose comment says what it checks; "check: --- NAME: ..." comes before its
+# own "check: ..." lines. A step records its verdicts as TAP streams (`streams`: NAME=FILE, summed by
+# tools/tapsum) and as lines of build/check/runs.tap (`run_check`). The runs' tables (qemu_runs, error_runs,
+# pattern_runs, bail_runs, screen_runs, ...) hold one row per run: add a run as a row, a check as a step.
 #
 # Logs: build/check/ (host/*.tap, decode/*.out, qemu/*.log and *.err, runs.tap, summary.txt).
 # The last line is tapsum's "N passed, N failed, N skipped"; the exit status is non-zero if anything failed.
@@ -66,12 +20,49 @@
 # (skip the QEMU 10 runs, recorded as SKIP), CHECK_EMUL=0 (skip the emulated-PMU runs, recorded as SKIP),
 # CHECK_SWEEP_SEED=S (the command-line sweep's seed, to repeat one; default from the clock), CHECK_KVM=0 (skip the
 # KVM runs, recorded as SKIP).
+# shellcheck disable=SC2317  # the steps are called by name, from the table
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 out=build/check
-rm -rf "$out"
+
+# name | qemu: boots QEMU or judges its runs (skipped with CHECK_QEMU=0) | what it checks
+steps=(
+    "host|-|every host test program, its exit status against its TAP"
+    "layers|-|no #include and no call points up the layer order, no loop of calls within a layer; docs/architecture.md's include edges are the tree's"
+    "generated|-|generated sources and docs regenerate byte for byte from their committed inputs"
+    "decode|-|build/tools/pmu-decode --all on every CPUID dump"
+    "decode_checks|-|build/tools/pmu-decode --checks on every dump of a whole machine: no FAIL"
+    "report_tests|-|tests/report/run.sh: tools/pmuboot-report's own tests"
+    "qemu|qemu|the QEMU runs (qemu_runs, error_runs, pattern_runs, bail_runs) and what their logs must show"
+    "screen|qemu|the final screen's QR codes and the live grid (screen_runs, grid_runs)"
+    "console|qemu|console= naming RAM refused, console=auto following the ACPI SPCR (logs of the qemu step)"
+    "stop_guest|qemu|run-qemu.sh's own failure reports on tools/stop-guest.asm's guests"
+    "sweep|qemu|tools/cmdline-sweep: random command lines"
+    "emulated|qemu|the emulated PMU: every KIND, every pmu_fault= row (tools/emul-check.sh)"
+    "evidence|qemu|no check's YAML cut in any QEMU or emulated-PMU run"
+    "reports|qemu|tools/pmuboot-report's reports of every QEMU run, validated"
+    "lava|qemu|the LAVA jobs against LAVA's schema, their monitors on the monitor=lava runs' logs"
+)
+step_names() { local s; for s in "${steps[@]}"; do printf '%s ' "${s%%|*}"; done; }
+
+only=""
+case ${1:-} in
+    --list)
+        for s in "${steps[@]}"; do IFS='|' read -r name needs what <<<"$s"; printf '%-14s %-5s %s\n' "$name" "$needs" "$what"; done
+        exit 0 ;;
+    --only)
+        only=",${2:?usage: tools/check.sh --only STEP[,STEP...] (tools/check.sh --list)},"
+        for s in ${2//,/ }; do
+            [[ " $(step_names)" == *" $s "* ]] || { echo "check: no step '$s' (steps: $(step_names))" >&2; exit 2; }
+        done ;;
+    "") ;;
+    *) echo "check: unknown argument '$1' (--only STEP[,STEP...], --list)" >&2; exit 2 ;;
+esac
+selected() { [[ -z $only || $only == *",$1,"* ]]; }   # selected STEP: is STEP to run?
+
+[[ -n $only ]] || rm -rf "$out"
 mkdir -p "$out/host" "$out/decode" "$out/qemu"
 start=$(date +%s)
 
@@ -81,147 +72,188 @@ run_check() {  # run_check OK? DESCRIPTION
     if [[ $1 == yes ]]; then runs+=("ok - $2"); else runs+=("not ok - $2"); fi
 }
 
-# --- 1. host unit tests ----------------------------------------------------------------------------------
-host_tests=()
-# From the sources (a stale binary of a renamed test is not run), in the Makefile's folders (HOST_TEST_DIRS).
-for src in tests/host/test_*.c tests/*/host/test_*.c; do
-    host_tests+=("build/host/$(basename "$src" .c)")
-done
-echo "check: ${#host_tests[@]} host test programs"
-for t in "${host_tests[@]}"; do
-    name=${t##*/}
-    set +e
-    CMOCKA_MESSAGE_OUTPUT=TAP PMUBOOT_IMAGE=${CHECK_KERNEL:-} "$t" >"$out/host/$name.tap" 2>"$out/host/$name.err" </dev/null
-    status=$?
-    tools/tapsum --quiet "$out/host/$name.tap" >/dev/null 2>&1
-    tap_status=$?
-    set -e
-    streams+=("host/$name=$out/host/$name.tap")
-    # cmocka exits with the number of failed tests; a signal (crash, sanitizer abort) gives 128+N or 1.
-    if [[ $status -eq 0 && $tap_status -eq 0 ]]; then
-        run_check yes "host/$name: exit status 0 agrees with its TAP"
-    elif [[ $status -ne 0 && $tap_status -ne 0 ]]; then
-        run_check yes "host/$name: exit status $status agrees with its failing TAP"
-    elif [[ $status -ne 0 ]]; then
-        run_check no "host/$name: exit status $status but its TAP passed (crash or sanitizer report? see $out/host/$name.err)"
-    else
-        run_check no "host/$name: exit status 0 but its TAP failed or is broken"
-    fi
-done
-
-# --- 1b. the layers: no include and no call points up the layer order, no loop of calls within a layer, except
-# those tools/layers.allow and tools/layers-calls.allow list; the evidence is the counts -----------------------
-for part in includes calls; do
-    if layers_out=$(tools/layers --$part 2>&1); then
-        run_check yes "layers: ${layers_out##*layers: } (tools/layers --$part)"
-    else
-        run_check no "layers: ${layers_out//$'\n'/; } (tools/layers --$part)"
-    fi
-done
-
-# The include edges docs/architecture.md shows are the tree's (tools/layers --doc), so the map cannot drift.
-doc_edges=$(awk '/^Include edges between folders/ { on = 1; next } on && /^```$/ { if (in_block) exit; in_block = 1; next } in_block' docs/architecture.md)
-if [[ $doc_edges == "$(tools/layers --doc)" ]]; then
-    run_check yes "layers: docs/architecture.md's include edges are the tree's (tools/layers --doc)"
-else
-    run_check no "layers: docs/architecture.md's include edges differ from the tree's: put tools/layers --doc's output there"
-fi
-
-# --- 1c. the event catalog regenerates from its committed input ---------------------------------------------
-if regen_err=$(tools/gen-event-catalog generate tools/catalog/intel-perfmon.json tools/catalog/linux-pmu-events.json 2>&1 >"$out/event_catalog_data.c") &&
-    cmp -s "$out/event_catalog_data.c" pmu/event_catalog_data.c; then
-    run_check yes "event catalog: pmu/event_catalog_data.c regenerates from tools/catalog/intel-perfmon.json"
-else
-    run_check no "event catalog: pmu/event_catalog_data.c differs from what tools/gen-event-catalog generates${regen_err:+ ($regen_err)} (diff $out/event_catalog_data.c pmu/event_catalog_data.c)"
-fi
-if regen_err=$(tools/gen-tco-ids tools/tco/lpc-ich-itco2.txt 2>&1 >"$out/tco_lpc_ids.c") && cmp -s "$out/tco_lpc_ids.c" lib/tco_lpc_ids.c; then
-    run_check yes "watchdog: lib/tco_lpc_ids.c regenerates from tools/tco/lpc-ich-itco2.txt (Linux lpc_ich)"
-else
-    run_check no "watchdog: lib/tco_lpc_ids.c differs from what tools/gen-tco-ids generates${regen_err:+ ($regen_err)} (diff $out/tco_lpc_ids.c lib/tco_lpc_ids.c)"
-fi
-if build/tools/event-catalog-doc >"$out/event-catalog-parts.md" 2>&1 && cmp -s "$out/event-catalog-parts.md" docs/event-catalog-parts.md; then
-    run_check yes "event catalog: docs/event-catalog-parts.md is what build/tools/event-catalog-doc generates"
-else
-    run_check no "event catalog: docs/event-catalog-parts.md differs from build/tools/event-catalog-doc (diff $out/event-catalog-parts.md docs/event-catalog-parts.md)"
-fi
-
-# --- 2. pmu-decode on the CPUID dumps ----------------------------------------------------------------------
-decode_tap=$out/decode.tap
-{
-    echo "TAP version 13"
-    dumps=(tests/host/data/*.txt)
-    n=0
-    if [[ ! -x build/tools/pmu-decode ]]; then
-        echo "ok 1 - pmu-decode # SKIP build/tools/pmu-decode not built"; n=1
-    elif [[ ! -e ${dumps[0]} ]]; then
-        echo "ok 1 - pmu-decode # SKIP no dumps in tests/host/data/*.txt"; n=1
-    else
-        for d in "${dumps[@]}"; do
-            n=$((n + 1))
-            base=$(basename "$d" .txt)
-            if build/tools/pmu-decode --all "$d" >"$out/decode/$base.out" 2>&1 </dev/null; then
-                echo "ok $n - pmu-decode/$base"
-            else
-                echo "not ok $n - pmu-decode/$base (exit status $?, see $out/decode/$base.out)"
-            fi
-        done
-    fi
-    echo "1..$n"
-} >"$decode_tap"
-streams+=("pmu-decode=$decode_tap")
-echo "check: pmu-decode on $(grep -c '^\(not \)\{0,1\}ok' "$decode_tap") dumps"
-
-# --- 2a. pmu-decode --checks on the dumps of whole machines --------------------------------------------------
-# A dump of several logical CPUs is a machine: its predicted smp/topology, smp/features, pmu_enum/discover and
-# pmu_enum/consistent verdicts (the kernel's decision code, tests/host/support/checks_predict.c) must hold no
-# "not ok": the dumps are of healthy CPUs. Each prediction is kept in build/check/decode/NAME.checks.tap.
-checks_tap=$out/decode-checks.tap
-{
-    echo "TAP version 13"
-    n=0
-    if [[ ! -x build/tools/pmu-decode ]]; then
-        echo "ok 1 - pmu-decode --checks # SKIP build/tools/pmu-decode not built"; n=1
-    else
-        for d in tests/host/data/*.txt; do
-            [[ -e $d ]] || continue
-            cpus=$(build/tools/pmu-decode "$d" 2>/dev/null </dev/null |
-                   sed -n 's/^dump: .*, logical CPU 0 of \([0-9]*\) .*/\1/p' || true)
-            [[ ${cpus:-0} -gt 1 ]] || continue
-            n=$((n + 1))
-            base=$(basename "$d" .txt)
-            pred=$out/decode/$base.checks.tap
-            set +e
-            build/tools/pmu-decode --checks "$d" >"$pred" 2>"$out/decode/$base.checks.err" </dev/null
-            status=$?
-            tools/tapsum --quiet "$pred" >/dev/null 2>&1
-            tap_status=$?
-            set -e
-            fails=$(grep -c '^not ok' "$pred" || true)
-            if [[ $status -eq 0 && $tap_status -eq 0 && $fails -eq 0 ]]; then
-                echo "ok $n - pmu-decode --checks/$base ($cpus CPUs: $(tail -n 1 "$pred"))"
-            else
-                first=$(grep -m 1 '^not ok' "$pred" || true)
-                first=${first//#/}   # a '#' would start a TAP directive on this line
-                echo "not ok $n - pmu-decode --checks/$base (exit status $status, $fails not ok${first:+, first: $first}; see $pred)"
-            fi
-        done
-        if [[ $n -eq 0 ]]; then
-            echo "ok 1 - pmu-decode --checks # SKIP no dump in tests/host/data/*.txt holds more than one logical CPU"; n=1
+# every host test (tests/host/test_*.c and the suites' tests/*/host/test_*.c, built in build/host/) with
+# CMOCKA_MESSAGE_OUTPUT=TAP; its stdout is one TAP stream
+step_host() {
+    host_tests=()
+    # From the sources (a stale binary of a renamed test is not run), in the Makefile's folders (HOST_TEST_DIRS).
+    for src in tests/host/test_*.c tests/*/host/test_*.c; do
+        host_tests+=("build/host/$(basename "$src" .c)")
+    done
+    echo "check: ${#host_tests[@]} host test programs"
+    for t in "${host_tests[@]}"; do
+        name=${t##*/}
+        set +e
+        CMOCKA_MESSAGE_OUTPUT=TAP PMUBOOT_IMAGE=${CHECK_KERNEL:-} "$t" >"$out/host/$name.tap" 2>"$out/host/$name.err" </dev/null
+        status=$?
+        tools/tapsum --quiet "$out/host/$name.tap" >/dev/null 2>&1
+        tap_status=$?
+        set -e
+        streams+=("host/$name=$out/host/$name.tap")
+        # cmocka exits with the number of failed tests; a signal (crash, sanitizer abort) gives 128+N or 1.
+        if [[ $status -eq 0 && $tap_status -eq 0 ]]; then
+            run_check yes "host/$name: exit status 0 agrees with its TAP"
+        elif [[ $status -ne 0 && $tap_status -ne 0 ]]; then
+            run_check yes "host/$name: exit status $status agrees with its failing TAP"
+        elif [[ $status -ne 0 ]]; then
+            run_check no "host/$name: exit status $status but its TAP passed (crash or sanitizer report? see $out/host/$name.err)"
+        else
+            run_check no "host/$name: exit status 0 but its TAP failed or is broken"
         fi
+    done
+}
+
+# tools/layers: no #include points up the layer order (lib < kernel,apic,boot < pmu < emul < harness < tests)
+# beyond the ones tools/layers.allow lists; no link reference in the kernel's objects (build/k/, built by make
+# before this script) points up, and no files of one layer reference each other in a loop, beyond the ones
+# tools/layers-calls.allow lists (both lists may only shrink); the evidence is the counts
+step_layers() {
+    for part in includes calls; do
+        if layers_out=$(tools/layers --$part 2>&1); then
+            run_check yes "layers: ${layers_out##*layers: } (tools/layers --$part)"
+        else
+            run_check no "layers: ${layers_out//$'\n'/; } (tools/layers --$part)"
+        fi
+    done
+
+    # The include edges docs/architecture.md shows are the tree's (tools/layers --doc), so the map cannot drift.
+    doc_edges=$(awk '/^Include edges between folders/ { on = 1; next } on && /^```$/ { if (in_block) exit; in_block = 1; next } in_block' docs/architecture.md)
+    if [[ $doc_edges == "$(tools/layers --doc)" ]]; then
+        run_check yes "layers: docs/architecture.md's include edges are the tree's (tools/layers --doc)"
+    else
+        run_check no "layers: docs/architecture.md's include edges differ from the tree's: put tools/layers --doc's output there"
     fi
-    echo "1..$n"
-} >"$checks_tap"
-streams+=("pmu-decode-checks=$checks_tap")
-echo "check: pmu-decode --checks on $(grep -c '^\(not \)\{0,1\}ok' "$checks_tap") multi-CPU dumps"
+}
 
-# --- 2b. the report tool's tests ------------------------------------------------------------------------------
-set +e
-tests/report/run.sh "$out/report-tests" >"$out/report-tests.tap" 2>"$out/report-tests.err" </dev/null
-set -e
-streams+=("report-tests=$out/report-tests.tap")
-echo "check: report tests: $(grep -c '^ok' "$out/report-tests.tap") of $(grep -c '^\(not \)\{0,1\}ok' "$out/report-tests.tap") ok (see $out/report-tests/)"
+# tools/gen-event-catalog generate on the committed inputs (tools/catalog/) gives the committed
+# pmu/event_catalog_data.c, byte for byte
+# build/tools/event-catalog-doc gives the committed docs/event-catalog-parts.md, byte for byte
+step_generated() {
+    if regen_err=$(tools/gen-event-catalog generate tools/catalog/intel-perfmon.json tools/catalog/linux-pmu-events.json 2>&1 >"$out/event_catalog_data.c") &&
+        cmp -s "$out/event_catalog_data.c" pmu/event_catalog_data.c; then
+        run_check yes "event catalog: pmu/event_catalog_data.c regenerates from tools/catalog/intel-perfmon.json"
+    else
+        run_check no "event catalog: pmu/event_catalog_data.c differs from what tools/gen-event-catalog generates${regen_err:+ ($regen_err)} (diff $out/event_catalog_data.c pmu/event_catalog_data.c)"
+    fi
+    if regen_err=$(tools/gen-tco-ids tools/tco/lpc-ich-itco2.txt 2>&1 >"$out/tco_lpc_ids.c") && cmp -s "$out/tco_lpc_ids.c" lib/tco_lpc_ids.c; then
+        run_check yes "watchdog: lib/tco_lpc_ids.c regenerates from tools/tco/lpc-ich-itco2.txt (Linux lpc_ich)"
+    else
+        run_check no "watchdog: lib/tco_lpc_ids.c differs from what tools/gen-tco-ids generates${regen_err:+ ($regen_err)} (diff $out/tco_lpc_ids.c lib/tco_lpc_ids.c)"
+    fi
+    if build/tools/event-catalog-doc >"$out/event-catalog-parts.md" 2>&1 && cmp -s "$out/event-catalog-parts.md" docs/event-catalog-parts.md; then
+        run_check yes "event catalog: docs/event-catalog-parts.md is what build/tools/event-catalog-doc generates"
+    else
+        run_check no "event catalog: docs/event-catalog-parts.md differs from build/tools/event-catalog-doc (diff $out/event-catalog-parts.md docs/event-catalog-parts.md)"
+    fi
+}
 
-# --- 3. QEMU runs ------------------------------------------------------------------------------------------
+# build/tools/pmu-decode --all on each tests/host/data/*.txt: one check per dump (it must decode)
+step_decode() {
+    decode_tap=$out/decode.tap
+    {
+        echo "TAP version 13"
+        dumps=(tests/host/data/*.txt)
+        n=0
+        if [[ ! -x build/tools/pmu-decode ]]; then
+            echo "ok 1 - pmu-decode # SKIP build/tools/pmu-decode not built"; n=1
+        elif [[ ! -e ${dumps[0]} ]]; then
+            echo "ok 1 - pmu-decode # SKIP no dumps in tests/host/data/*.txt"; n=1
+        else
+            for d in "${dumps[@]}"; do
+                n=$((n + 1))
+                base=$(basename "$d" .txt)
+                if build/tools/pmu-decode --all "$d" >"$out/decode/$base.out" 2>&1 </dev/null; then
+                    echo "ok $n - pmu-decode/$base"
+                else
+                    echo "not ok $n - pmu-decode/$base (exit status $?, see $out/decode/$base.out)"
+                fi
+            done
+        fi
+        echo "1..$n"
+    } >"$decode_tap"
+    streams+=("pmu-decode=$decode_tap")
+    echo "check: pmu-decode on $(grep -c '^\(not \)\{0,1\}ok' "$decode_tap") dumps"
+}
+
+# build/tools/pmu-decode --checks on each tests/host/data/*.txt holding more than one logical CPU: the
+# verdicts pmuboot's CPUID-only checks would give on that (healthy) machine; one check per dump, which
+# requires exit status 0, a well-formed stream and no "not ok" line (build/check/decode/*.checks.tap)
+step_decode_checks() {
+    # A dump of several logical CPUs is a machine: its predicted smp/topology, smp/features, pmu_enum/discover and
+    # pmu_enum/consistent verdicts (the kernel's decision code, tests/host/support/checks_predict.c) must hold no
+    # "not ok": the dumps are of healthy CPUs. Each prediction is kept in build/check/decode/NAME.checks.tap.
+    checks_tap=$out/decode-checks.tap
+    {
+        echo "TAP version 13"
+        n=0
+        if [[ ! -x build/tools/pmu-decode ]]; then
+            echo "ok 1 - pmu-decode --checks # SKIP build/tools/pmu-decode not built"; n=1
+        else
+            for d in tests/host/data/*.txt; do
+                [[ -e $d ]] || continue
+                cpus=$(build/tools/pmu-decode "$d" 2>/dev/null </dev/null |
+                       sed -n 's/^dump: .*, logical CPU 0 of \([0-9]*\) .*/\1/p' || true)
+                [[ ${cpus:-0} -gt 1 ]] || continue
+                n=$((n + 1))
+                base=$(basename "$d" .txt)
+                pred=$out/decode/$base.checks.tap
+                set +e
+                build/tools/pmu-decode --checks "$d" >"$pred" 2>"$out/decode/$base.checks.err" </dev/null
+                status=$?
+                tools/tapsum --quiet "$pred" >/dev/null 2>&1
+                tap_status=$?
+                set -e
+                fails=$(grep -c '^not ok' "$pred" || true)
+                if [[ $status -eq 0 && $tap_status -eq 0 && $fails -eq 0 ]]; then
+                    echo "ok $n - pmu-decode --checks/$base ($cpus CPUs: $(tail -n 1 "$pred"))"
+                else
+                    first=$(grep -m 1 '^not ok' "$pred" || true)
+                    first=${first//#/}   # a '#' would start a TAP directive on this line
+                    echo "not ok $n - pmu-decode --checks/$base (exit status $status, $fails not ok${first:+, first: $first}; see $pred)"
+                fi
+            done
+            if [[ $n -eq 0 ]]; then
+                echo "ok 1 - pmu-decode --checks # SKIP no dump in tests/host/data/*.txt holds more than one logical CPU"; n=1
+            fi
+        fi
+        echo "1..$n"
+    } >"$checks_tap"
+    streams+=("pmu-decode-checks=$checks_tap")
+    echo "check: pmu-decode --checks on $(grep -c '^\(not \)\{0,1\}ok' "$checks_tap") multi-CPU dumps"
+}
+
+# tests/report/run.sh: the report tool's own tests on fixtures (truncated, noisy CRLF+ANSI+BMC, normal),
+# one headless Chromium render (SKIP without chromium)
+step_report_tests() {
+    set +e
+    tests/report/run.sh "$out/report-tests" >"$out/report-tests.tap" 2>"$out/report-tests.err" </dev/null
+    set -e
+    streams+=("report-tests=$out/report-tests.tap")
+    echo "check: report tests: $(grep -c '^ok' "$out/report-tests.tap") of $(grep -c '^\(not \)\{0,1\}ok' "$out/report-tests.tap") ok (see $out/report-tests/)"
+}
+
+# QEMU runs of the kernel through run-qemu.sh: -kernel on pc and q35 with -smp 1, 4, 16 and 64 (q35), the
+# Skylake-Client, Icelake-Server and EPYC CPU models, serial bring-up, run=serial (checks one CPU at a
+# time), the same -smp 4 run twice, the per-check time limit (suite=timeout), a hang of the boot CPU stopped by
+# an idle AP's NMI in one boot (hang-nmi-q35) and one with NMIs blocked that the reset watchdog ends, the AP
+# saying its NMI went unanswered (watchdog-*-q35); the GRUB ISO's
+# multiboot2 entry on pc and multiboot entry on q35; UEFI (OVMF) once if OVMF and GRUB EFI are
+# installed; without the 8254 PIT (--no-pit) on pc and q35; console=auto with an ACPI SPCR table naming
+# COM2 (--spcr ttyS1: the stream must arrive on COM2 and say so in its "# console:" line, COM1 must not
+# carry it); console= naming RAM (uart,0x3f8: MMIO at the real-mode IVT; uart,mmio32,0x200000: inside the image)
+# must be refused with its reason in the "# console:" line on COM1, which carries the run; the ISO with std VGA (--vga std: the kernel must find GRUB's framebuffer and mirror lines on
+# it); a network boot (--pxe: QEMU's iPXE loads the kernel over TFTP, default suites, 2 CPUs); and two runs
+# that must fail: the bad-input path ("nonsense=1" must fail fast and name the word) and no-clock (no PIT,
+# HPET or ACPI: boot/clocks must fail rather than a TSC frequency be made up). With QEMU 10 from
+# bookworm-backports (tools/qemu10.sh; a SKIP line names the runs and the reason when it cannot be had):
+# x2APIC mode under TCG (-cpu max -smp 4, q35) and 288 CPUs (q35 + intel-iommu, suite=smp,apic,x2apic: the
+# APIC timer checks on 288 vCPUs sharing 2 host cores, the hardest case for timing verdicts). Where /dev/kvm
+# is usable (else a SKIP line), suites boot and init under KVM at -smp 1 and 4 (kvm_runs).
+# Suite reset (reset=all: 0xCF9, 8042 0xFE, triple fault) through -kernel on pc and q35, the GRUB ISO's
+# multiboot2 entry on q35 and multiboot entry on pc, and UEFI on pc: QEMU must exit by itself with a PASS
+# after four boots; the last boot's stream is the run's (build/check/qemu/reset-*.last.log)
+
+# --- the runs' tables ------------------------------------------------------------------------------------------
 have_uefi=yes uefi_why=""
 [[ -f /usr/lib/grub/x86_64-efi/kernel.img ]] || { have_uefi=no; uefi_why="GRUB EFI (grub-efi-amd64-bin) not installed"; }
 [[ -e /usr/share/OVMF/OVMF_CODE_4M.fd || -e /usr/share/OVMF/OVMF_CODE.fd ]] ||
@@ -275,15 +307,20 @@ qemu10_runs=(
 qemu10_why="" q10=""
 if [[ ${CHECK_QEMU:-1} == 0 ]]; then
     :
+elif ! selected qemu; then   # --only without the qemu step: the QEMU 10 runs the last run left are judged
+    [[ -e $out/qemu/${qemu10_runs[0]%%|*}.status ]] && q10=build/qemu10/qemu-system-x86_64
 elif [[ ${CHECK_QEMU10:-1} == 0 ]]; then
     qemu10_why="CHECK_QEMU10=0"
 elif q10=$(tools/qemu10.sh 2>"$out/qemu10.err" </dev/null); then
     q10=${q10#"$repo"/}   # relative: the options below are split on blanks
     echo "check: QEMU 10: $q10 ($("$q10" --version 2>/dev/null | head -n 1))"
-    for r in "${qemu10_runs[@]}"; do qemu_runs+=("${r%%|*}|--qemu $q10 ${r#*|}"); done
 else
+    q10=""
     qemu10_why=$(tail -n 1 "$out/qemu10.err" | sed 's/^qemu10: //')
     qemu10_why=${qemu10_why:-tools/qemu10.sh failed without a reason}
+fi
+if [[ -n $q10 ]]; then
+    for r in "${qemu10_runs[@]}"; do qemu_runs+=("${r%%|*}|--qemu $q10 ${r#*|}"); done
 fi
 # KVM, wherever /dev/kvm is usable (else one SKIP line in runs.tap names the runs and the reason): suites boot and
 # init at -smp 1 and 4 must complete with 0 FAILs (KVM's named deviations are TODO). Not the default suites: on the
@@ -297,6 +334,8 @@ kvm_runs=(
 kvm_why=""
 if [[ ${CHECK_QEMU:-1} == 0 ]]; then
     :
+elif ! selected qemu; then   # as for QEMU 10: the KVM runs the last run left
+    [[ -e $out/qemu/${kvm_runs[0]%%|*}.status ]] && qemu_runs+=("${kvm_runs[@]}")
 elif [[ ${CHECK_KVM:-1} == 0 ]]; then
     kvm_why="CHECK_KVM=0"
 elif [[ -r /dev/kvm && -w /dev/kvm ]]; then
@@ -338,10 +377,13 @@ error_runs+=(
     "qemu10-smp288-mem32|--qemu $q10 --machine q35 --iommu --cpu max --smp 288 --mem 32 --append suite=smp --timeout 300|^  \"failure\": \"not run: no memory below 4 GiB for cpu[0-9]*'s check record|288 vCPUs in 32 MiB: the CPUs without memory for their checks FAIL each check, naming it"
 )
 
-if [[ ${CHECK_QEMU:-1} == 0 ]]; then
-    echo "check: QEMU runs skipped (CHECK_QEMU=0)"
-    run_check yes "qemu # SKIP CHECK_QEMU=0"
-else
+# The runs of the tables above, judged; their logs hold what each must show.
+# a run that must bail out inside a boot-CPU check and still put every change back (bail_runs); runs that must
+# pass and print a line (pattern_runs: a WDAT without SET_COUNTDOWN_PERIOD refused, the default
+# q35 run leaving the TCO's NO_REBOOT as found) and restore_skip=record failing machine/restored; every ledger
+# entry the runs printed is in docs/running.md's table (tools/ledger-doc-check)
+# tools/tap-order: the -smp 4 stream equals its repeat and its run=serial twin test point by test point
+step_qemu() {
     jobs_max=${CHECK_JOBS:-1}
     [[ $jobs_max =~ ^[1-9][0-9]*$ ]] || { echo "check: CHECK_JOBS must be a positive number, not '$jobs_max'" >&2; exit 2; }
     echo "check: ${#qemu_runs[@]} QEMU runs, ${#pattern_runs[@]} that must print a line and ${#error_runs[@]} that must fail, $jobs_max at a time (logs in $out/qemu/)"
@@ -461,6 +503,9 @@ else
     else
         run_check no "qemu/$name: no '# framebuffer: ... checklist mirrored' / 'N lines mirrored' lines (see $out/qemu/$name.log)"
     fi
+}
+
+step_screen() {
     # The final screen (docs/screen.md): runs with a framebuffer (GRUB, std VGA, exit=halt), a screendump of the final
     # screen (tools/screenshot.sh), its QR codes read by zbarimg, and the report read from them (pmuboot-report
     # --from-images) the serial log's, check for check (tools/qr-report-match); -smp 1, 4 and 64, BIOS and UEFI, with
@@ -539,6 +584,9 @@ else
             *) run_check no "screen/$name: the live grid is not what the run reported: ${m//$'\n'/; }" ;;
         esac
     done
+}
+
+step_console() {
     # console= naming RAM (Linux's earlycon syntax for MMIO at 0x3f8, the real-mode IVT; an address inside the image):
     # refused before a register is touched, and the refusal said on COM1, which carries the whole run.
     for rp in "console-ram-ivt|MMIO 0x3f8-0x3ff lies in conventional memory below 640 KiB" \
@@ -560,8 +608,12 @@ else
     else
         run_check no "qemu/$name: no '# console: ttyS1 ... (ACPI SPCR' line on COM2, or the checklist on COM1 (see $out/qemu/$name.log and .log.com1)"
     fi
+}
 
-    # --- 3f. run-qemu.sh's own failure reports, on tools/stop-guest.asm's tiny guests (not pmuboot) ------------------
+# run-qemu.sh's own failure reports on tools/stop-guest.asm's tiny guests: a hang's TIMEOUT shows QEMU's stderr
+# first; a guest panic (pvpanic) and, with /dev/kvm, a KVM internal error end the run at once, BROKEN with QEMU's
+# run state (QMP query-status)
+step_stop_guest() {
     # A hang: the timeout's verdict comes after QEMU's own stderr (a warning provoked on purpose). A guest that panics
     # (pvpanic) and, under KVM, one that runs from MMIO (KVM internal error): QEMU pauses it, run-qemu's QMP watch must
     # end the run at once with QEMU's run state, long before the timeout.
@@ -581,7 +633,7 @@ else
     }
     if guest HANG hang && guest "" panic && guest FETCH_MMIO mmio; then
         name=qemu-stderr-timeout
-        stop_run $name 30 --kernel "$out/stop-guest/hang.bin" --cpu qemu64,+pcid --timeout 3 || true
+        stop_run "$name" 30 --kernel "$out/stop-guest/hang.bin" --cpu qemu64,+pcid --timeout 3 || true
         if [[ $status -eq 4 && $verdict == "run-qemu: TIMEOUT: "* ]] &&
             grep -q "^run-qemu: qemu: .*warning: TCG doesn't support requested feature: CPUID.01H:ECX.pcid" "$out/qemu/$name.err"; then
             run_check yes "qemu/$name: a hung guest: run-qemu TIMEOUT (status 4) with QEMU's own warning on stderr before it"
@@ -589,7 +641,7 @@ else
             run_check no "qemu/$name: want status 4, QEMU's pcid warning on stderr and a TIMEOUT last line; got status $status: ${verdict#run-qemu: } (see $out/qemu/$name.err)"
         fi
         name=qemu-guest-panicked
-        if stop_run $name 20 --kernel "$out/stop-guest/panic.bin" --qemu-arg=-device --qemu-arg=pvpanic --timeout 120 &&
+        if stop_run "$name" 20 --kernel "$out/stop-guest/panic.bin" --qemu-arg=-device --qemu-arg=pvpanic --timeout 120 &&
             [[ $status -eq 3 && $verdict == *"run state 'guest-panicked'"* ]]; then
             run_check yes "qemu/$name: a guest that panics (pvpanic, -action panic=pause) ends the run at once, BROKEN with QEMU's run state"
         else
@@ -597,7 +649,7 @@ else
         fi
         name=qemu-internal-error
         if [[ -r /dev/kvm && -w /dev/kvm ]]; then
-            if stop_run $name 20 --kernel "$out/stop-guest/mmio.bin" --accel kvm --timeout 120 &&
+            if stop_run "$name" 20 --kernel "$out/stop-guest/mmio.bin" --accel kvm --timeout 120 &&
                 [[ $status -eq 3 && $verdict == *"run state 'internal-error'"* ]] &&
                 grep -q '^run-qemu: qemu: KVM internal error' "$out/qemu/$name.err"; then
                 run_check yes "qemu/$name: KVM's emulation failure pauses the guest: the run ends at once, BROKEN with QEMU's run state and its own message"
@@ -610,8 +662,12 @@ else
     else
         run_check no "qemu/stop-guest: nasm could not build tools/stop-guest.asm (see $out/stop-guest/*.nasm.err)"
     fi
+}
 
-    # --- 3g. random command lines (tools/cmdline-sweep): none may print nothing, hang, or end otherwise than its stream
+# tools/cmdline-sweep: 7 boots (suite=boot, -smp 2) with random command lines of valid words, every other one with
+# an invalid word; the seed is printed (CHECK_SWEEP_SEED=S repeats it); a boot that prints nothing, hangs, ends
+# otherwise than its stream, or accepts an invalid word fails (build/check/sweep.tap, build/check/sweep/)
+step_sweep() {
     set +e
     tools/cmdline-sweep ${CHECK_SWEEP_SEED:+--seed "$CHECK_SWEEP_SEED"} ${CHECK_KERNEL:+--kernel "$CHECK_KERNEL"} \
         --logs "$out/sweep" >"$out/sweep.tap" 2>"$out/sweep.err" </dev/null
@@ -625,8 +681,11 @@ else
     else
         run_check no "sweep: tools/cmdline-sweep exit status $sweep_status disagrees with its TAP (see $out/sweep.err)"
     fi
+}
 
-    # --- 3c. the emulated PMU: every KIND, every pmu_fault= row (tools/emul-check.sh, docs/emulated-pmu.md) ---
+# the emulated PMU (tools/emul-check.sh): every pmu=emulated:KIND at -smp 2 with the PMU suites, 0 FAILs
+# and every PMU verdict marked; every row of tools/fault-expect.txt makes exactly its checks FAIL
+step_emulated() {
     if [[ ${CHECK_EMUL:-1} == 0 ]]; then
         run_check yes "emulated # SKIP CHECK_EMUL=0"
     else
@@ -644,7 +703,9 @@ else
             run_check no "emulated: tools/emul-check.sh exit status $emul_status disagrees with its TAP (see $out/emulated.err)"
         fi
     fi
+}
 
+step_evidence() {
     # Evidence is never cut: a check whose YAML outgrew its buffer says so in the stream ("diagnostics truncated"), and
     # so does one whose CPU's report buffer had no room left for it ("diagnostics dropped").
     cut=$(grep -l -e '"diagnostics truncated"' -e '"diagnostics dropped"' "$out"/qemu/*.log "$out"/emulated/*.log 2>/dev/null | tr '\n' ' ' || true)
@@ -653,8 +714,12 @@ else
     else
         run_check no "evidence: a check's YAML outgrew its buffer (harness/framework.h diag_buf, harness/report.h REPORT_RECORD_MAX, harness/cpu_report.h CPU_REPORT_BYTES) in: $cut"
     fi
+}
 
-    # --- 3b. the reports of every QEMU run, validated ---------------------------------------------------
+# tools/pmuboot-report's reports of every QEMU run (run-qemu.sh --report), validated: JUnit against
+# tests/report/junit.xsd, JSON against docs/report-json.schema.json, HTML parsed and self-contained, and the
+# report's verdict agreeing with run-qemu's (build/check/reports.tap)
+step_reports() {
     # shellcheck source=tests/report/lib.sh
     . tests/report/lib.sh
     {
@@ -694,10 +759,12 @@ else
     } >"$out/reports.tap"
     streams+=("reports=$out/reports.tap")
     echo "check: reports of the QEMU runs: $(grep -c '^ok' "$out/reports.tap") of $(grep -c '^\(not \)\{0,1\}ok' "$out/reports.tap") checks ok (build/check/qemu/*.report/)"
-fi
+}
 
-# --- 3e. LAVA: the job definitions against LAVA's schema, their monitors on the monitor=lava run's log ---------
-if [[ ${CHECK_QEMU:-1} != 0 ]]; then
+# tools/lava/check-jobs: every LAVA job (tools/lava/*.yaml) valid for LAVA's own schema (lava-common), and each
+# job's test monitor, applied to the monitor=lava run's log as LAVA's dispatcher applies it, records one result
+# per check and thread equal to pmuboot's verdict (lava-run itself: `make lava`)
+step_lava() {
     # Two monitor=lava runs: the hardware path, and the emulated PMU's verdicts (their ids marked .emulated_pmu).
     lava_args=()
     for lava_run in lava-monitor-pc-smp2 lava-monitor-emulated-pc-smp2; do
@@ -714,8 +781,27 @@ if [[ ${CHECK_QEMU:-1} != 0 ]]; then
     fi
     streams+=("lava=$out/lava.tap")
     echo "check: LAVA jobs and monitors: $(grep -c '^ok' "$out/lava.tap") of $(grep -c '^\(not \)\{0,1\}ok' "$out/lava.tap") ok ($out/lava.tap; lava-run itself: make lava)"
-fi
+}
 
+# The steps, in the table's order (their own variables are global: the runner's are step_*).
+for step_row in "${steps[@]}"; do
+    IFS='|' read -r step_name step_needs step_what <<<"$step_row"
+    selected "$step_name" || continue
+    if [[ $step_needs == qemu && ${CHECK_QEMU:-1} == 0 ]]; then
+        if [[ $step_name == qemu ]]; then
+            echo "check: QEMU runs skipped (CHECK_QEMU=0)"
+            run_check yes "qemu # SKIP CHECK_QEMU=0"
+        fi
+        continue
+    fi
+    echo "check: --- $step_name: $step_what"
+    step_start=$(date +%s)
+    "step_$step_name"
+    echo "check: --- $step_name: $(($(date +%s) - step_start)) s"
+done
+
+# tools/tapsum over all streams, plus build/check/runs.tap: one check per program run that its exit
+# status agrees with its stream (a crash, sanitizer abort, timeout or disagreement fails it)
 {
     echo "TAP version 13"
     i=0

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tools/bench-scale.sh (`make bench`): how the checklist's size and time grow with the thread count, default
+# tools/benchmarks/scale.sh (`tools/bench scale`): how the checklist's size and time grow with the thread count, default
 # suites and options, QEMU TCG q35, one run each, side by side. One "name: value unit" line each:
 #
 #   scale_smpN_bytes              serial bytes from "TAP version 13" to the summary line, CR LF line ends as sent
@@ -15,9 +15,9 @@
 # had (BENCH_QEMU10=0 leaves it out). Nothing is asserted: the figures depend on the host (2 host cores run all
 # vCPUs under TCG here).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 kernel=build/pmuboot.elf
-[[ -f $kernel ]] || { echo "bench-scale: $kernel missing (run 'make kernel')" >&2; exit 2; }
+[[ -f $kernel ]] || { echo "bench scale: $kernel missing (run 'make kernel')" >&2; exit 2; }
 out=build/bench/scale
 mkdir -p "$out"
 
@@ -27,7 +27,7 @@ run() {
     shift 2
     t0=$(date +%s%N)
     ./run-qemu.sh --no-build --machine q35 --timeout "$limit" --log "$out/$name.log" "$@" >/dev/null 2>"$out/$name.err" ||
-        echo "bench-scale: $name: $(tail -n 1 "$out/$name.err")" >&2
+        echo "bench scale: $name: $(tail -n 1 "$out/$name.err")" >&2
     t1=$(date +%s%N)
     local bytes
     bytes=$(awk '/^TAP version 13/ { on = 1 } on { n += length($0) + 2 } on && /^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped/ { exit } END { print n + 0 }' "$out/$name.log")
@@ -57,5 +57,5 @@ if [[ ${BENCH_QEMU10:-1} != 0 ]] && q10=$(tools/qemu10.sh 2>/dev/null </dev/null
     read -r b288 ms288 < <(run smp288 900 --qemu "$q10" --iommu --cpu max --smp 288)
     report smp288 "$b288" "$ms288"
 else
-    echo "bench-scale: QEMU 10 not available (or BENCH_QEMU10=0): no -smp 288 figures" >&2
+    echo "bench scale: QEMU 10 not available (or BENCH_QEMU10=0): no -smp 288 figures" >&2
 fi

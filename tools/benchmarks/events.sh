@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# tools/bench-events.sh (`make bench`): the events suite's cost per hardware thread, one "name: value unit" line
-# each, from QEMU TCG runs at -smp 1:
+# tools/benchmarks/events.sh (`tools/bench events`): the events suite's cost per hardware thread, one
+# "name: value unit" line each, from QEMU TCG runs at -smp 1:
 #   events_suite_ms_per_thread    exit time of suite=events minus that of suite=boot (the boot cost), median
 #   events_oracle_ms_per_thread   the single-step oracle's own time, summed from cpu0's stepping_time notes,
 #                                 and its #DB traps
@@ -9,10 +9,10 @@
 # Environment: BENCH_RUNS (default 5), BENCH_EVENTS_ARGS (extra kernel arguments, e.g. a PMU option).
 set -euo pipefail
 
-repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$repo"
 runs=${BENCH_RUNS:-5}
-[[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "bench-events: BENCH_RUNS must be a positive number, not '$runs'" >&2; exit 2; }
+[[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "bench events: BENCH_RUNS must be a positive number, not '$runs'" >&2; exit 2; }
 out=build/bench
 mkdir -p "$out"
 
@@ -20,12 +20,13 @@ run_ms() {  # run_ms SUITE LOG: wall time of one run in ms; the serial log in LO
     local t0 t1
     t0=$(date +%s%N)
     ./run-qemu.sh --no-build --smp 1 --append "suite=$1 ${BENCH_EVENTS_ARGS:-}" --log "$2" --timeout 120 \
-        >/dev/null 2>>"$out/bench-events.err" || echo "bench-events: suite=$1 run did not pass (see $2)" >&2
+        >/dev/null 2>>"$out/bench-events.err" || echo "bench events: suite=$1 run did not pass (see $2)" >&2
     t1=$(date +%s%N)
     echo $(((t1 - t0) / 1000000))
 }
 
-median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+# shellcheck source=tools/benchmarks/lib.sh
+. tools/benchmarks/lib.sh
 
 : >"$out/bench-events.err"
 diffs=()

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# The cost of the emulated PMU (docs/emulated-pmu.md): one run of the PMU suites (pmu_enum, pmu_regs, pmi,
-# events) at -smp 2 per pmu=emulated:KIND, wall time and instructions single-stepped into the model (from the
-# kernel's "# emulated PMU cpuN" lines), against the same run on the real (absent) PMU, whose checks SKIP.
+# tools/benchmarks/emul.sh (`tools/bench emul`): the cost of the emulated PMU (docs/emulated-pmu.md): one run of
+# the PMU suites (pmu_enum, pmu_regs, pmi, events) at -smp 2 per pmu=emulated:KIND, wall time and instructions
+# single-stepped into the model (from the kernel's "# emulated PMU cpuN" lines), against the same run on the real
+# (absent) PMU, whose checks SKIP.
 # One `name: value unit` line each. Nothing is asserted: the figures depend on the host and its load.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-[ -f build/pmuboot.elf ] || { echo "bench-emul: build/pmuboot.elf missing: run make first" >&2; exit 1; }
+cd "$(dirname "$0")/../.."
+[ -f build/pmuboot.elf ] || { echo "bench emul: build/pmuboot.elf missing: run make first" >&2; exit 1; }
 out=build/bench/emul
 mkdir -p "$out"
 suites=pmu_enum,pmu_regs,pmi,events
@@ -13,7 +14,7 @@ one() {  # one NAME ARGS: prints "<ms> <steps>"
     local t0 t1
     t0=$(date +%s%N)
     ./run-qemu.sh --no-build --smp 2 --timeout 120 --append "$2 suite=$suites verbose=0" --log "$out/$1.log" \
-        >/dev/null 2>"$out/$1.err" </dev/null || echo "bench-emul: $1: $(tail -n 1 "$out/$1.err")" >&2
+        >/dev/null 2>"$out/$1.err" </dev/null || echo "bench emul: $1: $(tail -n 1 "$out/$1.err")" >&2
     t1=$(date +%s%N)
     echo "$(((t1 - t0) / 1000000)) $(sed -n 's/^# emulated PMU cpu[0-9]*: \([0-9]*\) instructions.*/\1/p' "$out/$1.log" |
         awk '{s += $1} END {print s + 0}')"

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# AP bring-up time (first INIT -> all online, as the kernel measures it with the TSC) under QEMU TCG for
-# -smp 1, 4, 16 and 64 in both bring-up modes; median of several boots. One `name: value unit` line each.
+# tools/benchmarks/smp.sh (`tools/bench smp`): AP bring-up time (first INIT -> all online, as the kernel measures
+# it with the TSC) under QEMU TCG for -smp 1, 4, 16 and 64 in both bring-up modes; median of several boots. One
+# `name: value unit` line each.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 KERNEL=${KERNEL:-build/pmuboot.elf}
 RUNS=${RUNS:-3}
-[ -f "$KERNEL" ] || { echo "bench-smp: $KERNEL missing: run make first" >&2; exit 1; }
+[ -f "$KERNEL" ] || { echo "bench smp: $KERNEL missing: run make first" >&2; exit 1; }
 
-median() { sort -n | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : int((v[NR/2]+v[NR/2+1])/2)}'; }
+# shellcheck source=tools/benchmarks/lib.sh
+. tools/benchmarks/lib.sh
 
 for mode in parallel serial; do
     for n in 1 4 16 64; do
@@ -19,7 +21,7 @@ for mode in parallel serial; do
             us=$(sed -n 's/.*bring-up \([0-9]*\) us.*/\1/p' <<<"$line")
             online=$(sed -n 's/^# smp: \([0-9]*\) of \([0-9]*\) .*/\1 \2/p' <<<"$line")
             if [ -z "$us" ] || [ "$(cut -d' ' -f1 <<<"$online")" != "$(cut -d' ' -f2 <<<"$online")" ]; then
-                echo "bench-smp: -smp $n smp=$mode: no complete bring-up line (got: '${line}')" >&2
+                echo "bench smp: -smp $n smp=$mode: no complete bring-up line (got: '${line}')" >&2
                 exit 1
             fi
             vals+=("$us")

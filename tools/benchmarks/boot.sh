@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tools/bench.sh (`make bench`): boot-time and size figures, one "name: value unit" line each.
+# tools/benchmarks/boot.sh (`tools/bench boot`): boot-time and size figures, one "name: value unit" line each.
 #
 #   boot_<how>_first_line_ms  QEMU start -> the kernel's first serial line ("TAP version 13"), median
 #   boot_<how>_exit_ms        QEMU start -> QEMU exit (the default suite with exit=qemu), median
@@ -12,12 +12,12 @@
 # Environment: BENCH_RUNS (runs per figure, default 5), BENCH_UEFI=1 (also time the UEFI boot: slow).
 set -euo pipefail
 
-repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$repo"
 runs=${BENCH_RUNS:-5}
-[[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "bench: BENCH_RUNS must be a positive number, not '$runs'" >&2; exit 2; }
+[[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "bench boot: BENCH_RUNS must be a positive number, not '$runs'" >&2; exit 2; }
 kernel=build/pmuboot.elf
-[[ -f $kernel ]] || { echo "bench: $kernel missing (run 'make kernel')" >&2; exit 2; }
+[[ -f $kernel ]] || { echo "bench boot: $kernel missing (run 'make kernel')" >&2; exit 2; }
 out=build/bench
 mkdir -p "$out"
 
@@ -52,7 +52,8 @@ printf "%.0f %.0f %d\n", $first < 0 ? -1 : ($first - $t0) * 1000, ($end - $t0) *
 qemu=(qemu-system-x86_64 -machine pc -accel tcg -m 128 -smp 1 -display none -vga none -net none -no-reboot
       -serial stdio -monitor none -device isa-debug-exit,iobase=0xf4,iosize=0x04)
 
-median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+# shellcheck source=tools/benchmarks/lib.sh
+. tools/benchmarks/lib.sh
 
 bench_boot() {  # bench_boot HOW TIMEOUT QEMU-ARGS...
     local how=$1 limit=$2
@@ -61,8 +62,8 @@ bench_boot() {  # bench_boot HOW TIMEOUT QEMU-ARGS...
     for ((i = 0; i < runs; i++)); do
         result=$(perl -e "$timer" '^\r*TAP version 13' "$limit" "${qemu[@]}" "$@" 2>>"$out/qemu.err")
         read -r first exit status <<<"$result"
-        [[ $status -eq 1 ]] || echo "bench: $how run $((i + 1)): QEMU status $status (not a pass)" >&2
-        [[ $first -ge 0 ]] || echo "bench: $how run $((i + 1)): no 'TAP version 13' line" >&2
+        [[ $status -eq 1 ]] || echo "bench boot: $how run $((i + 1)): QEMU status $status (not a pass)" >&2
+        [[ $first -ge 0 ]] || echo "bench boot: $how run $((i + 1)): no 'TAP version 13' line" >&2
         firsts+=("$first")
         exits+=("$exit")
     done
@@ -90,7 +91,7 @@ if [[ -f /usr/lib/grub/x86_64-efi/kernel.img ]]; then
     tools/mkiso.sh --efi "$kernel" "$out/pmuboot-efi.iso" "" 2>/dev/null
     echo "iso_bios_uefi_bytes: $(stat -c %s "$out/pmuboot-efi.iso") bytes"
 else
-    echo "bench: grub-efi-amd64-bin not installed: no BIOS+UEFI ISO size" >&2
+    echo "bench boot: grub-efi-amd64-bin not installed: no BIOS+UEFI ISO size" >&2
 fi
 tools/mkiso.sh "$kernel" "$out/pmuboot-default.iso" "" 2>/dev/null
 echo "iso_default_bytes: $(stat -c %s "$out/pmuboot-default.iso") bytes"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tools/bench-run.sh (part of `make bench`): how the run grows with the number of CPUs, per-CPU checks run at
+# tools/benchmarks/run.sh (`tools/bench run`): how the run grows with the number of CPUs, per-CPU checks run at
 # once (run=parallel, the default) and one CPU after the other (run=serial). QEMU TCG, machine pc, the default
 # suites with verbose=0; QEMU start to exit, median of BENCH_RUNS (default 3) rounds, each round running every
 # configuration once in turn, so that a busy host slows all of them alike. One "name: value unit" line each:
@@ -14,15 +14,16 @@
 #                              default 60 s timeout applies), one run; BENCH_288=0 leaves it out
 # A run that does not pass is reported on stderr.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 kernel=${KERNEL:-build/pmuboot.elf}
 runs=${BENCH_RUNS:-3}
-[[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "bench-run: BENCH_RUNS must be a positive number, not '$runs'" >&2; exit 2; }
-[[ -f $kernel ]] || { echo "bench-run: $kernel missing: run make first" >&2; exit 2; }
+[[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "bench run: BENCH_RUNS must be a positive number, not '$runs'" >&2; exit 2; }
+[[ -f $kernel ]] || { echo "bench run: $kernel missing: run make first" >&2; exit 2; }
 out=build/bench
 mkdir -p "$out"
 
-median() { sort -n | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : int((v[NR/2]+v[NR/2+1])/2)}'; }
+# shellcheck source=tools/benchmarks/lib.sh
+. tools/benchmarks/lib.sh
 
 configs=("parallel 1" "parallel 4" "parallel 64" "serial 1" "serial 4" "serial 64")
 declare -A times todo cpu
@@ -42,7 +43,7 @@ for ((r = 0; r < runs; r++)); do
         set -e
         t1=$(date +%s%N)
         cpu[$mode$n]+="$(awk '{printf "%d", ($1 + $2) * 1000}' "$out/cpu-$mode-smp$n.txt") "
-        [[ $status -eq 1 ]] || echo "bench-run: run=$mode -smp $n: QEMU status $status (not a pass; see $log)" >&2
+        [[ $status -eq 1 ]] || echo "bench run: run=$mode -smp $n: QEMU status $status (not a pass; see $log)" >&2
         times[$mode$n]+="$(((t1 - t0) / 1000000)) "
         todo[$mode$n]=$(grep -c '# TODO' "$log" || true)
     done
@@ -75,8 +76,8 @@ if [[ ${BENCH_288:-1} != 0 ]]; then
         set -e
         t1=$(date +%s%N)
         echo "qemu10_smp288_apic_ms: $(((t1 - t0) / 1000000)) ms ($(tail -n 1 "$out/run-qemu10-smp288.err"))"
-        [[ $status -eq 0 ]] || echo "bench-run: QEMU 10 -smp 288: run-qemu status $status" >&2
+        [[ $status -eq 0 ]] || echo "bench run: QEMU 10 -smp 288: run-qemu status $status" >&2
     else
-        echo "bench-run: QEMU 10 not available (tools/qemu10.sh): no -smp 288 figure" >&2
+        echo "bench run: QEMU 10 not available (tools/qemu10.sh): no -smp 288 figure" >&2
     fi
 fi

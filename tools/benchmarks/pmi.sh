@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tools/bench-pmi.sh (`make bench`): the PMI handler's cost per PMI, one `name: value unit` line each.
+# tools/benchmarks/pmi.sh (`tools/bench pmi`): the PMI handler's cost per PMI, one `name: value unit` line each.
 #
 #   pmi_<variant>_<single|all>_accesses      PMU/APIC register accesses per PMI (the hw_access counters), handler
 #                                            pmu/pmi.c against the register model (tests/host/support/), PMU
@@ -15,10 +15,10 @@
 # Environment: BENCH_PMI_N (PMIs per callgrind loop, default 2000).
 set -euo pipefail
 
-repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$repo"
 n=${BENCH_PMI_N:-2000}
-[[ $n =~ ^[1-9][0-9]*$ ]] || { echo "bench-pmi: BENCH_PMI_N must be a positive number, not '$n'" >&2; exit 2; }
+[[ $n =~ ^[1-9][0-9]*$ ]] || { echo "bench pmi: BENCH_PMI_N must be a positive number, not '$n'" >&2; exit 2; }
 bin=build/tools/bench-pmi
 "${MAKE:-make}" --no-print-directory -s "$bin" >&2
 out=build/bench
@@ -27,7 +27,7 @@ mkdir -p "$out"
 "$bin"
 
 if ! command -v valgrind >/dev/null || ! command -v callgrind_annotate >/dev/null; then
-    echo "bench-pmi: valgrind/callgrind_annotate not installed: no instruction counts" >&2
+    echo "bench pmi: valgrind/callgrind_annotate not installed: no instruction counts" >&2
     exit 0
 fi
 echo "# pmi_*_instructions: host x86-64 instructions of the portable handler (pmu/, gcc -O2) per PMI, not kernel instructions"
@@ -36,14 +36,14 @@ for variant in unmask_stopped late early nostop unmask_stopped_exact; do
         cg=$out/callgrind.pmi.$variant.$mode
         valgrind --tool=callgrind --toggle-collect=pmi_handle --callgrind-out-file="$cg" \
             "$bin" --loop "$variant" "$mode" "$n" >/dev/null 2>"$cg.log" ||
-            { echo "bench-pmi: callgrind run $variant $mode failed (see $cg.log)" >&2; exit 1; }
+            { echo "bench pmi: callgrind run $variant $mode failed (see $cg.log)" >&2; exit 1; }
         # Self cost per function; keep those whose source file is under pmu/.
         ir=$(callgrind_annotate --inclusive=no --threshold=100 --auto=no "$cg" 2>/dev/null |
             awk '$1 ~ /^[0-9,]+$/ && match($0, /%\) +[^ ]+/) {
                      f = substr($0, RSTART, RLENGTH); sub(/^%\) +/, "", f)
                      if (f ~ /^(\.\/|.*\/)?pmu\/[^:]*:/) { gsub(",", "", $1); s += $1 } }
                  END { print s + 0 }')
-        [[ $ir -gt 0 ]] || { echo "bench-pmi: no pmu/ instructions in $cg" >&2; exit 1; }
+        [[ $ir -gt 0 ]] || { echo "bench pmi: no pmu/ instructions in $cg" >&2; exit 1; }
         echo "pmi_${variant}_${mode}_instructions: $(( (ir + n / 2) / n )) host-instructions"
     done
 done
