@@ -2,6 +2,8 @@
  * where the sources disagree or are vague, the entry says so rather than picking a convenient number. */
 #include "pmu/deviations.h"
 
+#include "pmu/kind.h"
+
 #define EV(x) ((u32)BIT(PMU_EV_##x))
 #define TR(x) ((u32)BIT(PMU_DT_##x))
 
@@ -12,7 +14,8 @@ enum who {
     WHO_INTEL_ATOM_BR,     /* the same without 0xDD */
     WHO_INTEL_PRE_MEROM_E, /* Intel family 6, model < 0x0F, or 0x0F with stepping < 9 */
     WHO_AMD_ZEN,           /* AMD family 0x17 and later */
-    WHO_X86_KIND,          /* Intel architectural or AMD PMU (not KNC: no source covers it) */
+    WHO_X86_KIND,          /* a kind whose descriptor says x86_deviations: Intel architectural or AMD PMU (not
+                            * KNC or Zhaoxin: no source covers them) */
 };
 
 /* Index-aligned with pmu_deviation_table below (kept as two arrays so the public table is plain data). */
@@ -87,7 +90,9 @@ _Static_assert(ARRAY_SIZE(who) == ARRAY_SIZE(pmu_deviation_table), "who[] must m
 
 static bool applies(enum who w, const struct cpu_ident *id, enum pmu_kind kind)
 {
-    bool intel6 = id->vendor == VENDOR_INTEL && id->family == 6 && kind == PMU_KIND_INTEL_ARCH;
+    const struct pmu_kind_desc *d = pmu_kind_get(kind);
+    /* Intel's deviations: family 6 model numbers of an architectural-perfmon kind the sources cover. */
+    bool intel6 = id->vendor == VENDOR_INTEL && id->family == 6 && d->x86_deviations && d->arch_perfmon;
     switch (w) {
     case WHO_AMD_KIND:
         return pmu_kind_is_amd(kind);
@@ -103,7 +108,7 @@ static bool applies(enum who w, const struct cpu_ident *id, enum pmu_kind kind)
     case WHO_AMD_ZEN:
         return pmu_kind_is_amd(kind) && id->vendor == VENDOR_AMD && id->family >= 0x17;
     case WHO_X86_KIND:
-        return kind == PMU_KIND_INTEL_ARCH || pmu_kind_is_amd(kind);
+        return d->x86_deviations;
     }
     return false;
 }

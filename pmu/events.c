@@ -1,6 +1,7 @@
-/* The Intel architectural event table, the AMD event constraints and the lookups over the kinds' event tables
- * (AMD's and KNC's are in pmu/kind_amd.c and pmu/kind_knc.c). Each entry has its source; where a code is also
- * in Linux, the Linux symbol is named so that it can be cross-checked. */
+/* The AMD event constraints and the lookups over the kinds' event tables, each reached through its kind's
+ * descriptor (pmu_kind_desc.events: Intel's in pmu/kind_intel.c, AMD's in pmu/kind_amd.c, KNC's in pmu/kind_knc.c,
+ * Zhaoxin's in pmu/kind_zhaoxin.c). Each entry has its source; where a code is also in Linux, the Linux symbol is
+ * named so that it can be cross-checked. */
 #include "pmu/events.h"
 
 #include "pmu/event_catalog.h"
@@ -8,39 +9,6 @@
 #include "pmu/kind.h"
 
 #include <string.h>
-
-/* SDM Vol.3B Table 21-1 "UMask and Event Select Encodings for Pre-Defined Architectural Performance Events"
- * (bits 0-6 since v1; topdown slots (7) with v5/Ice Lake; 8-12 with v6, enumerated by CPUID.23H.3).
- * Cross-checked against Linux tools/testing/selftests/kvm/include/x86/pmu.h INTEL_ARCH_* and
- * arch/x86/events/intel/core.c intel_perfmon_event_map. */
-#define SDM_T21_1 "SDM Vol.3B Table 21-1"
-const struct pmu_event pmu_intel_arch_events[PMU_AE_COUNT] = {
-    [PMU_AE_CORE_CYCLES] = {"core_cycles", 0x3c, 0x00, 0, 0, 0, SDM_T21_1 " UnHalted Core Cycles"},
-    [PMU_AE_INSTRUCTIONS] = {"instructions", 0xc0, 0x00, 0, 0, 0, SDM_T21_1 " Instruction Retired"},
-    [PMU_AE_REF_CYCLES] = {"ref_cycles", 0x3c, 0x01, 0, 0, 0, SDM_T21_1 " UnHalted Reference Cycles"},
-    [PMU_AE_LLC_REFERENCES] = {"llc_references", 0x2e, 0x4f, 0, 0, 0, SDM_T21_1 " LLC Reference"},
-    [PMU_AE_LLC_MISSES] = {"llc_misses", 0x2e, 0x41, 0, 0, 0, SDM_T21_1 " LLC Misses"},
-    [PMU_AE_BRANCHES] = {"branches", 0xc4, 0x00, 0, 0, 0, SDM_T21_1 " Branch Instruction Retired"},
-    [PMU_AE_BRANCH_MISSES] = {"branch_misses", 0xc5, 0x00, 0, 0, 0, SDM_T21_1 " Branch Misses Retired"},
-    [PMU_AE_TOPDOWN_SLOTS] = {"topdown_slots", 0xa4, 0x01, 0, 0, 0, SDM_T21_1 " Topdown Slots"},
-    [PMU_AE_TOPDOWN_BACKEND] = {"topdown_backend", 0xa4, 0x02, 0, 0, 0, SDM_T21_1 " Topdown Backend Bound"},
-    [PMU_AE_TOPDOWN_BAD_SPEC] = {"topdown_bad_spec", 0x73, 0x00, 0, 0, 0, SDM_T21_1 " Topdown Bad Speculation"},
-    [PMU_AE_TOPDOWN_FRONTEND] = {"topdown_frontend", 0x9c, 0x01, 0, 0, 0, SDM_T21_1 " Topdown Frontend Bound"},
-    [PMU_AE_TOPDOWN_RETIRING] = {"topdown_retiring", 0xc2, 0x02, 0, 0, 0, SDM_T21_1 " Topdown Retiring"},
-    [PMU_AE_LBR_INSERTS] = {"lbr_inserts", 0xe4, 0x01, 0, 0, 0, SDM_T21_1 " LBR Inserts"},
-};
-
-/* SDM Vol.3B Table 21-2 "Association of Fixed-Function Performance Counters with Architectural Performance
- * Events" (0-2 since v2, 3 with v5, 4-6 with v6); Linux KVM intel_get_fixed_pmc_eventsel() uses the same
- * mapping. */
-enum pmu_arch_event pmu_intel_fixed_event(u32 fixed)
-{
-    static const enum pmu_arch_event map[] = {
-        PMU_AE_INSTRUCTIONS,    PMU_AE_CORE_CYCLES,      PMU_AE_REF_CYCLES,       PMU_AE_TOPDOWN_SLOTS,
-        PMU_AE_TOPDOWN_BAD_SPEC, PMU_AE_TOPDOWN_FRONTEND, PMU_AE_TOPDOWN_RETIRING,
-    };
-    return fixed < ARRAY_SIZE(map) ? map[fixed] : PMU_AE_COUNT;
-}
 
 /* Counter constraints, one table per family, first matching row wins. A row matches a 12-bit event code when
  * lo <= (code & mask) <= hi and the unit mask satisfies its rule.

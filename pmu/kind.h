@@ -10,6 +10,7 @@
 
 struct cpu_ident;
 struct cpuid_source;
+struct pmu_metric_guide;
 
 struct pmu_kind_desc {
     const char *name;  /* pmu_kind_name(): "intel_arch", ... */
@@ -45,6 +46,32 @@ struct pmu_kind_desc {
 
     /* What each PMU register reads after a reset (pmu/reset_values.h). */
     void (*reset_expect)(const struct pmu_caps *caps, const struct pmu_state_entry *e, struct pmu_reset_expect *out);
+
+    /* The facts below are optional: 0 / false / NULL says the kind does not have the feature. */
+    /* IA32_DEBUGCTL.Freeze_PerfMon_On_PMI and Freeze_LBRs_On_PMI (bits 12 and 11) work from this version of the
+     * programming model on (SDM Vol.3B 18.4.7, 21.2.2): pmu_freezes_on_pmi(). */
+    u8 freeze_on_pmi_version;
+    /* From this version on a freeze on PMI is reported in the global status (LBR_Frz, CTR_Frz) and ended by
+     * writing it to the status reset register (SDM Vol.3B 21.2.4): pmu_freeze_in_status(). AMD's LbrExtV2 freeze
+     * is enumerated instead (pmu/lbr.h). */
+    u8 freeze_in_status_version;
+    /* A write to the counter MSR itself takes bits 31:0 and sign-extends bit 31 (SDM Vol.3B 21.2.6); the full
+     * width goes only through an alias (caps->msrs.ctr0_full_width). */
+    bool legacy_write_sign_extends;
+    /* The first full-width counter alias, enabled by IA32_PERF_CAPABILITIES.FW_WRITE (SDM Vol.3B 21.2.6:
+     * IA32_A_PMC0): pmu_caps_apply_perf_capabilities(). */
+    u32 full_width_alias0;
+    /* Processor event-based sampling may be there (SDM Vol.3B 21.6): discovery reads IA32_MISC_ENABLE's
+     * PEBS_UNAVAIL for it (pmu/pebs.h). */
+    bool pebs;
+    /* The vendor publishes per-model event files for this kind's parts (pmu/event_catalog.h). */
+    bool vendor_catalog;
+    /* The published deviations of counts (pmu/deviations.h) are about this kind's cores; with arch_perfmon they
+     * are Intel's, matched by family 6 model numbers. */
+    bool x86_deviations;
+    /* The derived metrics this kind's event table serves in full (pmu/knc_metrics.h); NULL: CPI only, from the
+     * generic cycles and instructions events. */
+    const struct pmu_metric_guide *metrics;
 };
 
 /* Indexed by enum pmu_kind; every entry non-NULL. */

@@ -212,7 +212,8 @@ static bool amd_claims(const struct cpu_ident *id)
 #define AMD_KIND_COMMON                                                                                             \
     .claims = amd_claims, .discover = pmu_discover_amd, .backend = &pmu_backend_amd,                                \
     .evsel_reserved = amd_evsel_reserved, .reserved_faults = false, .reserved_faults_documented = true,             \
-    .amd_core = true, .events = pmu_amd_events, .events_len = ARRAY_SIZE(pmu_amd_events),                           \
+    .amd_core = true, .vendor_catalog = true /* Linux pmu-events amdzen */, .x86_deviations = true,                 \
+    .events = pmu_amd_events, .events_len = ARRAY_SIZE(pmu_amd_events),                                             \
     /* Linux amd/core.c amd_perfmon_event_map */                                                                    \
     .generic = {"cpu_clocks_not_halted", "retired_instructions", "retired_branch_instructions",                     \
                 "retired_mispredicted_branch_instructions"}
@@ -237,6 +238,6 @@ const struct pmu_kind_desc pmu_kind_amd_perfmon_v2 = {
     .title = "AMD PerfMonV2",
     AMD_KIND_COMMON,
     .status_bits = amd_v2_status_bits,
-    .describe = pmu_describe_amd,
+    .describe = pmu_describe_amd_v2,
     .reset_expect = pmu_reset_expect_amd_v2,
 };

@@ -5,6 +5,7 @@
 
 #include "pmu/discover_internal.h"
 #include "pmu/kind.h"
+#include "pmu/knc_metrics.h"
 
 /* Knights Corner: KNC PMU doc 327357-001 Table 1-6 (by event code), the UMASK column is the unit
  * mask; FUB (unit) P54C/CRI/VPU. Cross-checked: Linux arch/x86/events/intel/knc.c knc_perfmon_event_map
@@ -211,4 +212,6 @@ const struct pmu_kind_desc pmu_kind_knc = {
     /* Linux intel/knc.c knc_perfmon_event_map */
     .generic = {"CPU_CLK_UNHALTED", "INSTRUCTIONS_EXECUTED", "BRANCHES", "BRANCHES_MISPREDICTED"},
     .reset_expect = pmu_reset_expect_knc,
+    /* The Xeon Phi tuning guide's metrics name this table's events. */
+    .metrics = &pmu_knc_metric_guide,
 };

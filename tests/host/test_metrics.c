@@ -1,5 +1,5 @@
 /* pmu/metrics: the KNC optimisation guide's derived metrics (Intel, Xeon Phi tuning Part 2, §4-§5). Expected values
- * come from the guide's own worked examples and tables (cited by section and table, as in pmu/metrics.h) or from
+ * come from the guide's own worked examples and tables (cited by section and table, as in pmu/knc_metrics.h) or from
  * exact arithmetic done here in 128 bits, never from running the code under test. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmu/metrics.h"
+#include "pmu/knc_metrics.h"
 
 #define MI(x) (1u << PMU_MI_##x)
 
