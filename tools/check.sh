@@ -7,6 +7,8 @@
 #   1c. tools/gen-event-catalog generate on the committed inputs (tools/catalog/) gives the committed
 #      pmu/event_catalog_data.c, byte for byte
 #   1d. build/tools/event-catalog-doc gives the committed docs/event-catalog-parts.md, byte for byte
+#   1e. tools/kind-compare-count: no file outside the kind files (pmu/kind_*.c, pmu/kinds.c) compares PMU kinds;
+#      emul/'s and tests/host/'s counts are printed, not failed (see the tool)
 #   2. build/tools/pmu-decode --all on each tests/host/data/*.txt: one check per dump (it must decode)
 #   2a. build/tools/pmu-decode --checks on each tests/host/data/*.txt holding more than one logical CPU: the
 #      verdicts pmuboot's CPUID-only checks would give on that (healthy) machine; one check per dump, which
@@ -118,6 +120,13 @@ if [[ $doc_edges == "$(tools/layers --doc)" ]]; then
     run_check yes "layers: docs/architecture.md's include edges are the tree's (tools/layers --doc)"
 else
     run_check no "layers: docs/architecture.md's include edges differ from the tree's: put tools/layers --doc's output there"
+fi
+
+# --- 1e. a kind is its descriptor: no comparison of PMU kinds outside the kind files ------------------------------
+if kinds_out=$(tools/kind-compare-count 2>&1); then
+    run_check yes "kinds: ${kinds_out#kind-compare-count: } (tools/kind-compare-count)"
+else
+    run_check no "kinds: ${kinds_out//$'\n'/; }: make each a field or predicate of the kind's descriptor, pmu/kind.h (tools/kind-compare-count -v lists them)"
 fi
 
 # --- 1c. the event catalog regenerates from its committed input ---------------------------------------------
