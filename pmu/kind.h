@@ -37,7 +37,8 @@ struct pmu_kind_desc {
     /* Kind-specific lines of pmu_caps_describe() after the counters; NULL: none. */
     void (*describe)(const struct pmu_caps *c, struct strbuf *sb);
 
-    /* Event table (pmu/events.c) and the names of its events Linux maps the generic events to. */
+    /* Event table (in the kind file; looked up by pmu/events.c) and the names of its events Linux maps the generic
+     * events to. */
     const struct pmu_event *events;
     size_t events_len;
     const char *generic[PMU_EV_COUNT];

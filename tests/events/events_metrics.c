@@ -1,4 +1,4 @@
-/* The events suite's derived metrics (Xeon Phi tuning guide §4-§5, formulas in pmu/metrics.c by the metrics
+/* The events suite's derived metrics (Xeon Phi tuning guide §4-§5, formulas in pmu/knc_metrics.c by the metrics
  * issue) and the guide's sanity rule (§3: cycles and instructions stay constant over repeated runs of the same
  * workload). Metrics are measurements: reported with their units, never a verdict; the sanity rule is a check.
  * Both SKIP without a PMU. */

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pmu/kind.h"
 #include "tests/host/support/caps_fixture.h"
 #include "tests/pmi/portable/pmi_checks.h"
 #include "tests/host/support/pmi_harness.h"
@@ -133,7 +134,7 @@ static void test_reset_clears_debugctl_freeze(void **state)
     u32 kinds = 0;
     for (size_t pi = 0; pi < npmus; pi++) {
         const struct pmi_rig_pmu *p = &pmus[pi];
-        if (p->caps.kind != PMU_KIND_INTEL_ARCH)
+        if (!pmu_kind_get(p->caps.kind)->freeze_on_pmi_version) /* the kinds with DEBUGCTL's freeze bits */
             continue;
         kinds++;
         struct pmi_rig_opts o = {.variant = PMI_UNMASK_STOPPED, .apic = MODEL_APIC_STRICT_EDGE};
