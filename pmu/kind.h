@@ -44,6 +44,10 @@ struct pmu_kind_desc {
     const char *generic[PMU_EV_COUNT];
     /* Whether an event of the table is there on this CPU; NULL: always. *why: a static reason when not. */
     bool (*event_available)(const struct pmu_caps *caps, const struct pmu_event *e, const char **why);
+    /* The GP counters event `event` (12 bits on AMD) with unit mask `umask` is wired to on this CPU's family, in
+     * *counters, and the source of that wiring; NULL (or a NULL return): every GP counter (pmu_event_gp_constraint,
+     * after the vendor catalog's Counter field). */
+    const char *(*gp_constraint)(const struct pmu_caps *caps, u16 event, u8 umask, u32 *counters);
 
     /* What each PMU register reads after a reset (pmu/reset_values.h). */
     void (*reset_expect)(const struct pmu_caps *caps, const struct pmu_state_entry *e, struct pmu_reset_expect *out);
