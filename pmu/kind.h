@@ -11,6 +11,7 @@
 struct cpu_ident;
 struct cpuid_source;
 struct pmu_metric_guide;
+struct pmu_kind_deviation;
 
 struct pmu_kind_desc {
     const char *name;  /* pmu_kind_name(): "intel_arch", ... */
@@ -71,9 +72,10 @@ struct pmu_kind_desc {
     bool pebs;
     /* The vendor publishes per-model event files for this kind's parts (pmu/event_catalog.h). */
     bool vendor_catalog;
-    /* The published deviations of counts (pmu/deviations.h) are about this kind's cores; with arch_perfmon they
-     * are Intel's, matched by family 6 model numbers. */
-    bool x86_deviations;
+    /* The published deviations of counts this kind's CPUs may have (pmu/deviations.h), each with the CPUs it
+     * applies to, in the order they are reported; ended by an entry whose deviation is NULL. NULL: none published
+     * (KNC, Zhaoxin). */
+    const struct pmu_kind_deviation *deviations;
     /* The derived metrics this kind's event table serves in full (pmu/knc_metrics.h); NULL: CPI only, from the
      * generic cycles and instructions events. */
     const struct pmu_metric_guide *metrics;

@@ -4,6 +4,7 @@
  * 2"; Linux arch/x86/events/amd/core.c. All counters are 48 bits wide and written at full width. */
 #include "pmu/pmu_internal.h"
 
+#include "pmu/deviations.h"
 #include "pmu/discover_internal.h"
 #include "pmu/kind.h"
 
@@ -309,12 +310,31 @@ static bool amd_claims(const struct cpu_ident *id)
     return id->vendor == VENDOR_AMD || id->vendor == VENDOR_HYGON;
 }
 
+/* Who has the deviations of pmu/deviations.c: every AMD CPU, a guest (CPUID.1:ECX[31]), Zen (family 17h on). */
+static bool amd_guest(const struct cpu_ident *id)
+{
+    return id->hypervisor_bit;
+}
+
+static bool amd_zen(const struct cpu_ident *id)
+{
+    return id->vendor == VENDOR_AMD && id->family >= 0x17;
+}
+
+static const struct pmu_kind_deviation amd_deviations[] = {
+    {&pmu_deviation_table[PMU_DEV_AMD_BRANCHES_COUNT_EXCEPTIONS_INTERRUPTS], NULL},
+    {&pmu_deviation_table[PMU_DEV_AMD_BRANCHES_COUNT_VMRUN_IN_GUEST], amd_guest},
+    {&pmu_deviation_table[PMU_DEV_AMD_ZEN_SPECLOCKMAP_ROLLBACK], amd_zen},
+    {&pmu_deviation_table[PMU_DEV_INTERRUPT_COUNTS_ONE_INSTRUCTION], NULL},
+    {NULL, NULL},
+};
+
 /* What the three AMD kinds share; they differ in their MSR blocks (caps->msrs), the status register and the
  * reset value of PerfCntrGlobalCtl. */
 #define AMD_KIND_COMMON                                                                                             \
     .claims = amd_claims, .discover = pmu_discover_amd, .backend = &pmu_backend_amd,                                \
     .evsel_reserved = amd_evsel_reserved, .reserved_faults = false, .reserved_faults_documented = true,             \
-    .amd_core = true, .vendor_catalog = true /* Linux pmu-events amdzen */, .x86_deviations = true,                 \
+    .amd_core = true, .vendor_catalog = true /* Linux pmu-events amdzen */, .deviations = amd_deviations,          \
     .gp_constraint = amd_gp_constraint,                                                                             \
     .events = pmu_amd_events, .events_len = ARRAY_SIZE(pmu_amd_events),                                             \
     /* Linux amd/core.c amd_perfmon_event_map */                                                                    \

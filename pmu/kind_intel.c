@@ -1,6 +1,7 @@
 /* Intel architectural performance monitoring v1-v6 (SDM Vol.3B 21.2 "Architectural Performance Monitoring";
  * MSR numbers SDM Vol.4 Table 2-2, taken from caps->msrs). Linux arch/x86/events/intel/core.c is the
  * reference for the order of operations. */
+#include "pmu/deviations.h"
 #include "pmu/event_catalog.h"
 #include "pmu/pmu_internal.h"
 
@@ -309,6 +310,38 @@ static bool intel_event_available(const struct pmu_caps *caps, const struct pmu_
     return false;
 }
 
+/* Who has the deviations of pmu/deviations.c: family 6 model numbers, as the sources give them. */
+static bool intel6(const struct cpu_ident *id)
+{
+    return id->vendor == VENDOR_INTEL && id->family == 6;
+}
+
+/* Avaton/Rangely 0x4D, Denverton 0x5F, Jacobsville 0x86, Sierra Forest 0xAF (kvm-unit-tests lib/x86/pmu.c). */
+static bool intel_atom_br(const struct cpu_ident *id)
+{
+    return intel6(id) && (id->model == 0x4d || id->model == 0x5f || id->model == 0x86 || id->model == 0xaf);
+}
+
+/* ... and Clearwater Forest 0xDD, which overcounts instructions only. */
+static bool intel_atom_inst(const struct cpu_ident *id)
+{
+    return intel_atom_br(id) || (intel6(id) && id->model == 0xdd);
+}
+
+/* Before Merom E: model < 0x0F, or 0x0F with stepping < 9 (open-vm-tools CPUID_CountsCPUIDAsBranch). */
+static bool intel_pre_merom_e(const struct cpu_ident *id)
+{
+    return intel6(id) && (id->model < 0x0f || (id->model == 0x0f && id->stepping < 9));
+}
+
+static const struct pmu_kind_deviation intel_deviations[] = {
+    {&pmu_deviation_table[PMU_DEV_INTEL_ATOM_INST_RETIRED_OVERCOUNT], intel_atom_inst},
+    {&pmu_deviation_table[PMU_DEV_INTEL_ATOM_BR_RETIRED_OVERCOUNT], intel_atom_br},
+    {&pmu_deviation_table[PMU_DEV_INTEL_CORE2_CPUID_COUNTS_AS_BRANCH], intel_pre_merom_e},
+    {&pmu_deviation_table[PMU_DEV_INTERRUPT_COUNTS_ONE_INSTRUCTION], NULL},
+    {NULL, NULL},
+};
+
 const struct pmu_kind_desc pmu_kind_intel_arch = {
     .name = "intel_arch",
     .title = "Intel architectural performance monitoring",
@@ -333,5 +366,5 @@ const struct pmu_kind_desc pmu_kind_intel_arch = {
     .full_width_alias0 = MSR_IA32_A_PMC0,
     .pebs = true,
     .vendor_catalog = true, /* Intel perfmon event files */
-    .x86_deviations = true,
+    .deviations = intel_deviations,
 };
