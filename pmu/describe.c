@@ -45,7 +45,7 @@ static void describe_counters(const struct pmu_caps *c, const struct pmu_kind_de
         if (m->global_inuse)
             sb_printf(sb, ", in use 0x%x", m->global_inuse);
         sb_printf(sb, "\n");
-    } else if (c->kind != PMU_KIND_NONE) {
+    } else if (pmu_kind_present(c->kind)) {
         sb_printf(sb, "pmu: global: none (each counter is enabled in its own select register)\n");
     }
     if (m->v6_stride)
@@ -86,16 +86,20 @@ void pmu_describe_amd(const struct pmu_caps *c, struct strbuf *sb)
     sb_printf(sb, "pmu: AMD extensions: northbridge/DF counters %s (0x80000001 ECX[24]), L2I/L3 counters %s "
                   "(ECX[28])\n",
               c->amd_perfctr_nb ? "yes" : "no", c->amd_perfctr_llc ? "yes" : "no");
-    if (c->kind == PMU_KIND_AMD_PERFMON_V2)
-        sb_printf(sb, "pmu: PerfMonV2: LBRv2 %s (%u entries), LBR/PMC freeze %s, DF counters %u, UMC counters %u\n",
-                  c->amd_lbr_v2 ? "yes" : "no", c->amd_lbr_depth, c->amd_lbr_pmc_freeze ? "yes" : "no",
-                  c->amd_num_df, c->amd_num_umc);
+}
+
+void pmu_describe_amd_v2(const struct pmu_caps *c, struct strbuf *sb)
+{
+    pmu_describe_amd(c, sb);
+    sb_printf(sb, "pmu: PerfMonV2: LBRv2 %s (%u entries), LBR/PMC freeze %s, DF counters %u, UMC counters %u\n",
+              c->amd_lbr_v2 ? "yes" : "no", c->amd_lbr_depth, c->amd_lbr_pmc_freeze ? "yes" : "no", c->amd_num_df,
+              c->amd_num_umc);
 }
 
 void pmu_caps_describe(const struct pmu_caps *c, struct strbuf *sb)
 {
     const struct pmu_kind_desc *d = pmu_kind_get(c->kind);
-    if (c->kind == PMU_KIND_NONE) {
+    if (!pmu_kind_present(c->kind)) {
         sb_printf(sb, "pmu: kind none: %s\n", c->evidence[0] ? c->evidence : "no evidence recorded");
     } else {
         sb_printf(sb, "pmu: kind %s: %s", d->name, d->title);
@@ -109,6 +113,6 @@ void pmu_caps_describe(const struct pmu_caps *c, struct strbuf *sb)
     }
     for (u32 i = 0; i < c->num_quirks; i++)
         sb_printf(sb, "pmu: quirk: %s\n", c->quirks[i]);
-    if (c->kind != PMU_KIND_NONE && c->evidence[0])
+    if (pmu_kind_present(c->kind) && c->evidence[0])
         sb_printf(sb, "pmu: evidence: %s\n", c->evidence);
 }

@@ -1,30 +1,17 @@
-/* The table of known event-count deviations and who has them. Every entry quotes where it is written down;
- * where the sources disagree or are vague, the entry says so rather than picking a convenient number. */
+/* The table of known event-count deviations. Every entry quotes where it is written down; where the sources disagree
+ * or are vague, the entry says so rather than picking a convenient number. Who has them is the kinds' to say
+ * (pmu_kind_desc.deviations, in pmu/kind_*.c). */
 #include "pmu/deviations.h"
+
+#include "pmu/kind.h"
 
 #define EV(x) ((u32)BIT(PMU_EV_##x))
 #define TR(x) ((u32)BIT(PMU_DT_##x))
 
-enum who {
-    WHO_AMD_KIND,          /* any AMD PMU kind */
-    WHO_AMD_KIND_GUEST,    /* any AMD PMU kind, running under a hypervisor (CPUID.1:ECX[31]) */
-    WHO_INTEL_ATOM_INST,   /* Intel family 6, models 0x4D 0x5F 0x86 0xAF 0xDD */
-    WHO_INTEL_ATOM_BR,     /* the same without 0xDD */
-    WHO_INTEL_PRE_MEROM_E, /* Intel family 6, model < 0x0F, or 0x0F with stepping < 9 */
-    WHO_AMD_ZEN,           /* AMD family 0x17 and later */
-    WHO_X86_KIND,          /* Intel architectural or AMD PMU (not KNC: no source covers it) */
-};
-
-/* Index-aligned with pmu_deviation_table below (kept as two arrays so the public table is plain data). */
-static const enum who who[] = {
-    WHO_AMD_KIND, WHO_AMD_KIND_GUEST, WHO_INTEL_ATOM_INST, WHO_INTEL_ATOM_BR,
-    WHO_INTEL_PRE_MEROM_E, WHO_AMD_ZEN, WHO_X86_KIND,
-};
-
 #define KUT_PMU_C "kvm-unit-tests lib/x86/pmu.c pmu_detect_intel_overcount_errata() (commit 3ffdf39c, 2025-11-20)"
 
-const struct pmu_deviation pmu_deviation_table[] = {
-    {"amd_branches_count_exceptions_interrupts", "AMD retired branches count exceptions and interrupts",
+const struct pmu_deviation pmu_deviation_table[PMU_DEV_COUNT] = {
+    [PMU_DEV_AMD_BRANCHES_COUNT_EXCEPTIONS_INTERRUPTS] = {"amd_branches_count_exceptions_interrupts", "AMD retired branches count exceptions and interrupts",
      EV(BRANCHES) | EV(BRANCH_MISSES), {0x0c2, 0x0c3, 0x0c4, 0x0c6}, TR(INTERRUPT) | TR(EXCEPTION), 1, 1,
      "PMCx0C2 (and 0C3 mispredicted, 0C4 taken, 0C6 far) count every architectural control-flow change, "
      "exceptions and interrupts included; a mode-changing transfer counts in its target mode, so with USR only "
@@ -33,7 +20,7 @@ const struct pmu_deviation pmu_deviation_table[] = {
      "and interrupts' (Linux tools/perf/pmu-events/arch/x86/amdzen1/core.json ex_ret_brn, ex_ret_brn_misp, "
      "ex_ret_brn_tkn, ex_ret_brn_far); target-mode rule: Sandipan Das (AMD), LKML 2023-04-26, thread "
      "'[PATCH 5/5] KVM: x86/pmu: Hide guest counter updates from the VMRUN instruction'"},
-    {"amd_branches_count_vmrun_in_guest", "AMD counts VMRUN as a (taken, far) branch in the guest",
+    [PMU_DEV_AMD_BRANCHES_COUNT_VMRUN_IN_GUEST] = {"amd_branches_count_vmrun_in_guest", "AMD counts VMRUN as a (taken, far) branch in the guest",
      EV(BRANCHES) | EV(BRANCH_MISSES), {0x0c2, 0x0c3, 0x0c4, 0x0c6}, TR(VM_TRANSITION), 1, 1,
      "VMRUN is a far control transfer whose target is the guest, so every VM exit + entry the host takes while "
      "the guest counts adds one retired (taken) branch; the exits are invisible to the guest, so their number is "
@@ -41,19 +28,19 @@ const struct pmu_deviation pmu_deviation_table[] = {
      "kvm-unit-tests x86/pmu.c adjust_events_range() ('AMD CPUs count VMRUN as a branch instruction in guest "
      "context'); Sandipan Das (AMD), LKML 2023-04-26 (as above): 'VMRUNs are considered as far control transfers "
      "and VMEXITs as exceptions', architectural, no erratum will be issued"},
-    {"intel_atom_inst_retired_overcount", "Intel Atom: Instructions Retired overcounts on far transfers",
+    [PMU_DEV_INTEL_ATOM_INST_RETIRED_OVERCOUNT] = {"intel_atom_inst_retired_overcount", "Intel Atom: Instructions Retired overcounts on far transfers",
      EV(INSTRUCTIONS), {0x0c0, 0, 0, 0}, TR(FAR_TRANSFER) | TR(VM_TRANSITION), 0, PMU_DEV_UNBOUNDED,
      "Instruction Retired (event C0H and fixed counter 0) may overcount on FAR CALL/JMP, RETF, IRET, "
      "VMENTRY/VMEXIT/VMPTRLD and complex SGX/SMX/C-state flows; no per-occurrence bound is published (kvm-unit-"
      "tests checks only count >= expected on these parts)",
      KUT_PMU_C " instructions_retired_overcount: models 0x4D Avaton/Rangely, 0x5F Denverton, 0x86 Jacobsville, "
      "0xAF Sierra Forest, 0xDD Clearwater Forest; Intel Xeon 6700 E-core specification update erratum SRF7"},
-    {"intel_atom_br_retired_overcount", "Intel Atom: Branch Instructions Retired overcounts on far transfers",
+    [PMU_DEV_INTEL_ATOM_BR_RETIRED_OVERCOUNT] = {"intel_atom_br_retired_overcount", "Intel Atom: Branch Instructions Retired overcounts on far transfers",
      EV(BRANCHES), {0x0c4, 0, 0, 0}, TR(FAR_TRANSFER) | TR(VM_TRANSITION), 0, PMU_DEV_UNBOUNDED,
      "Branch Instruction Retired (event C4H) may overcount on the same instructions; Clearwater Forest (0xDD) "
      "overcounts only Instructions Retired",
      KUT_PMU_C " branches_retired_overcount: models 0x4D, 0x5F, 0x86, 0xAF (not 0xDD); erratum SRF7"},
-    {"intel_core2_cpuid_counts_as_branch", "Intel before Merom E: CPUID counts as a retired branch",
+    [PMU_DEV_INTEL_CORE2_CPUID_COUNTS_AS_BRANCH] = {"intel_core2_cpuid_counts_as_branch", "Intel before Merom E: CPUID counts as a retired branch",
      EV(BRANCHES), {0x0c4, 0, 0, 0}, TR(CPUID), 1, 1,
      "each CPUID adds one to Branch Instructions Retired (C4H)",
      "Weaver, Terpstra, Moore, 'Non-Determinism and Overcount on Modern Hardware Performance Counter "
@@ -63,7 +50,7 @@ const struct pmu_deviation pmu_deviation_table[] = {
      "lib/include/x86cpuid.h CPUID_CountsCPUIDAsBranch(): 'CPUID no longer a branch starting with Merom E ... "
      "Penryn also has this fixed' (family 6, model < 0x0F or model 0x0F stepping < 9). No Intel specification "
      "update found that states it"},
-    {"amd_zen_speclockmap_rollback", "AMD Zen: SpecLockMap rollback is not undone in the counters",
+    [PMU_DEV_AMD_ZEN_SPECLOCKMAP_ROLLBACK] = {"amd_zen_speclockmap_rollback", "AMD Zen: SpecLockMap rollback is not undone in the counters",
      EV(INSTRUCTIONS) | EV(BRANCHES), {0x0c0, 0x0c2, 0x0d1, 0}, TR(LOCK_ROLLBACK), 0, PMU_DEV_UNBOUNDED,
      "with the SpecLockMap optimisation on (MSRC001_1020[54] = 0, the default), a speculated LOCK-prefixed "
      "instruction that is rolled back can leave the following instructions counted as retired; uncontended "
@@ -71,7 +58,7 @@ const struct pmu_deviation pmu_deviation_table[] = {
      "rr src/PerfCounters_x86.h check_for_zen_speclockmap() (all Zen: AMDZen..Zen5) and rr issue #2034 "
      "(comment 691339758: SpecLockMap 'may roll back a number of post-lock instructions but doesn't correctly "
      "roll back performance counters'; fix: set MSRC001_1020[54]); rr third-party zen_workaround module"},
-    {"interrupt_counts_one_instruction", "An interrupt adds one instruction to the interrupted mode's count",
+    [PMU_DEV_INTERRUPT_COUNTS_ONE_INSTRUCTION] = {"interrupt_counts_one_instruction", "An interrupt adds one instruction to the interrupted mode's count",
      EV(INSTRUCTIONS), {0, 0, 0, 0}, TR(INTERRUPT) | TR(EXCEPTION), 1, 1,
      "each hardware interrupt, and each page fault, taken inside the measured region adds one Instructions "
      "Retired count even with USR only (likely the tail of IRET retiring after the switch to CPL 3); Weaver's "
@@ -83,40 +70,17 @@ const struct pmu_deviation pmu_deviation_table[] = {
      "counters continue counting during hardware interrupts, traps, and inside interrupt handlers"},
 };
 const size_t pmu_deviation_table_len = ARRAY_SIZE(pmu_deviation_table);
-_Static_assert(ARRAY_SIZE(who) == ARRAY_SIZE(pmu_deviation_table), "who[] must match the table");
-
-static bool applies(enum who w, const struct cpu_ident *id, enum pmu_kind kind)
-{
-    bool intel6 = id->vendor == VENDOR_INTEL && id->family == 6 && kind == PMU_KIND_INTEL_ARCH;
-    switch (w) {
-    case WHO_AMD_KIND:
-        return pmu_kind_is_amd(kind);
-    case WHO_AMD_KIND_GUEST:
-        return pmu_kind_is_amd(kind) && id->hypervisor_bit;
-    case WHO_INTEL_ATOM_INST:
-        return intel6 && (id->model == 0x4d || id->model == 0x5f || id->model == 0x86 || id->model == 0xaf ||
-                          id->model == 0xdd);
-    case WHO_INTEL_ATOM_BR:
-        return intel6 && (id->model == 0x4d || id->model == 0x5f || id->model == 0x86 || id->model == 0xaf);
-    case WHO_INTEL_PRE_MEROM_E:
-        return intel6 && (id->model < 0x0f || (id->model == 0x0f && id->stepping < 9));
-    case WHO_AMD_ZEN:
-        return pmu_kind_is_amd(kind) && id->vendor == VENDOR_AMD && id->family >= 0x17;
-    case WHO_X86_KIND:
-        return kind == PMU_KIND_INTEL_ARCH || pmu_kind_is_amd(kind);
-    }
-    return false;
-}
 
 size_t pmu_deviations_for(const struct cpu_ident *id, enum pmu_kind kind, const struct pmu_deviation **out,
                           size_t max)
 {
+    const struct pmu_kind_deviation *k = pmu_kind_get(kind)->deviations;
     size_t n = 0;
-    for (size_t i = 0; i < pmu_deviation_table_len; i++) {
-        if (!applies(who[i], id, kind))
+    for (; k && k->deviation; k++) {
+        if (k->applies && !k->applies(id))
             continue;
         if (n < max)
-            out[n] = &pmu_deviation_table[i];
+            out[n] = k->deviation;
         n++;
     }
     return n;

@@ -34,13 +34,30 @@ struct pmu_deviation {
     const char *source;   /* manual / erratum / source file + symbol, enough to find it again */
 };
 
-/* The deviations that apply to this CPU and PMU kind, in table order. Fills out[0..max-1] and returns how many
+/* The deviations that apply to this CPU and PMU kind, in the order of the kind's list (pmu_kind_desc.deviations). Fills out[0..max-1] and returns how many
  * apply (may exceed max). */
 size_t pmu_deviations_for(const struct cpu_ident *id, enum pmu_kind kind, const struct pmu_deviation **out,
                           size_t max);
-/* The whole table (for docs and tests). */
-extern const struct pmu_deviation pmu_deviation_table[];
+/* The whole table (for docs and tests), indexed by enum pmu_deviation_id; the kinds name the entries their CPUs
+ * have (pmu_kind_desc.deviations, pmu/kind.h). */
+enum pmu_deviation_id {
+    PMU_DEV_AMD_BRANCHES_COUNT_EXCEPTIONS_INTERRUPTS,
+    PMU_DEV_AMD_BRANCHES_COUNT_VMRUN_IN_GUEST,
+    PMU_DEV_INTEL_ATOM_INST_RETIRED_OVERCOUNT,
+    PMU_DEV_INTEL_ATOM_BR_RETIRED_OVERCOUNT,
+    PMU_DEV_INTEL_CORE2_CPUID_COUNTS_AS_BRANCH,
+    PMU_DEV_AMD_ZEN_SPECLOCKMAP_ROLLBACK,
+    PMU_DEV_INTERRUPT_COUNTS_ONE_INSTRUCTION,
+    PMU_DEV_COUNT
+};
+extern const struct pmu_deviation pmu_deviation_table[PMU_DEV_COUNT];
 extern const size_t pmu_deviation_table_len;
+
+/* A deviation a kind's CPUs may have: those for which applies() holds (NULL: all of them). */
+struct pmu_kind_deviation {
+    const struct pmu_deviation *deviation;
+    bool (*applies)(const struct cpu_ident *id);
+};
 
 bool pmu_deviation_affects(const struct pmu_deviation *d, enum pmu_generic_event ev);
 bool pmu_deviation_affects_code(const struct pmu_deviation *d, u16 code);

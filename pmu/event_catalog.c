@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "pmu/events.h"
+#include "pmu/kind.h"
 #include "pmu/pmu_caps.h"
 
 const char *evc_name(enum evc c)
@@ -107,7 +108,7 @@ const struct catalog_event *event_catalog_event(const struct catalog_part *p, en
 
 const struct catalog_part *event_catalog_for(const struct pmu_caps *caps)
 {
-    if (!caps || !(caps->kind == PMU_KIND_INTEL_ARCH || pmu_kind_is_amd(caps->kind)))
+    if (!caps || !pmu_kind_get(caps->kind)->vendor_catalog)
         return NULL;
     return event_catalog_find(caps->vendor, caps->family, caps->model, caps->stepping, caps->core_type);
 }

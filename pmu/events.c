@@ -1,6 +1,6 @@
-/* The Intel architectural event table, the AMD event constraints and the lookups over the kinds' event tables
- * (AMD's and KNC's are in pmu/kind_amd.c and pmu/kind_knc.c). Each entry has its source; where a code is also
- * in Linux, the Linux symbol is named so that it can be cross-checked. */
+/* The lookups over the kinds' event tables and counter constraints, each reached through its kind's descriptor
+ * (pmu_kind_desc.events and gp_constraint: Intel's table in pmu/kind_intel.c, AMD's table and family 15h wiring in
+ * pmu/kind_amd.c, KNC's in pmu/kind_knc.c, Zhaoxin's in pmu/kind_zhaoxin.c), and the vendor catalog's events. */
 #include "pmu/events.h"
 
 #include "pmu/event_catalog.h"
@@ -8,133 +8,6 @@
 #include "pmu/kind.h"
 
 #include <string.h>
-
-/* SDM Vol.3B Table 21-1 "UMask and Event Select Encodings for Pre-Defined Architectural Performance Events"
- * (bits 0-6 since v1; topdown slots (7) with v5/Ice Lake; 8-12 with v6, enumerated by CPUID.23H.3).
- * Cross-checked against Linux tools/testing/selftests/kvm/include/x86/pmu.h INTEL_ARCH_* and
- * arch/x86/events/intel/core.c intel_perfmon_event_map. */
-#define SDM_T21_1 "SDM Vol.3B Table 21-1"
-const struct pmu_event pmu_intel_arch_events[PMU_AE_COUNT] = {
-    [PMU_AE_CORE_CYCLES] = {"core_cycles", 0x3c, 0x00, 0, 0, 0, SDM_T21_1 " UnHalted Core Cycles"},
-    [PMU_AE_INSTRUCTIONS] = {"instructions", 0xc0, 0x00, 0, 0, 0, SDM_T21_1 " Instruction Retired"},
-    [PMU_AE_REF_CYCLES] = {"ref_cycles", 0x3c, 0x01, 0, 0, 0, SDM_T21_1 " UnHalted Reference Cycles"},
-    [PMU_AE_LLC_REFERENCES] = {"llc_references", 0x2e, 0x4f, 0, 0, 0, SDM_T21_1 " LLC Reference"},
-    [PMU_AE_LLC_MISSES] = {"llc_misses", 0x2e, 0x41, 0, 0, 0, SDM_T21_1 " LLC Misses"},
-    [PMU_AE_BRANCHES] = {"branches", 0xc4, 0x00, 0, 0, 0, SDM_T21_1 " Branch Instruction Retired"},
-    [PMU_AE_BRANCH_MISSES] = {"branch_misses", 0xc5, 0x00, 0, 0, 0, SDM_T21_1 " Branch Misses Retired"},
-    [PMU_AE_TOPDOWN_SLOTS] = {"topdown_slots", 0xa4, 0x01, 0, 0, 0, SDM_T21_1 " Topdown Slots"},
-    [PMU_AE_TOPDOWN_BACKEND] = {"topdown_backend", 0xa4, 0x02, 0, 0, 0, SDM_T21_1 " Topdown Backend Bound"},
-    [PMU_AE_TOPDOWN_BAD_SPEC] = {"topdown_bad_spec", 0x73, 0x00, 0, 0, 0, SDM_T21_1 " Topdown Bad Speculation"},
-    [PMU_AE_TOPDOWN_FRONTEND] = {"topdown_frontend", 0x9c, 0x01, 0, 0, 0, SDM_T21_1 " Topdown Frontend Bound"},
-    [PMU_AE_TOPDOWN_RETIRING] = {"topdown_retiring", 0xc2, 0x02, 0, 0, 0, SDM_T21_1 " Topdown Retiring"},
-    [PMU_AE_LBR_INSERTS] = {"lbr_inserts", 0xe4, 0x01, 0, 0, 0, SDM_T21_1 " LBR Inserts"},
-};
-
-/* SDM Vol.3B Table 21-2 "Association of Fixed-Function Performance Counters with Architectural Performance
- * Events" (0-2 since v2, 3 with v5, 4-6 with v6); Linux KVM intel_get_fixed_pmc_eventsel() uses the same
- * mapping. */
-enum pmu_arch_event pmu_intel_fixed_event(u32 fixed)
-{
-    static const enum pmu_arch_event map[] = {
-        PMU_AE_INSTRUCTIONS,    PMU_AE_CORE_CYCLES,      PMU_AE_REF_CYCLES,       PMU_AE_TOPDOWN_SLOTS,
-        PMU_AE_TOPDOWN_BAD_SPEC, PMU_AE_TOPDOWN_FRONTEND, PMU_AE_TOPDOWN_RETIRING,
-    };
-    return fixed < ARRAY_SIZE(map) ? map[fixed] : PMU_AE_COUNT;
-}
-
-/* Counter constraints, one table per family, first matching row wins. A row matches a 12-bit event code when
- * lo <= (code & mask) <= hi and the unit mask satisfies its rule.
- *
- * AMD family 15h: transcribed from Linux arch/x86/events/amd/core.c, amd_get_event_constraints_f15h() and the
- * "AMD family 15h event code/PMC mappings" comment above it, which follow the BKDG for Family 15h (each core
- * event's PERF_CTL[n:m]). The unit is the code's bits 7:4 (AMD_EVENT_TYPE_MASK 0xF0, bits 11:8 ignored);
- * exceptions name exact 12-bit codes (amd_get_event_code: EventSelect[11:8] from select bits 35:32). Counter
- * sets: PMC0 0x01, PMC20 0x07, PMC3 0x08, PMC30 0x09, PMC50 0x3F, PMC53 0x38. Northbridge events (0xE0-0xFF)
- * count on the NB counters, not on these (Linux: "moved to uncore.c"), and 0xA0-0xBF is unused: no counter.
- * Family 17h+ (Linux amd_get_event_constraints_f17h) only pairs counters for merged large-increment events
- * (0x003), which pmuboot does not program; families 10h, 16h and older have no table (amd_get_event_constraints). */
-enum umask_rule {
-    UM_ANY,
-    UM_ONE_BIT,      /* at most one unit-mask bit set (Linux: hweight_long(umask) <= 1) */
-    UM_MULTI_BIT,    /* more than one */
-    UM_BOTH_NIBBLES, /* unit-mask bits in both 7:4 and 3:0 (Linux 0x000: config & 0xF000 and config & 0x0F00) */
-};
-
-struct gp_constraint_row {
-    u16 lo, hi, mask;
-    u8 rule;
-    u8 counters;
-    const char *what;
-};
-
-#define EXACT(lo, hi) lo, hi, 0xfff
-#define UNIT(lo, hi) lo, hi, 0x0f0
-#define F15H(what) "family 15h " what " (Linux amd/core.c amd_get_event_constraints_f15h; BKDG for Family 15h)"
-static const struct gp_constraint_row f15h_rows[] = {
-    {EXACT(0x000, 0x000), UM_BOTH_NIBBLES, 0x08, F15H("FP event 0x000 with both unit-mask nibbles: PERF_CTL[3]")},
-    {EXACT(0x004, 0x004), UM_MULTI_BIT, 0x08, F15H("FP event 0x004 with several unit-mask bits: PERF_CTL[3]")},
-    {EXACT(0x003, 0x003), UM_ANY, 0x08, F15H("FP event 0x003: PERF_CTL[3]")},
-    {EXACT(0x00b, 0x00b), UM_ANY, 0x08, F15H("FP event 0x00B: PERF_CTL[3]")},
-    {EXACT(0x00d, 0x00d), UM_ANY, 0x08, F15H("FP event 0x00D: PERF_CTL[3]")},
-    {UNIT(0x000, 0x010), UM_ANY, 0x38, F15H("FP events 0x00-0x1F: PERF_CTL[5:3]")},
-    {EXACT(0x023, 0x023), UM_ANY, 0x07, F15H("event 0x023: PERF_CTL[2:0]")},
-    {EXACT(0x043, 0x043), UM_ANY, 0x07, F15H("event 0x043: PERF_CTL[2:0]")},
-    {EXACT(0x045, 0x046), UM_ANY, 0x07, F15H("events 0x045-0x046: PERF_CTL[2:0]")},
-    {EXACT(0x054, 0x055), UM_ANY, 0x07, F15H("events 0x054-0x055: PERF_CTL[2:0]")},
-    {EXACT(0x02d, 0x02d), UM_ANY, 0x08, F15H("LS event 0x02D: PERF_CTL[3]")},
-    {EXACT(0x02e, 0x02e), UM_ANY, 0x09, F15H("LS event 0x02E: PERF_CTL[3,0]")},
-    {EXACT(0x031, 0x031), UM_ONE_BIT, 0x07, F15H("LS event 0x031 with one unit-mask bit: PERF_CTL[2:0]")},
-    {EXACT(0x031, 0x031), UM_ANY, 0x00, F15H("LS event 0x031 with several unit-mask bits: no counter")},
-    {EXACT(0x1c0, 0x1c0), UM_ANY, 0x38, F15H("EX event 0x1C0: PERF_CTL[5:3]")},
-    {UNIT(0x020, 0x050), UM_ANY, 0x3f, F15H("LS and DC events 0x20-0x5F: PERF_CTL[5:0]")},
-    {UNIT(0x0c0, 0x0c0), UM_ANY, 0x3f, F15H("EX/LS events 0xC0-0xCF: PERF_CTL[5:0]")},
-    {EXACT(0x08f, 0x08f), UM_ANY, 0x01, F15H("IC event 0x08F: PERF_CTL[0]")},
-    {EXACT(0x187, 0x188), UM_ANY, 0x01, F15H("DE events 0x187-0x188: PERF_CTL[0]")},
-    {EXACT(0x0db, 0x0df), UM_ANY, 0x3f, F15H("events 0x0DB-0x0DF: PERF_CTL[5:0]")},
-    {EXACT(0x1d6, 0x1d6), UM_ANY, 0x3f, F15H("EX event 0x1D6: PERF_CTL[5:0]")},
-    {EXACT(0x1d8, 0x1d8), UM_ANY, 0x3f, F15H("EX event 0x1D8: PERF_CTL[5:0]")},
-    {UNIT(0x060, 0x090), UM_ANY, 0x07, F15H("CU and IC/DE events 0x60-0x9F: PERF_CTL[2:0]")},
-    {UNIT(0x0d0, 0x0d0), UM_ANY, 0x07, F15H("DE events 0xD0-0xDF: PERF_CTL[2:0]")},
-    {UNIT(0x0a0, 0x0b0), UM_ANY, 0x00, F15H("events 0xA0-0xBF: no counter")},
-    {UNIT(0x0e0, 0x0f0), UM_ANY, 0x00, F15H("northbridge events 0xE0-0xFF: NB counters only")},
-};
-
-static const struct {
-    u32 family;
-    const struct gp_constraint_row *rows;
-    size_t n;
-} amd_constraint_tables[] = {
-    {0x15, f15h_rows, ARRAY_SIZE(f15h_rows)},
-};
-
-static bool umask_matches(enum umask_rule r, u8 umask)
-{
-    switch (r) {
-    case UM_ONE_BIT:
-        return popcount64(umask) <= 1;
-    case UM_MULTI_BIT:
-        return popcount64(umask) > 1;
-    case UM_BOTH_NIBBLES:
-        return (umask & 0xf0) && (umask & 0x0f);
-    default:
-        return true;
-    }
-}
-
-static const struct gp_constraint_row *constraint_row(u32 family, u16 event, u8 umask)
-{
-    for (size_t t = 0; t < ARRAY_SIZE(amd_constraint_tables); t++) {
-        if (amd_constraint_tables[t].family != family)
-            continue;
-        for (size_t i = 0; i < amd_constraint_tables[t].n; i++) {
-            const struct gp_constraint_row *r = &amd_constraint_tables[t].rows[i];
-            u16 code = event & r->mask;
-            if (code >= r->lo && code <= r->hi && umask_matches((enum umask_rule)r->rule, umask))
-                return r;
-        }
-    }
-    return NULL;
-}
 
 struct pmu_gp_constraint pmu_event_gp_constraint(const struct pmu_caps *caps, u16 event, u8 umask)
 {
@@ -146,11 +19,13 @@ struct pmu_gp_constraint pmu_event_gp_constraint(const struct pmu_caps *caps, u1
     const struct catalog_event *ce = event_catalog_by_code(part, event, umask);
     if (ce && ce->gp_mask != part->gp_all && (caps->gp_mask & ce->gp_mask) != caps->gp_mask)
         return (struct pmu_gp_constraint){caps->gp_mask & ce->gp_mask, "the counters the vendor's catalog lists for it"};
-    /* By family, whatever the kind (a hypervisor may offer a family-15h guest only the legacy range). Skipping a
-     * counter a host would have backed with an allowed one loses coverage only, never a verdict. */
-    const struct gp_constraint_row *r = pmu_kind_is_amd(caps->kind) ? constraint_row(caps->family, event, umask) : NULL;
-    if (r && (caps->gp_mask & r->counters) != caps->gp_mask)
-        c = (struct pmu_gp_constraint){caps->gp_mask & r->counters, r->what};
+    /* The kind's wiring by family (pmu_kind_desc.gp_constraint: AMD family 15h). Skipping a counter a host would
+     * have backed with an allowed one loses coverage only, never a verdict. */
+    const struct pmu_kind_desc *d = pmu_kind_get(caps->kind);
+    u32 counters = 0;
+    const char *what = d->gp_constraint ? d->gp_constraint(caps, event, umask, &counters) : NULL;
+    if (what && (caps->gp_mask & counters) != caps->gp_mask)
+        c = (struct pmu_gp_constraint){caps->gp_mask & counters, what};
     return c;
 }
 

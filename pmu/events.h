@@ -32,6 +32,7 @@ extern const struct pmu_event pmu_amd_events[];
 extern const size_t pmu_amd_events_len;
 extern const struct pmu_event pmu_knc_events[];
 extern const size_t pmu_knc_events_len;
+extern const struct pmu_event pmu_zhaoxin_events[];
 
 /* The event (and its select fields) for `ev` on this CPU, or NULL with a static reason in *why (e.g. the
  * architectural event is marked unavailable in CPUID). */

@@ -11,6 +11,8 @@
 struct cpu_ident;
 struct cpuid_source;
 struct pmu_emul_face;
+struct pmu_metric_guide;
+struct pmu_kind_deviation;
 
 struct pmu_kind_desc {
     const char *name;  /* pmu_kind_name(): "intel_arch", ... */
@@ -37,12 +39,17 @@ struct pmu_kind_desc {
     /* Kind-specific lines of pmu_caps_describe() after the counters; NULL: none. */
     void (*describe)(const struct pmu_caps *c, struct strbuf *sb);
 
-    /* Event table (pmu/events.c) and the names of its events Linux maps the generic events to. */
+    /* Event table (in the kind file; looked up by pmu/events.c) and the names of its events Linux maps the generic
+     * events to. */
     const struct pmu_event *events;
     size_t events_len;
     const char *generic[PMU_EV_COUNT];
     /* Whether an event of the table is there on this CPU; NULL: always. *why: a static reason when not. */
     bool (*event_available)(const struct pmu_caps *caps, const struct pmu_event *e, const char **why);
+    /* The GP counters event `event` (12 bits on AMD) with unit mask `umask` is wired to on this CPU's family, in
+     * *counters, and the source of that wiring; NULL (or a NULL return): every GP counter (pmu_event_gp_constraint,
+     * after the vendor catalog's Counter field). */
+    const char *(*gp_constraint)(const struct pmu_caps *caps, u16 event, u8 umask, u32 *counters);
 
     /* What each PMU register reads after a reset (pmu/reset_values.h). */
     void (*reset_expect)(const struct pmu_caps *caps, const struct pmu_state_entry *e, struct pmu_reset_expect *out);
@@ -51,6 +58,32 @@ struct pmu_kind_desc {
     /* What pmu=emulated presents for this kind (CPUID, events, MSR map, register model), defined beside the
      * descriptor; NULL: the kind cannot be emulated. */
     const struct pmu_emul_face *emul;
+    /* The facts below are optional: 0 / false / NULL says the kind does not have the feature. */
+    /* IA32_DEBUGCTL.Freeze_PerfMon_On_PMI and Freeze_LBRs_On_PMI (bits 12 and 11) work from this version of the
+     * programming model on (SDM Vol.3B 18.4.7, 21.2.2): pmu_freezes_on_pmi(). */
+    u8 freeze_on_pmi_version;
+    /* From this version on a freeze on PMI is reported in the global status (LBR_Frz, CTR_Frz) and ended by
+     * writing it to the status reset register (SDM Vol.3B 21.2.4): pmu_freeze_in_status(). AMD's LbrExtV2 freeze
+     * is enumerated instead (pmu/lbr.h). */
+    u8 freeze_in_status_version;
+    /* A write to the counter MSR itself takes bits 31:0 and sign-extends bit 31 (SDM Vol.3B 21.2.6); the full
+     * width goes only through an alias (caps->msrs.ctr0_full_width). */
+    bool legacy_write_sign_extends;
+    /* The first full-width counter alias, enabled by IA32_PERF_CAPABILITIES.FW_WRITE (SDM Vol.3B 21.2.6:
+     * IA32_A_PMC0): pmu_caps_apply_perf_capabilities(). */
+    u32 full_width_alias0;
+    /* Processor event-based sampling may be there (SDM Vol.3B 21.6): discovery reads IA32_MISC_ENABLE's
+     * PEBS_UNAVAIL for it (pmu/pebs.h). */
+    bool pebs;
+    /* The vendor publishes per-model event files for this kind's parts (pmu/event_catalog.h). */
+    bool vendor_catalog;
+    /* The published deviations of counts this kind's CPUs may have (pmu/deviations.h), each with the CPUs it
+     * applies to, in the order they are reported; ended by an entry whose deviation is NULL. NULL: none published
+     * (KNC, Zhaoxin). */
+    const struct pmu_kind_deviation *deviations;
+    /* The derived metrics this kind's event table serves in full (pmu/knc_metrics.h); NULL: CPI only, from the
+     * generic cycles and instructions events. */
+    const struct pmu_metric_guide *metrics;
 };
 
 /* Indexed by enum pmu_kind; every entry non-NULL. */

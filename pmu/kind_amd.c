@@ -4,6 +4,7 @@
  * 2"; Linux arch/x86/events/amd/core.c. All counters are 48 bits wide and written at full width. */
 #include "pmu/pmu_internal.h"
 
+#include "pmu/deviations.h"
 #include "pmu/discover_internal.h"
 #include "pmu/emul_face.h"
 #include "pmu/kind.h"
@@ -41,6 +42,108 @@ const struct pmu_event pmu_amd_events[] = {
      LNX_ZEN4 " REF_CPU_CYCLES (0x100000120): Zen 4 (family 19h model 10h+) and later, needs EventSelect[11:8]"},
 };
 const size_t pmu_amd_events_len = ARRAY_SIZE(pmu_amd_events);
+
+/* Counter constraints, one table per family, first matching row wins. A row matches a 12-bit event code when
+ * lo <= (code & mask) <= hi and the unit mask satisfies its rule.
+ *
+ * AMD family 15h: transcribed from Linux arch/x86/events/amd/core.c, amd_get_event_constraints_f15h() and the
+ * "AMD family 15h event code/PMC mappings" comment above it, which follow the BKDG for Family 15h (each core
+ * event's PERF_CTL[n:m]). The unit is the code's bits 7:4 (AMD_EVENT_TYPE_MASK 0xF0, bits 11:8 ignored);
+ * exceptions name exact 12-bit codes (amd_get_event_code: EventSelect[11:8] from select bits 35:32). Counter
+ * sets: PMC0 0x01, PMC20 0x07, PMC3 0x08, PMC30 0x09, PMC50 0x3F, PMC53 0x38. Northbridge events (0xE0-0xFF)
+ * count on the NB counters, not on these (Linux: "moved to uncore.c"), and 0xA0-0xBF is unused: no counter.
+ * Family 17h+ (Linux amd_get_event_constraints_f17h) only pairs counters for merged large-increment events
+ * (0x003), which pmuboot does not program; families 10h, 16h and older have no table (amd_get_event_constraints). */
+enum umask_rule {
+    UM_ANY,
+    UM_ONE_BIT,      /* at most one unit-mask bit set (Linux: hweight_long(umask) <= 1) */
+    UM_MULTI_BIT,    /* more than one */
+    UM_BOTH_NIBBLES, /* unit-mask bits in both 7:4 and 3:0 (Linux 0x000: config & 0xF000 and config & 0x0F00) */
+};
+
+struct gp_constraint_row {
+    u16 lo, hi, mask;
+    u8 rule;
+    u8 counters;
+    const char *what;
+};
+
+#define EXACT(lo, hi) lo, hi, 0xfff
+#define UNIT(lo, hi) lo, hi, 0x0f0
+#define F15H(what) "family 15h " what " (Linux amd/core.c amd_get_event_constraints_f15h; BKDG for Family 15h)"
+static const struct gp_constraint_row f15h_rows[] = {
+    {EXACT(0x000, 0x000), UM_BOTH_NIBBLES, 0x08, F15H("FP event 0x000 with both unit-mask nibbles: PERF_CTL[3]")},
+    {EXACT(0x004, 0x004), UM_MULTI_BIT, 0x08, F15H("FP event 0x004 with several unit-mask bits: PERF_CTL[3]")},
+    {EXACT(0x003, 0x003), UM_ANY, 0x08, F15H("FP event 0x003: PERF_CTL[3]")},
+    {EXACT(0x00b, 0x00b), UM_ANY, 0x08, F15H("FP event 0x00B: PERF_CTL[3]")},
+    {EXACT(0x00d, 0x00d), UM_ANY, 0x08, F15H("FP event 0x00D: PERF_CTL[3]")},
+    {UNIT(0x000, 0x010), UM_ANY, 0x38, F15H("FP events 0x00-0x1F: PERF_CTL[5:3]")},
+    {EXACT(0x023, 0x023), UM_ANY, 0x07, F15H("event 0x023: PERF_CTL[2:0]")},
+    {EXACT(0x043, 0x043), UM_ANY, 0x07, F15H("event 0x043: PERF_CTL[2:0]")},
+    {EXACT(0x045, 0x046), UM_ANY, 0x07, F15H("events 0x045-0x046: PERF_CTL[2:0]")},
+    {EXACT(0x054, 0x055), UM_ANY, 0x07, F15H("events 0x054-0x055: PERF_CTL[2:0]")},
+    {EXACT(0x02d, 0x02d), UM_ANY, 0x08, F15H("LS event 0x02D: PERF_CTL[3]")},
+    {EXACT(0x02e, 0x02e), UM_ANY, 0x09, F15H("LS event 0x02E: PERF_CTL[3,0]")},
+    {EXACT(0x031, 0x031), UM_ONE_BIT, 0x07, F15H("LS event 0x031 with one unit-mask bit: PERF_CTL[2:0]")},
+    {EXACT(0x031, 0x031), UM_ANY, 0x00, F15H("LS event 0x031 with several unit-mask bits: no counter")},
+    {EXACT(0x1c0, 0x1c0), UM_ANY, 0x38, F15H("EX event 0x1C0: PERF_CTL[5:3]")},
+    {UNIT(0x020, 0x050), UM_ANY, 0x3f, F15H("LS and DC events 0x20-0x5F: PERF_CTL[5:0]")},
+    {UNIT(0x0c0, 0x0c0), UM_ANY, 0x3f, F15H("EX/LS events 0xC0-0xCF: PERF_CTL[5:0]")},
+    {EXACT(0x08f, 0x08f), UM_ANY, 0x01, F15H("IC event 0x08F: PERF_CTL[0]")},
+    {EXACT(0x187, 0x188), UM_ANY, 0x01, F15H("DE events 0x187-0x188: PERF_CTL[0]")},
+    {EXACT(0x0db, 0x0df), UM_ANY, 0x3f, F15H("events 0x0DB-0x0DF: PERF_CTL[5:0]")},
+    {EXACT(0x1d6, 0x1d6), UM_ANY, 0x3f, F15H("EX event 0x1D6: PERF_CTL[5:0]")},
+    {EXACT(0x1d8, 0x1d8), UM_ANY, 0x3f, F15H("EX event 0x1D8: PERF_CTL[5:0]")},
+    {UNIT(0x060, 0x090), UM_ANY, 0x07, F15H("CU and IC/DE events 0x60-0x9F: PERF_CTL[2:0]")},
+    {UNIT(0x0d0, 0x0d0), UM_ANY, 0x07, F15H("DE events 0xD0-0xDF: PERF_CTL[2:0]")},
+    {UNIT(0x0a0, 0x0b0), UM_ANY, 0x00, F15H("events 0xA0-0xBF: no counter")},
+    {UNIT(0x0e0, 0x0f0), UM_ANY, 0x00, F15H("northbridge events 0xE0-0xFF: NB counters only")},
+};
+
+static const struct {
+    u32 family;
+    const struct gp_constraint_row *rows;
+    size_t n;
+} amd_constraint_tables[] = {
+    {0x15, f15h_rows, ARRAY_SIZE(f15h_rows)},
+};
+
+static bool umask_matches(enum umask_rule r, u8 umask)
+{
+    switch (r) {
+    case UM_ONE_BIT:
+        return popcount64(umask) <= 1;
+    case UM_MULTI_BIT:
+        return popcount64(umask) > 1;
+    case UM_BOTH_NIBBLES:
+        return (umask & 0xf0) && (umask & 0x0f);
+    default:
+        return true;
+    }
+}
+
+static const struct gp_constraint_row *constraint_row(u32 family, u16 event, u8 umask)
+{
+    for (size_t t = 0; t < ARRAY_SIZE(amd_constraint_tables); t++) {
+        if (amd_constraint_tables[t].family != family)
+            continue;
+        for (size_t i = 0; i < amd_constraint_tables[t].n; i++) {
+            const struct gp_constraint_row *r = &amd_constraint_tables[t].rows[i];
+            u16 code = event & r->mask;
+            if (code >= r->lo && code <= r->hi && umask_matches((enum umask_rule)r->rule, umask))
+                return r;
+        }
+    }
+    return NULL;
+}
+
+/* By family, whatever the AMD kind (a hypervisor may offer a family-15h guest only the legacy range). */
+static const char *amd_gp_constraint(const struct pmu_caps *caps, u16 event, u8 umask, u32 *counters)
+{
+    const struct gp_constraint_row *r = constraint_row(caps->family, event, umask);
+    *counters = r ? r->counters : 0;
+    return r ? r->what : NULL;
+}
 
 /* PerfEvtSeln (APM Vol.2 Figure 13-7): 63:42 reserved, 41:40 HostOnly/GuestOnly, 39:36 reserved,
  * 35:32 EventSelect[11:8] (family 10h+), 21 and 19 reserved - KVM's AMD reserved_bits (0xfffffff000280000)
@@ -209,12 +312,33 @@ static bool amd_claims(const struct cpu_ident *id)
     return id->vendor == VENDOR_AMD || id->vendor == VENDOR_HYGON;
 }
 
+/* Who has the deviations of pmu/deviations.c: every AMD CPU, a guest (CPUID.1:ECX[31]), Zen (family 17h on). */
+static bool amd_guest(const struct cpu_ident *id)
+{
+    return id->hypervisor_bit;
+}
+
+static bool amd_zen(const struct cpu_ident *id)
+{
+    return id->vendor == VENDOR_AMD && id->family >= 0x17;
+}
+
+static const struct pmu_kind_deviation amd_deviations[] = {
+    {&pmu_deviation_table[PMU_DEV_AMD_BRANCHES_COUNT_EXCEPTIONS_INTERRUPTS], NULL},
+    {&pmu_deviation_table[PMU_DEV_AMD_BRANCHES_COUNT_VMRUN_IN_GUEST], amd_guest},
+    {&pmu_deviation_table[PMU_DEV_AMD_ZEN_SPECLOCKMAP_ROLLBACK], amd_zen},
+    {&pmu_deviation_table[PMU_DEV_INTERRUPT_COUNTS_ONE_INSTRUCTION], NULL},
+    {NULL, NULL},
+};
+
 /* What the three AMD kinds share; they differ in their MSR blocks (caps->msrs), the status register and the
  * reset value of PerfCntrGlobalCtl. */
 #define AMD_KIND_COMMON                                                                                             \
     .claims = amd_claims, .discover = pmu_discover_amd, .backend = &pmu_backend_amd,                                \
     .evsel_reserved = amd_evsel_reserved, .reserved_faults = false, .reserved_faults_documented = true,             \
-    .amd_core = true, .events = pmu_amd_events, .events_len = ARRAY_SIZE(pmu_amd_events),                           \
+    .amd_core = true, .vendor_catalog = true /* Linux pmu-events amdzen */, .deviations = amd_deviations,          \
+    .gp_constraint = amd_gp_constraint,                                                                             \
+    .events = pmu_amd_events, .events_len = ARRAY_SIZE(pmu_amd_events),                                             \
     /* Linux amd/core.c amd_perfmon_event_map */                                                                    \
     .generic = {"cpu_clocks_not_halted", "retired_instructions", "retired_branch_instructions",                     \
                 "retired_mispredicted_branch_instructions"}
@@ -298,7 +422,7 @@ const struct pmu_kind_desc pmu_kind_amd_perfmon_v2 = {
     .title = "AMD PerfMonV2",
     AMD_KIND_COMMON,
     .status_bits = amd_v2_status_bits,
-    .describe = pmu_describe_amd,
+    .describe = pmu_describe_amd_v2,
     .reset_expect = pmu_reset_expect_amd_v2,
     .emul = &amd_v2_emul_face,
 };

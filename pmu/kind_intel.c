@@ -1,6 +1,7 @@
 /* Intel architectural performance monitoring v1-v6 (SDM Vol.3B 21.2 "Architectural Performance Monitoring";
  * MSR numbers SDM Vol.4 Table 2-2, taken from caps->msrs). Linux arch/x86/events/intel/core.c is the
  * reference for the order of operations. */
+#include "pmu/deviations.h"
 #include "pmu/event_catalog.h"
 #include "pmu/pmu_internal.h"
 
@@ -22,6 +23,39 @@
 #define EVSEL_UMASK2 (0xffull << 40)
 
 #define RDPMC_FIXED (1u << 30) /* SDM Vol.2B RDPMC: ECX[30] selects the fixed-function counters */
+
+/* SDM Vol.3B Table 21-1 "UMask and Event Select Encodings for Pre-Defined Architectural Performance Events"
+ * (bits 0-6 since v1; topdown slots (7) with v5/Ice Lake; 8-12 with v6, enumerated by CPUID.23H.3).
+ * Cross-checked against Linux tools/testing/selftests/kvm/include/x86/pmu.h INTEL_ARCH_* and
+ * arch/x86/events/intel/core.c intel_perfmon_event_map. */
+#define SDM_T21_1 "SDM Vol.3B Table 21-1"
+const struct pmu_event pmu_intel_arch_events[PMU_AE_COUNT] = {
+    [PMU_AE_CORE_CYCLES] = {"core_cycles", 0x3c, 0x00, 0, 0, 0, SDM_T21_1 " UnHalted Core Cycles"},
+    [PMU_AE_INSTRUCTIONS] = {"instructions", 0xc0, 0x00, 0, 0, 0, SDM_T21_1 " Instruction Retired"},
+    [PMU_AE_REF_CYCLES] = {"ref_cycles", 0x3c, 0x01, 0, 0, 0, SDM_T21_1 " UnHalted Reference Cycles"},
+    [PMU_AE_LLC_REFERENCES] = {"llc_references", 0x2e, 0x4f, 0, 0, 0, SDM_T21_1 " LLC Reference"},
+    [PMU_AE_LLC_MISSES] = {"llc_misses", 0x2e, 0x41, 0, 0, 0, SDM_T21_1 " LLC Misses"},
+    [PMU_AE_BRANCHES] = {"branches", 0xc4, 0x00, 0, 0, 0, SDM_T21_1 " Branch Instruction Retired"},
+    [PMU_AE_BRANCH_MISSES] = {"branch_misses", 0xc5, 0x00, 0, 0, 0, SDM_T21_1 " Branch Misses Retired"},
+    [PMU_AE_TOPDOWN_SLOTS] = {"topdown_slots", 0xa4, 0x01, 0, 0, 0, SDM_T21_1 " Topdown Slots"},
+    [PMU_AE_TOPDOWN_BACKEND] = {"topdown_backend", 0xa4, 0x02, 0, 0, 0, SDM_T21_1 " Topdown Backend Bound"},
+    [PMU_AE_TOPDOWN_BAD_SPEC] = {"topdown_bad_spec", 0x73, 0x00, 0, 0, 0, SDM_T21_1 " Topdown Bad Speculation"},
+    [PMU_AE_TOPDOWN_FRONTEND] = {"topdown_frontend", 0x9c, 0x01, 0, 0, 0, SDM_T21_1 " Topdown Frontend Bound"},
+    [PMU_AE_TOPDOWN_RETIRING] = {"topdown_retiring", 0xc2, 0x02, 0, 0, 0, SDM_T21_1 " Topdown Retiring"},
+    [PMU_AE_LBR_INSERTS] = {"lbr_inserts", 0xe4, 0x01, 0, 0, 0, SDM_T21_1 " LBR Inserts"},
+};
+
+/* SDM Vol.3B Table 21-2 "Association of Fixed-Function Performance Counters with Architectural Performance
+ * Events" (0-2 since v2, 3 with v5, 4-6 with v6); Linux KVM intel_get_fixed_pmc_eventsel() uses the same
+ * mapping. */
+enum pmu_arch_event pmu_intel_fixed_event(u32 fixed)
+{
+    static const enum pmu_arch_event map[] = {
+        PMU_AE_INSTRUCTIONS,    PMU_AE_CORE_CYCLES,      PMU_AE_REF_CYCLES,       PMU_AE_TOPDOWN_SLOTS,
+        PMU_AE_TOPDOWN_BAD_SPEC, PMU_AE_TOPDOWN_FRONTEND, PMU_AE_TOPDOWN_RETIRING,
+    };
+    return fixed < ARRAY_SIZE(map) ? map[fixed] : PMU_AE_COUNT;
+}
 
 static bool intel_anythread_legal(const struct pmu *p)
 {
@@ -326,6 +360,38 @@ static const struct pmu_emul_face intel_emul_face = {
     .regs = PMU_EMUL_REGS_ARCH_PERFMON,
 };
 
+/* Who has the deviations of pmu/deviations.c: family 6 model numbers, as the sources give them. */
+static bool intel6(const struct cpu_ident *id)
+{
+    return id->vendor == VENDOR_INTEL && id->family == 6;
+}
+
+/* Avaton/Rangely 0x4D, Denverton 0x5F, Jacobsville 0x86, Sierra Forest 0xAF (kvm-unit-tests lib/x86/pmu.c). */
+static bool intel_atom_br(const struct cpu_ident *id)
+{
+    return intel6(id) && (id->model == 0x4d || id->model == 0x5f || id->model == 0x86 || id->model == 0xaf);
+}
+
+/* ... and Clearwater Forest 0xDD, which overcounts instructions only. */
+static bool intel_atom_inst(const struct cpu_ident *id)
+{
+    return intel_atom_br(id) || (intel6(id) && id->model == 0xdd);
+}
+
+/* Before Merom E: model < 0x0F, or 0x0F with stepping < 9 (open-vm-tools CPUID_CountsCPUIDAsBranch). */
+static bool intel_pre_merom_e(const struct cpu_ident *id)
+{
+    return intel6(id) && (id->model < 0x0f || (id->model == 0x0f && id->stepping < 9));
+}
+
+static const struct pmu_kind_deviation intel_deviations[] = {
+    {&pmu_deviation_table[PMU_DEV_INTEL_ATOM_INST_RETIRED_OVERCOUNT], intel_atom_inst},
+    {&pmu_deviation_table[PMU_DEV_INTEL_ATOM_BR_RETIRED_OVERCOUNT], intel_atom_br},
+    {&pmu_deviation_table[PMU_DEV_INTEL_CORE2_CPUID_COUNTS_AS_BRANCH], intel_pre_merom_e},
+    {&pmu_deviation_table[PMU_DEV_INTERRUPT_COUNTS_ONE_INSTRUCTION], NULL},
+    {NULL, NULL},
+};
+
 const struct pmu_kind_desc pmu_kind_intel_arch = {
     .name = "intel_arch",
     .title = "Intel architectural performance monitoring",
@@ -345,4 +411,11 @@ const struct pmu_kind_desc pmu_kind_intel_arch = {
     .event_available = intel_event_available,
     .reset_expect = pmu_reset_expect_intel,
     .emul = &intel_emul_face,
+    .freeze_on_pmi_version = 2, /* SDM Vol.3B 18.4.7: the freeze bits with architectural perfmon v2 */
+    .freeze_in_status_version = 4, /* SDM Vol.3B 21.2.4.2; Linux intel/lbr.c "v4 can do that as part of ... ack" */
+    .legacy_write_sign_extends = true,
+    .full_width_alias0 = MSR_IA32_A_PMC0,
+    .pebs = true,
+    .vendor_catalog = true, /* Intel perfmon event files */
+    .deviations = intel_deviations,
 };

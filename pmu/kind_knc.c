@@ -7,6 +7,7 @@
 #include "pmu/emul_face.h"
 #include "pmu/kind.h"
 #include "pmu/pmu_msr.h"
+#include "pmu/knc_metrics.h"
 
 /* Knights Corner: KNC PMU doc 327357-001 Table 1-6 (by event code), the UMASK column is the unit
  * mask; FUB (unit) P54C/CRI/VPU. Cross-checked: Linux arch/x86/events/intel/knc.c knc_perfmon_event_map
@@ -243,4 +244,6 @@ const struct pmu_kind_desc pmu_kind_knc = {
     .generic = {"CPU_CLK_UNHALTED", "INSTRUCTIONS_EXECUTED", "BRANCHES", "BRANCHES_MISPREDICTED"},
     .reset_expect = pmu_reset_expect_knc,
     .emul = &knc_emul_face,
+    /* The Xeon Phi tuning guide's metrics name this table's events. */
+    .metrics = &pmu_knc_metric_guide,
 };

@@ -102,7 +102,7 @@ static void zhaoxin_describe(const struct pmu_caps *c, struct strbuf *sb)
 
 /* Linux zx_pmon_event_map and its per-generation changes in zhaoxin_pmu_init (codes as umask << 8 | event). */
 #define ZX(name, ev, um, what) {name, ev, um, 0, 0, 0, "Linux zhaoxin/core.c " what}
-static const struct pmu_event zhaoxin_events[] = {
+const struct pmu_event pmu_zhaoxin_events[] = {
     ZX("cpu_cycles", 0x82, 0x00, "zx_pmon_event_map CPU_CYCLES 0x0082"),
     ZX("instructions", 0xc0, 0x00, "zx_pmon_event_map INSTRUCTIONS 0x00c0 (zxd_event_constraints: retired)"),
     ZX("bus_cycles", 0x83, 0x00, "zx_pmon_event_map BUS_CYCLES 0x0083"),
@@ -123,12 +123,12 @@ static const struct {
     {ZXC | ZXD | ZXE, 0}, {ZXD | ZXE, 1}, {ZXD | ZXE, 2}, {ZXD | ZXE, 3}, {ZXD | ZXE, 4},
     {ZXD, 5},             {ZXD, 6},       {ZXE, 5},       {ZXE, 6},
 };
-_Static_assert(ARRAY_SIZE(zhaoxin_event_rules) == ARRAY_SIZE(zhaoxin_events), "one rule per Zhaoxin event");
+_Static_assert(ARRAY_SIZE(zhaoxin_event_rules) == ARRAY_SIZE(pmu_zhaoxin_events), "one rule per Zhaoxin event");
 
 static bool zhaoxin_event_available(const struct pmu_caps *caps, const struct pmu_event *e, const char **why)
 {
-    size_t i = (size_t)(e - zhaoxin_events);
-    if (i >= ARRAY_SIZE(zhaoxin_events) || !(zhaoxin_event_rules[i].gens & zx_gen(caps))) {
+    size_t i = (size_t)(e - pmu_zhaoxin_events);
+    if (i >= ARRAY_SIZE(pmu_zhaoxin_events) || !(zhaoxin_event_rules[i].gens & zx_gen(caps))) {
         *why = "not an event of this Zhaoxin generation (Linux zhaoxin_pmu_init)";
         return false;
     }
@@ -191,8 +191,8 @@ const struct pmu_kind_desc pmu_kind_zhaoxin = {
     .reserved_faults_documented = false,
     .arch_perfmon = true,
     .describe = zhaoxin_describe,
-    .events = zhaoxin_events,
-    .events_len = ARRAY_SIZE(zhaoxin_events),
+    .events = pmu_zhaoxin_events,
+    .events_len = ARRAY_SIZE(pmu_zhaoxin_events),
     .generic = {"cpu_cycles", "instructions", "branches", "branch_misses"},
     .event_available = zhaoxin_event_available,
     /* No Zhaoxin document gives reset values: Intel's architectural ones, which Linux's driver assumes. */

@@ -34,3 +34,25 @@ bool pmu_kind_is_amd(enum pmu_kind k)
 {
     return pmu_kind_get(k)->amd_core;
 }
+
+bool pmu_kind_present(enum pmu_kind k)
+{
+    return pmu_kind_get(k) != &pmu_kind_none;
+}
+
+bool pmu_freezes_on_pmi(const struct pmu_caps *caps)
+{
+    u8 v = pmu_kind_get(caps->kind)->freeze_on_pmi_version;
+    return v && caps->version >= v;
+}
+
+bool pmu_legacy_write_sign_extends(enum pmu_kind k)
+{
+    return pmu_kind_get(k)->legacy_write_sign_extends;
+}
+
+bool pmu_freeze_in_status(const struct pmu_caps *caps)
+{
+    u8 v = pmu_kind_get(caps->kind)->freeze_in_status_version;
+    return v && caps->version >= v;
+}

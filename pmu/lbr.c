@@ -163,7 +163,7 @@ void lbr_discover(const struct pmu_caps *caps, const struct cpuid_source *src, s
     out->cpl_filter = out->type_filter = row->select;
     out->has_mispred = fmt >= LBR_FMT_EIP_FLAGS;
     out->has_cycles = fmt == LBR_FMT_INFO || fmt == LBR_FMT_TIME || fmt == LBR_FMT_INFO2;
-    out->freeze = caps->kind == PMU_KIND_INTEL_ARCH && caps->version >= 2;
+    out->freeze = pmu_freezes_on_pmi(caps);
 }
 
 const char *lbr_kind_name(enum lbr_kind k)

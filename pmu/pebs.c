@@ -2,6 +2,7 @@
 #include "pmu/pebs.h"
 
 #include "pmu/events.h"
+#include "pmu/kind.h"
 #include "pmu/pmu.h"
 
 void pebs_discover(const struct pmu_caps *caps, const struct cpuid_source *src, int misc_rc, u64 misc_enable,
@@ -9,7 +10,7 @@ void pebs_discover(const struct pmu_caps *caps, const struct cpuid_source *src, 
 {
     *out = (struct pebs_caps){.why_none = ""};
     struct cpuid_regs r;
-    if (caps->kind != PMU_KIND_INTEL_ARCH || caps->vendor != VENDOR_INTEL) {
+    if (!pmu_kind_get(caps->kind)->pebs || caps->vendor != VENDOR_INTEL) {
         out->why_none = "PEBS is Intel's (AMD samples with IBS, which pmuboot does not check)";
         return;
     }

@@ -3,6 +3,7 @@
  * (bit 18, once called anythread_deprecated, is reserved: the AnyThread deprecation is CPUID.0AH.EDX[15]). */
 #include "pmu/pmu_caps.h"
 
+#include "pmu/kind.h"
 #include "pmu/pmu_msr.h"
 
 void pmu_perf_capabilities_decode(u64 v, struct pmu_perf_capabilities *out)
@@ -26,9 +27,9 @@ void pmu_caps_apply_perf_capabilities(struct pmu_caps *caps, u64 value)
     caps->has_perf_capabilities = true;
     pmu_perf_capabilities_decode(value, &caps->perf_caps);
     /* SDM: with FW_WRITE, IA32_A_PMCx (0x4C1 + x) accept full-width writes; IA32_PMCx keep the 32-bit
-     * sign-extending write behaviour. */
-    caps->msrs.ctr0_full_width =
-        (caps->kind == PMU_KIND_INTEL_ARCH && caps->perf_caps.full_width_write) ? MSR_IA32_A_PMC0 : 0;
+     * sign-extending write behaviour. Where the kind has such aliases (pmu_kind_desc.full_width_alias0). */
+    u32 alias0 = pmu_kind_get(caps->kind)->full_width_alias0;
+    caps->msrs.ctr0_full_width = alias0 && caps->perf_caps.full_width_write ? alias0 : 0;
 }
 
 /* Linux arch/x86/events/intel/lbr.c LBR_FORMAT_* names. */

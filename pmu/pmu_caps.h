@@ -23,6 +23,17 @@ enum pmu_kind {
 
 /* One of the three AMD kinds (AMD APM Vol.2 13.2: the same select layout and 48-bit counters). */
 bool pmu_kind_is_amd(enum pmu_kind k);
+/* Predicates over the kind's descriptor (pmu/kind.h, pmu/kinds.c), for code outside the kind files, which never
+ * compares kinds. Whether `k` is a PMU at all (kind none is the absence of one): */
+bool pmu_kind_present(enum pmu_kind k);
+struct pmu_caps;
+/* Whether this PMU honours IA32_DEBUGCTL's freeze-on-PMI bits (pmu_kind_desc.freeze_on_pmi_version). */
+bool pmu_freezes_on_pmi(const struct pmu_caps *caps);
+/* Whether a freeze on PMI shows in the global status and ends through the status reset register
+ * (pmu_kind_desc.freeze_in_status_version). */
+bool pmu_freeze_in_status(const struct pmu_caps *caps);
+/* Whether the kind's counter MSR sign-extends a write from bit 31 (pmu_kind_desc.legacy_write_sign_extends). */
+bool pmu_legacy_write_sign_extends(enum pmu_kind k);
 
 #define PMU_INTEL_NEWEST_KNOWN_VERSION 6
 #define PMU_MAX_QUIRKS 8

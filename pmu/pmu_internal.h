@@ -41,6 +41,7 @@ int pmu_get_select_enables(struct pmu *p, u64 *bits);
 /* The kind-specific lines of pmu_caps_describe() (pmu/describe.c) the descriptors name. */
 void pmu_describe_intel(const struct pmu_caps *c, struct strbuf *sb);
 void pmu_describe_amd(const struct pmu_caps *c, struct strbuf *sb);
+void pmu_describe_amd_v2(const struct pmu_caps *c, struct strbuf *sb); /* pmu_describe_amd and PerfMonV2's line */
 
 /* The backends of the kind files; a kind that follows another's programming model binds that one. */
 extern const struct pmu_backend pmu_backend_intel;

@@ -44,7 +44,7 @@ static bool reads_back(struct pmu_caps *caps, struct hw_access *hw, const struct
 
 bool pmu_probe_amd_legacy(struct pmu_caps *caps, struct hw_access *hw)
 {
-    if (caps->kind != PMU_KIND_NONE || (caps->vendor != VENDOR_AMD && caps->vendor != VENDOR_HYGON) ||
+    if (pmu_kind_present(caps->kind) || (caps->vendor != VENDOR_AMD && caps->vendor != VENDOR_HYGON) ||
         !caps->hypervisor || caps->amd_perfctr_core || caps->family < 6)
         return false;
     struct k7_saved saved = {0, 0};

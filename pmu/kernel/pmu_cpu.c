@@ -4,6 +4,7 @@
 
 #include "kernel/cpuid_hw.h"
 #include "pmu/kernel/hw_access_kernel.h"
+#include "pmu/kind.h"
 #include "kernel/safe.h"
 #include "kernel/percpu_array.h"
 
@@ -52,7 +53,7 @@ void pmu_cpu_discover(void *unused)
     pc->cpuid = src;
     lbr_discover(&pc->caps, src, &pc->lbr);
     u64 misc = 0;
-    int misc_rc = pc->caps.kind == PMU_KIND_INTEL_ARCH ? rdmsr_safe(MSR_IA32_MISC_ENABLE, &misc) : -1;
+    int misc_rc = pmu_kind_get(pc->caps.kind)->pebs ? rdmsr_safe(MSR_IA32_MISC_ENABLE, &misc) : -1;
     pebs_discover(&pc->caps, src, misc_rc, misc, &pc->pebs);
     pc->init_rc = pmu_init(&pc->pmu, &pc->caps, &pc->hw);
     if (!pc->init_rc)
@@ -70,7 +71,7 @@ bool pmu_cpu_usable(const struct pmu_cpu *pc, const char **reason)
         *reason = "PMU discovery did not run on this CPU";
         return false;
     }
-    if (pc->caps.kind == PMU_KIND_NONE) {
+    if (!pmu_kind_present(pc->caps.kind)) {
         *reason = pc->caps.evidence;
         return false;
     }

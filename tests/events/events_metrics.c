@@ -1,4 +1,4 @@
-/* The events suite's derived metrics (Xeon Phi tuning guide §4-§5, formulas in pmu/metrics.c by the metrics
+/* The events suite's derived metrics (Xeon Phi tuning guide §4-§5, formulas in pmu/knc_metrics.c by the metrics
  * issue) and the guide's sanity rule (§3: cycles and instructions stay constant over repeated runs of the same
  * workload). Metrics are measurements: reported with their units, never a verdict; the sanity rule is a check.
  * Both SKIP without a PMU. */
@@ -8,7 +8,8 @@
 #include "kernel/x86.h"
 #include "pmu/deviations.h"
 #include "pmu/events.h"
-#include "pmu/metrics.h"
+#include "pmu/kind.h"
+#include "pmu/knc_metrics.h"
 #include "tests/events/events_pmu.h"
 #include "tests/events/portable/events_workloads.h"
 
@@ -16,11 +17,11 @@
 #define STABLE_N 2000 /* ew_loop iterations for the sanity rule */
 #define STABLE_RUNS 5
 
-/* The event a metric input names on this PMU: KNC by its Table 1-6 name, others only cycles and instructions
- * through the generic events (pmu_metric_input_available). */
+/* The event a metric input names on this PMU: a kind that serves the guide (KNC) by its name in the kind's table,
+ * others only cycles and instructions through the generic events (pmu_metric_input_available). */
 static const struct pmu_event *input_event(const struct pmu *p, enum pmu_metric_input in)
 {
-    if (p->caps->kind == PMU_KIND_KNC)
+    if (pmu_kind_get(p->caps->kind)->metrics)
         return pmu_event_find(p->caps, pmu_metric_input_name(in));
     if (in == PMU_MI_CPU_CLK_UNHALTED)
         return pmu_event_generic(p->caps, PMU_EV_CYCLES, NULL);
@@ -114,7 +115,7 @@ void events_metrics_check(struct check *c)
 }
 
 /* Tuning guide §3: before any analysis, cycles and instructions of repeated runs must be constant. Tolerances are
- * pmuboot's (pmu/metrics.h): instructions 100 ppm, cycles 5 %. */
+ * pmuboot's (pmu/knc_metrics.h): instructions 100 ppm, cycles 5 %. */
 void events_stability_check(struct check *c)
 {
     struct pmu_cpu *pmc = this_pmu_cpu();

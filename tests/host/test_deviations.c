@@ -14,6 +14,7 @@
 #include "lib/cpu_ident.h"
 #include "pmu/cpuid_dump.h"
 #include "pmu/deviations.h"
+#include "pmu/kind.h"
 #include "pmu/pmu_caps.h"
 #include "tests/host/support/test_data.h"
 
@@ -205,6 +206,25 @@ static void test_table(void **state)
     assert_string_equal(pmu_dev_trigger_name(PMU_DT_COUNT), "?");
 }
 
+/* Who has a deviation is its kinds' to say (pmu_kind_desc.deviations): every entry of the table is named by some
+ * kind, else it would never be reported, and a kind names each entry once. */
+static void test_every_deviation_has_a_kind(void **state)
+{
+    (void)state;
+    u32 named = 0;
+    for (u32 k = 0; k < PMU_KIND_COUNT; k++) {
+        u32 mine = 0;
+        for (const struct pmu_kind_deviation *kd = pmu_kinds[k]->deviations; kd && kd->deviation; kd++) {
+            size_t i = (size_t)(kd->deviation - pmu_deviation_table);
+            assert_true(i < pmu_deviation_table_len);
+            assert_false(mine & BIT(i));
+            mine |= (u32)BIT(i);
+        }
+        named |= mine;
+    }
+    assert_int_equal(named, (u32)BIT(pmu_deviation_table_len) - 1);
+}
+
 /* Real CPUs: identity from the dump's CPUID.1, kind from the real discovery. */
 static const char *from_dump(const char *file, unsigned cpu)
 {
@@ -240,6 +260,7 @@ int main(void)
         cmocka_unit_test(test_amd),               cmocka_unit_test(test_kinds_without_sources),
         cmocka_unit_test(test_truncation),        cmocka_unit_test(test_events_and_bounds),
         cmocka_unit_test(test_table),             cmocka_unit_test(test_real_dumps),
+        cmocka_unit_test(test_every_deviation_has_a_kind),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

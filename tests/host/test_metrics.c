@@ -1,6 +1,6 @@
-/* pmu/metrics: the KNC optimisation guide's derived metrics (Intel, Xeon Phi tuning Part 2, §4-§5). Expected values
- * come from the guide's own worked examples and tables (cited by section and table, as in pmu/metrics.h) or from
- * exact arithmetic done here in 128 bits, never from running the code under test. */
+/* pmu/knc_metrics: the KNC optimisation guide's derived metrics (Intel, Xeon Phi tuning Part 2, §4-§5). Expected
+ * values come from the guide's own worked examples and tables (cited by section and table, as in pmu/knc_metrics.h) or
+ * from exact arithmetic done here in 128 bits, never from running the code under test. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmu/metrics.h"
+#include "pmu/knc_metrics.h"
 
 #define MI(x) (1u << PMU_MI_##x)
 
@@ -388,7 +388,7 @@ static void test_format(void **state)
 }
 
 /* Every note fits PMU_METRIC_NOTE_SIZE (the events suite's buffer): each metric with the widest value and with
- * every reason pmu/metrics.c gives for an undefined one (the longest last). */
+ * every reason pmu/knc_metrics.c gives for an undefined one (the longest last). */
 static void test_format_fits(void **state)
 {
     (void)state;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pmu/kind.h"
 #include "tests/host/support/caps_fixture.h"
 #include "tests/pmi/portable/pmi_checks.h"
 #include "tests/host/support/pmi_harness.h"
@@ -107,7 +108,7 @@ static void test_handler_acks_freeze_bits(void **state)
     u32 kinds = 0;
     for (size_t pi = 0; pi < npmus; pi++) {
         const struct pmi_rig_pmu *p = &pmus[pi];
-        if (p->caps.kind != PMU_KIND_INTEL_ARCH || p->caps.version < 4)
+        if (!pmu_freeze_in_status(&p->caps))
             continue;
         kinds++;
         struct pmi_rig_opts o = {.variant = PMI_UNMASK_STOPPED, .apic = MODEL_APIC_STRICT_EDGE};
@@ -133,7 +134,7 @@ static void test_reset_clears_debugctl_freeze(void **state)
     u32 kinds = 0;
     for (size_t pi = 0; pi < npmus; pi++) {
         const struct pmi_rig_pmu *p = &pmus[pi];
-        if (p->caps.kind != PMU_KIND_INTEL_ARCH)
+        if (!pmu_kind_get(p->caps.kind)->freeze_on_pmi_version) /* the kinds with DEBUGCTL's freeze bits */
             continue;
         kinds++;
         struct pmi_rig_opts o = {.variant = PMI_UNMASK_STOPPED, .apic = MODEL_APIC_STRICT_EDGE};
@@ -339,8 +340,7 @@ static void test_amd_guest_k7_counters_probed(void **state)
 
 static bool rig_is_amd(const struct pmi_rig_pmu *p)
 {
-    return p->caps.kind == PMU_KIND_AMD_LEGACY || p->caps.kind == PMU_KIND_AMD_CORE_EXT ||
-           p->caps.kind == PMU_KIND_AMD_PERFMON_V2;
+    return pmu_kind_is_amd(p->caps.kind);
 }
 
 /* Events a counter saw in a run with PMIs: periods serviced plus what it counted since the last reload (the

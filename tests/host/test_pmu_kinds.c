@@ -165,6 +165,54 @@ static void test_incomplete_emulated_kind_refused(void **state)
     assert_non_null(strstr(why, "no emulated face"));
 }
 
+/* The optional facts hold together: a full-width alias exists only where the counter MSR itself sign-extends, a
+ * freeze is reported in the status only where DEBUGCTL can freeze, PEBS and the freeze bits are of the Intel
+ * architectural model, a metric guide's inputs name the kind's own events. */
+static void test_optional_facts_consistent(void **state)
+{
+    (void)state;
+    for (u32 k = 0; k < PMU_KIND_COUNT; k++) {
+        const struct pmu_kind_desc *d = pmu_kinds[k];
+        print_message("# kind %s\n", d->name);
+        if (d->full_width_alias0)
+            assert_true(d->legacy_write_sign_extends);
+        if (d->freeze_in_status_version)
+            assert_true(d->freeze_on_pmi_version && d->freeze_in_status_version >= d->freeze_on_pmi_version);
+        if (d->freeze_on_pmi_version || d->pebs || d->legacy_write_sign_extends)
+            assert_true(d->arch_perfmon);
+        if (d->metrics)
+            assert_non_null(d->events);
+        if (d->deviations || d->vendor_catalog || d->gp_constraint || d->metrics)
+            assert_true(pmu_kind_present(k));
+    }
+}
+
+/* The predicates outside code reads are the descriptor's facts: Intel freezes from v2 and reports the freeze in
+ * its status from v4; Zhaoxin, though architectural perfmon v2, is claimed to have neither (no Zhaoxin document
+ * says so) and writes its counters at full width (Linux zhaoxin/core.c); KNC, AMD and kind none have none. */
+static void test_predicates(void **state)
+{
+    (void)state;
+    struct pmu_caps c = {.kind = PMU_KIND_INTEL_ARCH, .version = 1};
+    assert_false(pmu_freezes_on_pmi(&c));
+    c.version = 2;
+    assert_true(pmu_freezes_on_pmi(&c));
+    assert_false(pmu_freeze_in_status(&c));
+    c.version = 4;
+    assert_true(pmu_freeze_in_status(&c));
+    assert_true(pmu_legacy_write_sign_extends(PMU_KIND_INTEL_ARCH));
+    const enum pmu_kind others[] = {PMU_KIND_ZHAOXIN, PMU_KIND_KNC, PMU_KIND_AMD_PERFMON_V2, PMU_KIND_NONE};
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+        c = (struct pmu_caps){.kind = others[i], .version = 4};
+        assert_false(pmu_freezes_on_pmi(&c));
+        assert_false(pmu_freeze_in_status(&c));
+        assert_false(pmu_legacy_write_sign_extends(others[i]));
+    }
+    assert_false(pmu_kind_present(PMU_KIND_NONE));
+    assert_false(pmu_kind_present(PMU_KIND_COUNT));
+    assert_true(pmu_kind_present(PMU_KIND_ZHAOXIN));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -172,6 +220,8 @@ int main(void)
         cmocka_unit_test(test_every_kind_complete),
         cmocka_unit_test(test_every_emulated_kind_complete),
         cmocka_unit_test(test_incomplete_emulated_kind_refused),
+        cmocka_unit_test(test_optional_facts_consistent),
+        cmocka_unit_test(test_predicates),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

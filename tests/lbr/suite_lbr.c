@@ -98,7 +98,7 @@ static int lbr_clear(const struct lbr_caps *l)
 static int lbr_unfreeze(const struct lbr_caps *l)
 {
     const struct pmu_caps *caps = &this_pmu_cpu()->caps;
-    bool frz = l->kind == LBR_AMD_V2 ? l->freeze : caps->kind == PMU_KIND_INTEL_ARCH && caps->version >= 4;
+    bool frz = l->kind == LBR_AMD_V2 ? l->freeze : pmu_freeze_in_status(caps);
     if (!frz || !caps->msrs.global_status_reset)
         return 0;
     return wrmsr_safe(caps->msrs.global_status_reset, BIT(PMU_STATUS_LBR_FRZ));
@@ -112,7 +112,7 @@ static int lbr_release(const struct lbr_caps *l)
 {
     const struct pmu_caps *caps = &this_pmu_cpu()->caps;
     int rc = 0;
-    if (l->kind == LBR_AMD_V2 || (caps->kind == PMU_KIND_INTEL_ARCH && caps->version >= 4))
+    if (l->kind == LBR_AMD_V2 || pmu_freeze_in_status(caps))
         rc = lbr_unfreeze(l);
     if (rc || l->kind != LBR_LEGACY)
         return rc;

@@ -571,7 +571,7 @@ static void freeze_on_pmi_body(struct check *c)
     struct pmu_cpu *pmc = this_pmu_cpu();
     SKIP_WITHOUT_PMU(c, pmc);
     struct pmu *p = &pmc->pmu;
-    if (pmc->caps.kind != PMU_KIND_INTEL_ARCH || pmc->caps.version < 2)
+    if (!pmu_freezes_on_pmi(&pmc->caps))
         return check_skip(c, "freeze-on-PMI is Intel perfmon v2+; this PMU: %s v%u", pmu_kind_name(pmc->caps.kind),
                           pmc->caps.version);
     u64 ic = instructions_counters(c, p), gp0 = ic & -ic;

@@ -7,6 +7,7 @@
 #include "kernel/safe.h"
 #include "kernel/user.h"
 #include "kernel/x86.h"
+#include "pmu/reset_values.h"
 #include "harness/framework.h"
 
 /* GLOBAL_CTRL as the firmware left it (recorded before any write), then zeroed. On Intel it resets with every
@@ -23,11 +24,14 @@ static void global_ctrl_check(struct check *c)
     check_note(c, "at entry", "0x%llx%s", (unsigned long long)pc->global_ctrl_at_entry,
                g_pmu_emulated ? "" : " (informational: what firmware left, any value is legal)");
     /* The emulated PMU comes out of its reset straight into the kernel, with no firmware in between, so there
-     * "as found" is the reset value: every GP enable on Intel v2+ (SDM Vol.3B 21.2.2; KVM pmu.c kvm_pmu_refresh) and
-     * AMD PerfMonV2 (KVM pmu.c kvm_pmu_refresh), 0 on KNC (KNC PMU Table 1-2, 1.4.4). */
-    if (g_pmu_emulated)
-        expect_eq(c, "at entry = reset value (emulated PMU: no firmware ran)",
-                  pc->caps.kind == PMU_KIND_KNC ? 0 : pc->caps.gp_mask, pc->global_ctrl_at_entry);
+     * "as found" is the reset value the kind's descriptor gives, its newest (pmu/reset_values.h): every GP enable on
+     * Intel v2+ (SDM Vol.3B 21.2.2; KVM pmu.c kvm_pmu_refresh) and AMD PerfMonV2 (KVM pmu.c kvm_pmu_refresh), 0 on KNC
+     * (KNC PMU Table 1-2, 1.4.4). */
+    if (g_pmu_emulated) {
+        struct pmu_reset_expect reset;
+        pmu_reset_expect(&pc->caps, &(struct pmu_state_entry){.reg = PMU_SREG_GLOBAL_CTRL}, &reset);
+        expect_eq(c, "at entry = reset value (emulated PMU: no firmware ran)", reset.value, pc->global_ctrl_at_entry);
+    }
     expect_eq(c, "pmu_reset", 0, (u64)pmu_reset(&pc->pmu));
     u64 v = ~0ull;
     expect_eq(c, "rdmsr status", 0, (u64)rdmsr_safe(pc->caps.msrs.global_ctrl, &v));
@@ -83,8 +87,9 @@ static void counter_width_check(struct check *c)
 }
 
 /* Legacy IA32_PMCx writes take bits 31:0 and sign-extend bit 31 (SDM Vol.3B 21.2.6); with
- * PERF_CAPABILITIES.FW_WRITE the IA32_A_PMCx aliases take the full width. AMD and KNC write the full width
- * (APM Vol.2 13.2.1; KNC PMU 1.4.3: "unlike some IA-32 CPUs"). */
+ * PERF_CAPABILITIES.FW_WRITE the IA32_A_PMCx aliases take the full width. Which kinds do is their descriptor's
+ * legacy_write_sign_extends (Intel architectural). AMD, KNC and Zhaoxin write the full width (APM Vol.2 13.2.1; KNC
+ * PMU 1.4.3: "unlike some IA-32 CPUs"; Linux zhaoxin/core.c: 48-bit PMCx writes). */
 static void write_semantics_check(struct check *c)
 {
     struct pmu_cpu *pc = this_pmu_cpu();
@@ -93,7 +98,7 @@ static void write_semantics_check(struct check *c)
     const struct pmu_msrs *m = &pc->caps.msrs;
     pmu_reset(p);
     u64 mask = pmu_counter_mask(p, 0), back = 0;
-    if (pc->caps.kind == PMU_KIND_INTEL_ARCH) {
+    if (pmu_legacy_write_sign_extends(pc->caps.kind)) {
         expect_eq(c, "legacy write 0x80000000 status", 0, (u64)wrmsr_safe(m->ctr0, 0x80000000ull));
         rdmsr_safe(m->ctr0, &back);
         expect_eq(c, "legacy write 0x80000000 reads", mask & 0xFFFFFFFF80000000ull, back);

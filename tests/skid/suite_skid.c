@@ -177,7 +177,7 @@ static void skid_check(struct check *c)
     if (!expect_true(c, "oracle stream", st.ended && !s->overflow && s->n == STREAM_N + 9, "ew_straight: 265",
                      "%u instructions%s", s->n, st.ended ? "" : ", did not end"))
         return;
-    bool freeze_ok = pmc->caps.kind == PMU_KIND_INTEL_ARCH && pmc->caps.version >= 2;
+    bool freeze_ok = pmu_freezes_on_pmi(&pmc->caps);
     u64 bound = pmu_emul_skid_bound();
     if (!freeze_ok)
         check_note(c, "freeze-on-PMI", "not measured: Intel perfmon v2+ only (SDM Vol.3B 18.4.7); this PMU: %s v%u",

@@ -3,6 +3,7 @@
 
 #include "lib/apic_timer_calc.h"
 #include "pmu/events.h"
+#include "pmu/kind.h"
 
 #define F(x) BIT(EWC_##x)
 
@@ -76,19 +77,25 @@ static const struct ew_event zhaoxin_events[] = {
 };
 
 #define SPEC(t) {t, ARRAY_SIZE(t)}
-/* Indexed by enum pmu_kind: a kind without an entry fails tests/host/test_pmu_kinds.c. */
-static const struct ew_kind_spec kind_specs[PMU_KIND_COUNT] = {
-    [PMU_KIND_INTEL_ARCH] = SPEC(intel_events),
-    [PMU_KIND_AMD_LEGACY] = SPEC(amd_events),
-    [PMU_KIND_AMD_CORE_EXT] = SPEC(amd_events),
-    [PMU_KIND_AMD_PERFMON_V2] = SPEC(amd_events),
-    [PMU_KIND_KNC] = SPEC(knc_events),
-    [PMU_KIND_ZHAOXIN] = SPEC(zhaoxin_events),
+/* Keyed by the event table of the kind (pmu_kind_desc.events), whose events these are: kinds that share a table
+ * (the three AMD kinds) share its expectations; a kind whose table has no entry fails tests/host/test_pmu_kinds.c. */
+static const struct {
+    const struct pmu_event *table;
+    struct ew_kind_spec spec;
+} table_specs[] = {
+    {pmu_intel_arch_events, SPEC(intel_events)},
+    {pmu_amd_events, SPEC(amd_events)},
+    {pmu_knc_events, SPEC(knc_events)},
+    {pmu_zhaoxin_events, SPEC(zhaoxin_events)},
 };
 
 const struct ew_kind_spec *ew_kind_spec(enum pmu_kind k)
 {
-    return (unsigned)k < PMU_KIND_COUNT && kind_specs[k].events ? &kind_specs[k] : NULL;
+    const struct pmu_event *table = pmu_kind_get(k)->events;
+    for (size_t i = 0; table && i < ARRAY_SIZE(table_specs); i++)
+        if (table_specs[i].table == table)
+            return &table_specs[i].spec;
+    return NULL;
 }
 
 /* Those of the kind's events that are there on this CPU (Intel: CPUID marks them available). */

@@ -14,7 +14,7 @@ enum ew_judge {
 };
 
 struct ew_event {
-    const char *event; /* name in pmu/events.c's table for this PMU kind */
+    const char *event; /* name in the event table of this PMU kind (pmu_kind_desc.events) */
     enum ew_judge judge;
     u32 fields;        /* EWJ_EXACT: BIT(enum ew_count_field) of the construction fields it sums */
     const char *claim; /* what the manual says it counts: the reason the comparison is exact or bounded */

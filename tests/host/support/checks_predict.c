@@ -226,7 +226,7 @@ static bool usable(const struct thread *t, struct pcheck *c)
              t->caps.evidence);
         return false;
     }
-    if (t->caps.kind == PMU_KIND_NONE) {
+    if (!pmu_kind_present(t->caps.kind)) {
         skip(c, "no PMU: %s", t->caps.evidence);
         return false;
     }

@@ -54,8 +54,7 @@ static void comment(const char *fmt, ...)
 
 static bool is_amd(const struct pmi_rig_pmu *p)
 {
-    return p->caps.kind == PMU_KIND_AMD_LEGACY || p->caps.kind == PMU_KIND_AMD_CORE_EXT ||
-           p->caps.kind == PMU_KIND_AMD_PERFMON_V2;
+    return pmu_kind_is_amd(p->caps.kind);
 }
 
 /* Intel (and KNC, quoting it): "The local APIC ... automatically sets the mask flag in the corresponding LVT
@@ -1286,7 +1285,7 @@ static void test_freeze_effect_against_the_model(void **state)
     u32 seen = 0;
     for (size_t pi = 0; pi < npmus; pi++) {
         const struct pmi_rig_pmu *p = &pmus[pi];
-        if (p->caps.kind != PMU_KIND_INTEL_ARCH || p->caps.version < 2)
+        if (!pmu_freezes_on_pmi(&p->caps))
             continue;
         seen++;
         if (freeze_sequence(p, 0) != PMI_VERDICT_PASS)

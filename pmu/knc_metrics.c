@@ -1,10 +1,11 @@
 /* The derived metrics of Intel's "Optimization and Performance Tuning for Intel Xeon Phi Coprocessors, Part 2:
  * Understanding and Using Hardware Events" (§4-§5) in integer arithmetic. Each formula and threshold names where
- * the guide gives it (pmu/metrics.h). */
-#include "pmu/metrics.h"
+ * the guide gives it (pmu/knc_metrics.h). */
+#include "pmu/knc_metrics.h"
 
 #include "lib/format.h"
 #include "pmu/events.h"
+#include "pmu/kind.h"
 
 #include <string.h>
 
@@ -144,14 +145,19 @@ const struct pmu_metric_desc *pmu_metric_describe(enum pmu_metric m)
 
 /* ---- availability ---- */
 
+const struct pmu_metric_guide pmu_knc_metric_guide = {
+    .title = "Intel, Optimization and Performance Tuning for Intel Xeon Phi Coprocessors, Part 2",
+};
+
 bool pmu_metric_input_available(enum pmu_kind kind, enum pmu_metric_input in)
 {
-    if (kind == PMU_KIND_NONE || (unsigned)in >= PMU_MI_COUNT)
+    const struct pmu_kind_desc *d = pmu_kind_get(kind);
+    if (!pmu_kind_present(kind) || (unsigned)in >= PMU_MI_COUNT)
         return false;
-    if (kind != PMU_KIND_KNC) /* the generic cycles / instructions events (pmu/events.h) */
+    if (!d->metrics) /* the generic cycles / instructions events (pmu/events.h) */
         return in == PMU_MI_CPU_CLK_UNHALTED || in == PMU_MI_INSTRUCTIONS_EXECUTED;
-    for (size_t i = 0; i < pmu_knc_events_len; i++)
-        if (strcmp(pmu_knc_events[i].name, input_names[in]) == 0)
+    for (size_t i = 0; i < d->events_len; i++)
+        if (strcmp(d->events[i].name, input_names[in]) == 0)
             return true;
     return false;
 }

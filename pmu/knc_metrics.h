@@ -91,8 +91,16 @@ struct pmu_metric_desc {
 const struct pmu_metric_desc *pmu_metric_describe(enum pmu_metric m);
 const char *pmu_metric_input_name(enum pmu_metric_input in); /* the guide's event name */
 
-/* Whether this PMU kind can count `in`: KNC for every input in KNC PMU Table 1-6; CPU_CLK_UNHALTED and
- * INSTRUCTIONS_EXECUTED on every kind with counters (as the generic cycles / instructions events). */
+/* A guide whose metrics a kind serves in full (pmu_kind_desc.metrics): every input is an event of the kind's table
+ * (pmu_kind_desc.events) of the same name. Knights Corner serves pmu_knc_metric_guide, the one above. */
+struct pmu_metric_guide {
+    const char *title;
+};
+extern const struct pmu_metric_guide pmu_knc_metric_guide;
+
+/* Whether this PMU kind can count `in`: a kind with a metric guide (KNC) every input its event table names (KNC
+ * PMU Table 1-6); any other kind with counters CPU_CLK_UNHALTED and INSTRUCTIONS_EXECUTED only (as the generic
+ * cycles / instructions events). */
 bool pmu_metric_input_available(enum pmu_kind kind, enum pmu_metric_input in);
 /* The inputs of `m` this kind cannot count (bitmask of BIT(input)); 0 means the metric is available.
  * The suite reports a non-zero mask as "not available on this PMU kind", naming the inputs. */
