@@ -18,7 +18,7 @@ use Exporter 'import';
 use JSON::PP ();
 use TAP::Parser;
 
-our @EXPORT_OK = qw(fatal slurp decode_text read_log clean_line clean_lines stream_start load_run numeric cpu_ranges %RE);
+our @EXPORT_OK = qw(fatal slurp decode_text read_log clean_line clean_lines stream_start load_run load_boots numeric cpu_ranges %RE);
 
 our $PROG = $0 =~ s{.*/}{}r;
 
@@ -258,6 +258,19 @@ sub load_run {
     $run->{verdict} = $count{fail} ? 'fail' : @why ? 'incomplete' : 'pass';
     derive_machine($run);
     return $run;
+}
+
+# Every boot of the log FILE, as runs (load_run), in order: a log holds one stream per boot (suite reset, the
+# watchdog), and a tool that must see what any boot printed (the ledger of each) reads them all. None when there
+# is no TAP stream in it (a run that never booted has printed nothing to see); fatal when FILE cannot be read.
+sub load_boots {
+    my ($file) = @_;
+    my $text = read_log($file);
+    my @phys = split /^/m, $text;
+    my @lines = clean_lines($text);
+    my @starts = grep { $lines[$_] =~ /TAP version 13\s*$/ } 0 .. $#lines;
+    push @starts, scalar @phys;
+    return map { load_run($file, undef, join('', @phys[$starts[$_] .. $starts[$_ + 1] - 1])) } 0 .. $#starts - 1;
 }
 
 sub new_check {
