@@ -78,13 +78,13 @@ if [[ ${EMUL_FAULTS:-1} != 0 ]]; then
     done < <(rows)
 fi
 wait
-# suite/check names of the failed checks, once per failing CPU (a folded cpu[LIST]/ line once per CPU it lists)
-failed_ids() {
-    grep -v "# TODO" "$1" | perl -ne 'next unless /^not ok \d+ - (?:cpu\d+\/|cpu\[([0-9,-]+)\]\/)?(\S+)/;
-        my ($list, $id, $n) = ($1, $2, 1);
-        $n = 0, map { $n += /^(\d+)-(\d+)$/ ? $2 - $1 + 1 : 1 } split /,/, $list if defined $list;
-        print "$id\n" x $n'
-}
+# The logs are read by the one log reader (tools/pmuboot-log, tools/lib/PmuBoot/Log.pm): the stream's comments, its
+# check lines (VERDICT<TAB>NAME<TAB>REASON, a folded line once), its evidence, its summary line, and the suite/check
+# of each failed check once per failing CPU (failed-ids).
+log_lines() { tools/pmuboot-log checks --lines "$1"; }
+# count_lines LINES ERE: how many check lines have a NAME matching ERE
+count_lines() { cut -f2 <<<"$1" | grep -cE -- "$2"; }
+pmu_names='^cpu([0-9]+|\[[0-9,-]+\])/(pmu_enum/|pmu_regs/|pmi/|skid/|lbr/|pebs/|[a-z_]+/pmu_)'
 
 echo "TAP version 13"
 for run in $(for k in $kinds; do echo "$k" "$k-reset"; done); do
@@ -92,19 +92,21 @@ for run in $(for k in $kinds; do echo "$k" "$k-reset"; done); do
     status=$(status_of "kind-$run")
     secs=$(cat "$out/kind-$run.secs" 2>/dev/null || echo 0)
     log=$out/kind-$run.log
-    summary=$(tail -n 1 "$log" 2>/dev/null)
+    summary=$(tools/pmuboot-log summary "$log")
+    comments=$(tools/pmuboot-log comments "$log")
+    lines=$(log_lines "$log")
     problems=()
     [[ $status -eq 0 ]] || problems+=("run-qemu status $status: $(tail -n 1 "$out/kind-$run.err")")
-    grep -q "^# pmu: emulated (${k%@kvm})" "$log" || problems+=("no '# pmu: emulated (${k%@kvm})' header")
-    [[ $k != *@kvm ]] || grep -q "^# pmu: emulated as a KVM guest's vPMU" "$log" || problems+=("no '@kvm' header")
-    grep -q "^# emulated-PMU verdicts" "$log" || problems+=("no emulated-PMU count line")
-    unmarked=$(grep -cE "^(not )?ok [0-9]+ - cpu([0-9]+|\[[0-9,-]+\])/(pmu_enum/|pmu_regs/|pmi/|skid/|lbr/|pebs/|[a-z_]+/pmu_)" "$log" | tr -d ' ')
-    marked=$(grep -cE "^(not )?ok [0-9]+ - cpu([0-9]+|\[[0-9,-]+\])/(pmu_enum/|pmu_regs/|pmi/|skid/|lbr/|pebs/|[a-z_]+/pmu_)[^ ]+ \[emulated PMU\]" "$log" | tr -d ' ')
+    grep -q "^pmu: emulated (${k%@kvm})" <<<"$comments" || problems+=("no '# pmu: emulated (${k%@kvm})' header")
+    [[ $k != *@kvm ]] || grep -q "^pmu: emulated as a KVM guest's vPMU" <<<"$comments" || problems+=("no '@kvm' header")
+    grep -q "^emulated-PMU verdicts" <<<"$comments" || problems+=("no emulated-PMU count line")
+    unmarked=$(count_lines "$lines" "$pmu_names")
+    marked=$(count_lines "$lines" "$pmu_names[^ ]+ \\[emulated PMU\\]")
     [[ $unmarked -gt 0 && $unmarked -eq $marked ]] || problems+=("$marked of $unmarked PMU verdicts marked [emulated PMU]")
-    nopmu=$(grep -c "# SKIP no PMU" "$log" | tr -d ' ')
+    nopmu=$(awk -F'\t' '$1 == "skip" && $3 ~ /^no PMU/ { n++ } END { print n + 0 }' <<<"$lines")
     [[ $nopmu -eq 0 ]] || problems+=("$nopmu SKIPs for want of a PMU")
     if is_hybrid "$k"; then  # two kinds of core in the 2 CPUs, per the header comment of emul/kernel/pmu_emul.c
-        cores=$(grep -m1 "^# pmu: emulated hybrid part" "$log" | grep -o 'CPUID.1AH:EAX=0x[0-9a-f]*' | sort -u | wc -l)
+        cores=$(grep -m1 "^pmu: emulated hybrid part" <<<"$comments" | grep -o 'CPUID.1AH:EAX=0x[0-9a-f]*' | sort -u | wc -l)
         [[ $cores -ge 2 ]] || problems+=("$cores kind(s) of core in the hybrid header, expected 2")
     fi
     if [[ ${#problems[@]} -eq 0 ]]; then
@@ -117,8 +119,8 @@ done
 for kv in $variants; do
     name=variant-${kv%%:*}-${kv#*:} log=$out/variant-${kv%%:*}-${kv#*:}.log
     status=$(status_of "$name")
-    if [[ $status -eq 0 ]] && grep -q "^# pmu: emulated (${kv%%:*})" "$log"; then
-        tap yes "emulated/$kv ($(variant_suites "${kv#*:}")): $(tail -n 1 "$log")"
+    if [[ $status -eq 0 ]] && grep -q "^pmu: emulated (${kv%%:*})" <<<"$(tools/pmuboot-log comments "$log")"; then
+        tap yes "emulated/$kv ($(variant_suites "${kv#*:}")): $(tools/pmuboot-log summary "$log")"
     else
         tap no "emulated/$kv ($(variant_suites "${kv#*:}")): run-qemu status $status: $(tail -n 1 "$out/$name.err") (see $log)"
     fi
@@ -128,12 +130,13 @@ for kp in $parts; do
     status=$(status_of "part-$part")
     problems=()
     [[ $status -eq 0 ]] || problems+=("run-qemu status $status: $(tail -n 1 "$out/part-$part.err")")
-    grep -q "^# pmu: emulated as the part $part " "$log" || problems+=("no '# pmu: emulated as the part $part' header")
-    grep -q "\"event catalog\": \"$part version" "$log" || problems+=("pmu_enum/discover does not name the part")
-    compared=$(grep -m1 -o '"compared": "[0-9]* exact events' "$log" | grep -o '[0-9]*')
+    evidence=$(tools/pmuboot-log evidence "$log")
+    grep -q "^pmu: emulated as the part $part " <<<"$(tools/pmuboot-log comments "$log")" || problems+=("no '# pmu: emulated as the part $part' header")
+    grep -q $'\t'"event catalog"$'\t'"\"$part version" <<<"$evidence" || problems+=("pmu_enum/discover does not name the part")
+    compared=$(awk -F'\t' '$2 == "compared" && $3 ~ /^"[0-9]+ exact events/ { print substr($3, 2) + 0; exit }' <<<"$evidence")
     [[ ${compared:-0} -ge 4 ]] || problems+=("events/exact_gp compared ${compared:-no} exact events")
     if [[ ${#problems[@]} -eq 0 ]]; then
-        tap yes "emulated/$kp: $(tail -n 1 "$log"), $compared exact events on the part's counters"
+        tap yes "emulated/$kp: $(tools/pmuboot-log summary "$log"), $compared exact events on the part's counters"
     else
         tap no "emulated/$kp: $(IFS=';'; echo "${problems[*]}") (see $log)"
     fi
@@ -149,7 +152,7 @@ if [[ ${EMUL_FAULTS:-1} != 0 ]]; then
         log=$out/fault-$fault-$kind.log
         problems=()
         want=(); [[ $expected == - ]] || read -r -a want <<<"$expected"
-        got=$(failed_ids "$log" | sort | uniq -c)
+        got=$(tools/pmuboot-log failed-ids "$log" | sort | uniq -c)
         for w in "${want[@]}"; do
             c=$(awk -v id="$w" '$2 == id {print $1}' <<<"$got")
             [[ ${c:-0} -eq $smp ]] || problems+=("$w failed on ${c:-0} of $smp CPUs")
@@ -165,9 +168,9 @@ if [[ ${EMUL_FAULTS:-1} != 0 ]]; then
         if [[ ${#want[@]} -gt 0 && $status -ne 1 ]] || [[ ${#want[@]} -eq 0 && $status -ne 0 ]]; then
             problems+=("run-qemu status $status: $(tail -n 1 "$out/fault-$fault-$kind.err")")
         fi
-        grep -q "^# pmu_fault: $fault" "$log" || problems+=("no '# pmu_fault: $fault' header")
+        grep -q "^pmu_fault: $fault" <<<"$(tools/pmuboot-log comments "$log")" || problems+=("no '# pmu_fault: $fault' header")
         # As a KVM guest's vPMU a fault that fails nothing must show as that hypervisor's deviation (TODO).
-        if [[ ${kind%%+*} == *@kvm && ${#want[@]} -eq 0 ]] && ! grep -qE '^not ok [0-9]+ - cpu([0-9]+|\[[0-9,-]+\])/.*# TODO' "$log"; then
+        if [[ ${kind%%+*} == *@kvm && ${#want[@]} -eq 0 ]] && ! grep -q "^todo"$'\t'"cpu" <<<"$(log_lines "$log")"; then
             problems+=("no TODO: the hypervisor's deviation was not reported")
         fi
         if [[ ${#problems[@]} -eq 0 ]]; then
