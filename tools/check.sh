@@ -413,10 +413,9 @@ step_qemu() {
         verdict=$(tail -n 1 "$out/qemu/$name.err")
         if [[ $name == reset-* ]]; then
             # Several boots, one TAP stream each: the run's is the last (run-qemu.sh judges the same one).
-            awk '/^TAP version 13/ { n++ } { l[NR] = $0; s[NR] = n } END { for (i = 1; i <= NR; i++) if (s[i] == n) print l[i] }' \
-                "$out/qemu/$name.log" >"$out/qemu/$name.last.log"
+            tools/pmuboot-log last-boot "$out/qemu/$name.log" >"$out/qemu/$name.last.log" || true
             streams+=("qemu/$name=$out/qemu/$name.last.log")
-            boots=$(grep -c '^TAP version 13' "$out/qemu/$name.log" || true)
+            boots=$(tools/pmuboot-log boots "$out/qemu/$name.log" 2>/dev/null || echo 0)
             if [[ $status -eq 0 && $boots -eq 4 ]]; then
                 run_check yes "qemu/$name: 4 boots (3 resets), QEMU exited by itself with a PASS"
             else
@@ -492,7 +491,7 @@ step_qemu() {
     # A hang of the boot CPU: with an idle AP the AP's NMI ends it in the same boot; with NMIs blocked the AP says the
     # NMI went unanswered before the watchdog's reset.
     name=hang-nmi-q35 log=$out/qemu/hang-nmi-q35.log
-    boots=$(grep -c '^TAP version 13' "$log" || true)
+    boots=$(tools/pmuboot-log boots "$log" 2>/dev/null || echo 0)
     if [[ $boots -eq 1 ]] && grep -q '^not ok [0-9]* - cpu0/timeout/time_limit$' "$log" &&
         grep -Eq '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$log" && ! grep -q 'did not answer the NMI' "$log"; then
         run_check yes "qemu/$name: cpu0/timeout/time_limit FAILed by cpu1's NMI in one boot, the run went on to its summary line"
@@ -561,7 +560,7 @@ step_screen() {
             run_check no "screen/$name: the report from the QR codes differs from the serial log's: ${m//$'\n'/; }"
         fi
         # The FAILs listed above the codes, page by page: together as many rows of red text as the stream has FAIL lines.
-        nf=$(grep -a '^not ok' "$out/screen/$name.serial.log" | grep -vc ' # TODO' || true)
+        nf=$(tools/pmuboot-log checks --lines "$out/screen/$name.serial.log" 2>/dev/null | grep -c '^fail' || true)
         if m=$(tools/screen-grid-check --fails "$nf" --log "$out/screen/$name.serial.log" "${pngs[@]}" 2>&1); then
             run_check yes "screen/$name: the final screen lists the FAILs (${m#screen-grid-check: })"
         else
@@ -718,8 +717,12 @@ step_emulated() {
 
 step_evidence() {
     # Evidence is never cut: a check whose YAML outgrew its buffer says so in the stream ("diagnostics truncated"), and
-    # so does one whose CPU's report buffer had no room left for it ("diagnostics dropped").
-    cut=$(grep -l -e '"diagnostics truncated"' -e '"diagnostics dropped"' "$out"/qemu/*.log "$out"/emulated/*.log 2>/dev/null | tr '\n' ' ' || true)
+    # so does one whose CPU's report buffer had no room left for it ("diagnostics dropped"); tools/pmuboot-log
+    # cut-evidence reads every boot of every log for them.
+    local logs=() f
+    for f in "$out"/qemu/*.log "$out"/emulated/*.log; do [[ -e $f ]] && logs+=("$f"); done
+    cut=""
+    [[ ${#logs[@]} -eq 0 ]] || cut=$(tools/pmuboot-log cut-evidence "${logs[@]}" | tr '\n' ' ')
     if [[ -z $cut ]]; then
         run_check yes "evidence: no check's YAML was cut in any QEMU or emulated-PMU run"
     else
