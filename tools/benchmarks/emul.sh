@@ -16,8 +16,9 @@ one() {  # one NAME ARGS: prints "<ms> <steps>"
     ./run-qemu.sh --no-build --smp 2 --timeout 120 --append "$2 suite=$suites verbose=0" --log "$out/$1.log" \
         >/dev/null 2>"$out/$1.err" </dev/null || echo "bench emul: $1: $(tail -n 1 "$out/$1.err")" >&2
     t1=$(date +%s%N)
-    echo "$(((t1 - t0) / 1000000)) $(sed -n 's/^# emulated PMU cpu[0-9]*: \([0-9]*\) instructions.*/\1/p' "$out/$1.log" |
-        awk '{s += $1} END {print s + 0}')"
+    # the kernel's "# emulated PMU cpuN: ..." comments, read by the one log reader (tools/pmuboot-log)
+    echo "$(((t1 - t0) / 1000000)) $(tools/pmuboot-log comments "$out/$1.log" |
+        sed -n 's/^emulated PMU cpu[0-9]*: \([0-9]*\) instructions.*/\1/p' | awk '{s += $1} END {print s + 0}')"
 }
 read -r ms _ < <(one hardware "")
 echo "emul_baseline_hardware_run_ms: $ms ms"

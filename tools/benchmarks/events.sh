@@ -38,12 +38,14 @@ done
 echo "events_suite_ms_per_thread: $(printf '%s\n' "${diffs[@]}" | median) ms"
 
 log=$out/bench-events.log
-awk '/^(not )?ok .* - cpu0\/events\// { on = 1; next } /^(not )?ok / { on = 0 }
-     on && /"stepping_time"/ { match($0, /[0-9]+ #DB traps in [0-9]+ us/); split(substr($0, RSTART, RLENGTH), f, " ");
-                               traps += f[1]; us += f[5] }
-     END { printf "events_oracle_ms_per_thread: %.1f ms (%d #DB traps)\n", us / 1000, traps }' "$log"
-if grep -q '"overhead ' "$log"; then
-    sed -n 's/^ *"overhead \([^"]*\)": "per run, counted minus construction at n1: \(.*\)"$/\1 \2/p' "$log" |
+# The run's evidence, NAME<TAB>KEY<TAB>VALUE, read by the one log reader (tools/pmuboot-log).
+evidence=$(tools/pmuboot-log evidence "$log")
+awk -F'\t' '$1 ~ /^cpu0\/events\// && $2 == "stepping_time" {
+                 match($3, /[0-9]+ #DB traps in [0-9]+ us/); split(substr($3, RSTART, RLENGTH), f, " "); traps += f[1]; us += f[5] }
+             END { printf "events_oracle_ms_per_thread: %.1f ms (%d #DB traps)\n", us / 1000, traps }' <<<"$evidence"
+if awk -F'\t' '$2 ~ /^overhead / || $3 ~ /^"overhead / { found = 1 } END { exit !found }' <<<"$evidence"; then
+    awk -F'\t' 'sub(/^overhead /, "", $2) && sub(/^"per run, counted minus construction at n1: /, "", $3) && sub(/"$/, "", $3) {
+                     print $2 " " $3 }' <<<"$evidence" |
         awk '!seen[$0]++ { ev = $1; for (i = 2; i < NF; i++) ev = ev "_" $i; print "events_overhead_" ev ": " $NF " events" }'
 else
     echo "events_overhead: none measured (exact_gp skipped: no PMU in this run)"

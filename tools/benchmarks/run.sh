@@ -45,7 +45,8 @@ for ((r = 0; r < runs; r++)); do
         cpu[$mode$n]+="$(awk '{printf "%d", ($1 + $2) * 1000}' "$out/cpu-$mode-smp$n.txt") "
         [[ $status -eq 1 ]] || echo "bench run: run=$mode -smp $n: QEMU status $status (not a pass; see $log)" >&2
         times[$mode$n]+="$(((t1 - t0) / 1000000)) "
-        todo[$mode$n]=$(grep -c '# TODO' "$log" || true)
+        # TODO lines (a folded line once), read by the one log reader (tools/pmuboot-log)
+        todo[$mode$n]=$(tools/pmuboot-log checks --lines "$log" | grep -c '^todo' || true)
     done
 done
 for cfg in "${configs[@]}"; do

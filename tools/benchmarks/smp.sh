@@ -7,6 +7,8 @@ cd "$(dirname "$0")/../.."
 KERNEL=${KERNEL:-build/pmuboot.elf}
 RUNS=${RUNS:-3}
 [ -f "$KERNEL" ] || { echo "bench smp: $KERNEL missing: run make first" >&2; exit 1; }
+out=build/bench
+mkdir -p "$out"
 
 # shellcheck source=tools/benchmarks/lib.sh
 . tools/benchmarks/lib.sh
@@ -15,9 +17,12 @@ for mode in parallel serial; do
     for n in 1 4 16 64; do
         vals=()
         for _ in $(seq "$RUNS"); do
-            line=$(timeout 120 qemu-system-x86_64 -machine pc -smp "$n" -m 256 -display none -no-reboot \
+            timeout 120 qemu-system-x86_64 -machine pc -smp "$n" -m 256 -display none -no-reboot \
                 -kernel "$KERNEL" -append "exit=qemu suite=boot smp=$mode" -serial stdio \
-                -device isa-debug-exit,iobase=0xf4,iosize=0x04 2>/dev/null | tr -d '\r' | grep -m1 '^# smp:' || true)
+                -device isa-debug-exit,iobase=0xf4,iosize=0x04 2>/dev/null >"$out/smp.log" </dev/null || true
+            # the stream's "# smp: ..." comment, read by the one log reader (tools/pmuboot-log)
+            line=$(tools/pmuboot-log comments "$out/smp.log" 2>/dev/null | grep -m1 '^smp:' || true)
+            line=${line:+# $line}
             us=$(sed -n 's/.*bring-up \([0-9]*\) us.*/\1/p' <<<"$line")
             online=$(sed -n 's/^# smp: \([0-9]*\) of \([0-9]*\) .*/\1 \2/p' <<<"$line")
             if [ -z "$us" ] || [ "$(cut -d' ' -f1 <<<"$online")" != "$(cut -d' ' -f2 <<<"$online")" ]; then
