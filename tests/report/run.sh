@@ -3,6 +3,7 @@
 #
 #   tests/report/run.sh [OUTDIR]        (default OUTDIR: build/check/report-tests)
 #
+# tools/pmuboot-log (the log reader's face for shell scripts) is tested here too, on the same fixtures.
 # Fixtures (tests/report/fixtures/, made by tests/report/make-fixtures.pl from one real 2-CPU run): normal.log,
 # failing.log (two failed checks, one with an exception record), noisy.log (a BMC capture: CR LF, ANSI escapes,
 # SeaBIOS and GRUB before the stream, BMC lines interleaved, one inside a YAML block), truncated.log (cut by a
@@ -177,6 +178,40 @@ sz=$(stat -c %s "$big/report.html")
 check "448 threads: page size $sz bytes (under 2 MB)" test "$sz" -lt 2000000
 "$tool" --compare $fx/normal.log "$big/run.log" >$big/compare.txt 2>&1
 check "compare: threads that appeared" grep -q 'appeared: cpu2-447' $big/compare.txt
+
+# --- tools/pmuboot-log: the log reader for shell scripts --------------------------------------------------
+plog=tools/pmuboot-log
+check "pmuboot-log failed-ids: failing's two failed checks, TODOs left out" \
+    test "$($plog failed-ids $fx/failing.log | tr '\n' ' ')" = "apic/tpr apic/timer_periodic "
+check "pmuboot-log checks --lines: a verdict per TAP line (failing: 2 fail, as many todo as '# TODO' lines)" \
+    test "$($plog checks --lines $fx/failing.log | cut -f1 | sort | uniq -c | awk '$2 == "fail" || $2 == "todo" { printf "%s=%s ", $2, $1 }')" \
+    = "fail=2 todo=$(grep -ac '^not ok.* # TODO' $fx/failing.log) "
+check "pmuboot-log checks: one line per check and thread, as many as the JSON report's checks (hybrid)" \
+    test "$($plog checks $fx/hybrid.log | wc -l)" = "$(json_get $d/hybrid/report.json '{run}{counts}{total}')"
+check "pmuboot-log summary: noisy's summary line, without its CR" \
+    test "$($plog summary $fx/noisy.log)" = "$(tr -d '\r' <$fx/noisy.log | grep -a '^[0-9]* passed, [0-9]* failed, [0-9]* skipped$')"
+check "pmuboot-log comments: timestamped's header without the capture tool's timestamps" \
+    bash -c "$plog comments $fx/timestamped.log | head -n 1 | grep -q '^pmuboot '"
+check "pmuboot-log boots: watchdog's two boots" test "$($plog boots $fx/watchdog.log)" = 2
+check "pmuboot-log last-boot: watchdog's second boot, as its lines are in the log" \
+    test "$($plog last-boot $fx/watchdog.log | md5sum)" = "$(sed -n "$(grep -an 'TAP version 13' $fx/watchdog.log | tail -n 1 | cut -d: -f1),\$p" $fx/watchdog.log | md5sum)"
+# Two boots, each with machine/restored's block; a machine/restored without one must not lend it the next check's keys.
+printf '%s\n' 'TAP version 13' 'ok 1 - machine/restored' '  ---' '  "CMOS 0x70 (index)": {expected: "as found", observed: "as found"}' \
+    '  ledger: "1 change"' '  ...' 'TAP version 13' 'ok 1 - machine/restored' '  ---' '  "Intel TCO TCO_TMR": {expected: "as found", observed: "as found"}' \
+    '  ...' 'ok 2 - machine/restored' 'ok 3 - boot/other' '  ---' '  "not a ledger entry": "x"' '  ...' '1..3' '3 passed, 0 failed, 0 skipped' >$out/ledger.log
+check "pmuboot-log ledger: machine/restored's quoted keys in every boot, nothing of another check" \
+    test "$($plog ledger $out/ledger.log | tr '\n' ';')" = "CMOS 0x70 (index);Intel TCO TCO_TMR;"
+printf '%s\n' 'TAP version 13' 'ok 1 - boot/x' '  ---' '  "diagnostics truncated": "the block outgrew its buffer"' '  ...' '1..1' \
+    '1 passed, 0 failed, 0 skipped' >$out/cut.log
+check "pmuboot-log cut-evidence: the log whose evidence was cut, not the whole one" \
+    test "$($plog cut-evidence $fx/normal.log $out/cut.log)" = "$out/cut.log"
+for a in "failed-ids $out/does-not-exist.log" "summary $out/no-tap.log" "frobnicate $fx/normal.log" "ledger"; do
+    printf 'SeaBIOS\r\n' >$out/no-tap.log
+    # shellcheck disable=SC2086  # the arguments are words
+    o=$(timeout 20 $plog $a 2>&1 >/dev/null); s=$?
+    if [[ $s -eq 2 && -n $o ]]; then ok "pmuboot-log bad input '$a': status 2, '${o%%$'\n'*}'"
+    else not_ok "pmuboot-log bad input '$a': status $s (want 2 and a message), '$o'"; fi
+done
 
 # --- bad input ------------------------------------------------------------------------------------------
 bad() {  # bad DESCRIPTION EXPECTED-MESSAGE-REGEX ARGS...
