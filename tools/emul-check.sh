@@ -101,7 +101,7 @@ for run in $(for k in $kinds; do echo "$k" "$k-reset"; done); do
     [[ $k != *@kvm ]] || grep -q "^pmu: emulated as a KVM guest's vPMU" <<<"$comments" || problems+=("no '@kvm' header")
     grep -q "^emulated-PMU verdicts" <<<"$comments" || problems+=("no emulated-PMU count line")
     unmarked=$(count_lines "$lines" "$pmu_names")
-    marked=$(count_lines "$lines" "$pmu_names[^ ]+ \\[emulated PMU\\]")
+    marked=$(count_lines "$lines" "${pmu_names}[^ ]+ \\[emulated PMU\\]")
     [[ $unmarked -gt 0 && $unmarked -eq $marked ]] || problems+=("$marked of $unmarked PMU verdicts marked [emulated PMU]")
     nopmu=$(awk -F'\t' '$1 == "skip" && $3 ~ /^no PMU/ { n++ } END { print n + 0 }' <<<"$lines")
     [[ $nopmu -eq 0 ]] || problems+=("$nopmu SKIPs for want of a PMU")
