@@ -9,6 +9,7 @@
 #include "apic/apic.h"
 #include "emul/model/uncore_model.h"
 #include "emul/options.h"
+#include "kernel/console.h"
 #include "kernel/percpu.h"
 #include "kernel/percpu_array.h"
 #include "kernel/smp.h"
@@ -207,4 +208,27 @@ int uncore_emul_wrmsr(u32 msr, u64 val)
 const struct uncore_emul_stats *uncore_emul_stats(u32 index)
 {
     return &ucpu[index].st;
+}
+
+void uncore_emul_report(void)
+{
+    if (!kind)
+        return;
+    const struct uncore_emul_face *f = kind->emul;
+    console_comment("uncore: emulated (%s: %s, %u package(s), %u scope(s) of %u cores) \xe2\x80\x94 not hardware: "
+                    "the CPUs placed onto the scopes by index; every uncore verdict is marked [emulated PMU]",
+                    f->name, kind->name, f->packages, machine.nscopes, f->cores_per_scope);
+    char faults[160] = "";
+    size_t len = 0;
+    for (u32 i = 0; i < UNCORE_FAULT_COUNT; i++) {
+        const char *name = uncore_model_fault_name(1u << i);
+        if (!(emul_options()->uncore_faults & (1u << i)) || !name || len + strlen(name) + 2 >= sizeof(faults))
+            continue;
+        if (len)
+            faults[len++] = ',';
+        memcpy(faults + len, name, strlen(name) + 1);
+        len += strlen(name);
+    }
+    if (len)
+        console_comment("uncore_fault: %s (deliberate misbehaviour: the checks that catch it must fail)", faults);
 }

@@ -29,6 +29,9 @@ bool uncore_emul_msr_routed(u32 msr);
 int uncore_emul_rdmsr(u32 msr, u64 *val);
 int uncore_emul_wrmsr(u32 msr, u64 val);
 
+/* The header's lines: the emulated uncore and its faults (nothing without uncore=emulated). */
+void uncore_emul_report(void);
+
 struct uncore_emul_stats {
     u64 pmis_delivered, lost_masked, lost_no_cpu, msr_routed;
 };
