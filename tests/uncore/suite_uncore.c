@@ -461,15 +461,18 @@ static void protocol(struct check *c, enum uncore_plan_need need, u32 ncounters,
             if (plan.nscopes > 1)
                 expect_eq_dec(c, "uncore PMIs taken by the other scopes' CPUs", 0, others);
         } else if (!r->handled) {
-            check_fail(c, "no handler ran the release: no PMI reached any core of scope %u (selected 0x%x)", s,
-                       pjob.selected);
+            check_fail(c, "the release never ran in scope %u (selected 0x%x)", s, pjob.selected);
         } else if (what == JUDGE_FREEZE) {
+            if (r->released_by_leader)
+                check_note(c, "released_by", "the leader: no PMI reached a core of the scope (pmi_routing judges it)");
             struct uncore_freeze_judgement fj;
             enum uncore_outcome o = uncore_freeze_judge(k, r->width[0], r->at_pmi, r->later, r->released, r->narmed,
                                                         r->ctrl_before, r->ctrl_at_pmi, &fj);
             uncore_freeze_describe(&fj, &sb);
             verdict(c, "frozen at the PMI, counting again after the handler's release", o, buf);
         } else {
+            if (r->released_by_leader)
+                check_note(c, "released_by", "the leader: no PMI reached a core of the scope (pmi_routing judges it)");
             struct uncore_status_judgement sj;
             enum uncore_outcome o = uncore_status_judge(k, r->armed_bits, true, r->status_at_pmi,
                                                         r->status_after_clear, &sj);

@@ -181,6 +181,12 @@ void uncore_proto_run(const struct uncore_kind_desc *k, struct uncore_regs *regs
     rdmsr_safe(g->ctrl, &v); /* the clocks since the write pass: they wrap */
     res->armed = true;
     wait_open(WAIT_PMI_US, &res->handled);
+    /* No PMI reached a core of this scope (routed elsewhere, or lost): the leader takes the handler's part, so that
+     * freeze and status are still judged on their own; the routing check fails on the PMIs. */
+    if (!res->handled && !__atomic_test_and_set(&release_claimed, __ATOMIC_ACQ_REL)) {
+        res->released_by_leader = true;
+        release();
+    }
     wait_open(GRACE_US, NULL);
     cur = NULL;
     uncore_regs_restore(regs);

@@ -3,7 +3,8 @@
  * leader arms one or two counters a few clocks below overflow with their PMI bits, the routing field selecting
  * `selected` cores and the freeze bit set, and starts them with one global control write. The first handler to run
  * reads the counters and the status at the PMI, waits, reads them again (frozen), clears the status with the kind's
- * clear write and sets the global control again (the release), waits and reads them once more. Every register is
+ * clear write and sets the global control again (the release), waits and reads them once more; when no PMI comes
+ * within the wait, the leader does that part itself (said in the evidence). Every register is
  * put back as found, and every CPU's LVT entry and handler. Counting events are the uncore clock (the fixed counter,
  * and event 0xFF of a general counter). */
 #pragma once
@@ -20,7 +21,8 @@ struct uncore_proto_result {
     u8 width[2];
     u64 ctrl_before;           /* the global control that started them */
     u64 overflow_tsc;          /* the leader's TSC before the read that made them overflow */
-    volatile bool handled;     /* a handler ran the release */
+    volatile bool handled;     /* the release ran (in a handler, or by the leader) */
+    bool released_by_leader;   /* no PMI came within the wait: the leader ran the handler's part */
     u64 ctrl_at_pmi, status_at_pmi, status_after_clear;
     u64 at_pmi[2], later[2], released[2];
     u32 cpu_pmis[UNCORE_PROTO_MAX_CPUS];
