@@ -170,6 +170,21 @@ static bool consistent(const void *values, char *err, size_t err_size)
                    "the emulated PMU's MSR route; KIND one of %s)", o->uncore_emulated, pmu_emul_kind_list());
         return false;
     }
+    if (o->uncore_emulated[0] && k && k->version >= 4) {
+        /* SDM Vol.4 Table 2-2: IA32_PERF_GLOBAL_STATUS_SET 391H and IA32_PERF_GLOBAL_INUSE 392H from perfmon v4 are the
+         * uncore global control and status of Nehalem and the 2nd generation Core (Vol.4 Tables 2-15, 2-20): one MSR
+         * cannot be both. */
+        static struct uncore_machine probe;
+        const struct uncore_kind_desc *uk = uncore_kind_by_emul_name(o->uncore_emulated);
+        const char *why2 = NULL;
+        if (uk && uncore_machine_init(&probe, uk, 0, &why2) &&
+            (uncore_model_has_msr(&probe.scope[0], 0x391) || uncore_model_has_msr(&probe.scope[0], 0x392))) {
+            k_snprintf(err, err_size, "uncore=emulated:%s does not fit pmu=emulated:%s: its uncore registers 391H/392H "
+                       "are that core PMU's (perfmon v%u) STATUS_SET/INUSE; present the machine's own core PMU "
+                       "(intel-v3)", o->uncore_emulated, k->name, k->version);
+            return false;
+        }
+    }
     if (o->uncore_faults && !o->uncore_emulated[0]) {
         k_snprintf(err, err_size, "uncore_fault= needs uncore=emulated:FACE (faults exist only in the emulated uncore)");
         return false;
