@@ -186,7 +186,8 @@ static bool consistent(const void *values, char *err, size_t err_size)
         }
     }
     if (o->uncore_faults && !o->uncore_emulated[0]) {
-        k_snprintf(err, err_size, "uncore_fault= needs uncore=emulated:FACE (faults exist only in the emulated uncore)");
+        k_snprintf(err, err_size,
+                   "uncore_fault= needs uncore=emulated:FACE (faults exist only in the emulated uncore)");
         return false;
     }
     if (o->pmu_faults && !o->pmu_emulated[0]) {

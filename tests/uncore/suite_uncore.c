@@ -465,6 +465,11 @@ static void protocol(struct check *c, enum uncore_plan_need need, u32 ncounters,
         } else if (what == JUDGE_FREEZE) {
             if (r->released_by_leader)
                 check_note(c, "released_by", "the leader: no PMI reached a core of the scope (pmi_routing judges it)");
+            check_note(c, "counters", "at the PMI [0x%llx, 0x%llx], after %u us frozen [0x%llx, 0x%llx], after the "
+                       "release [0x%llx, 0x%llx] (second only with two armed)", (unsigned long long)r->at_pmi[0],
+                       (unsigned long long)r->at_pmi[1], UNCORE_PROTO_FROZEN_WAIT_US, (unsigned long long)r->later[0],
+                       (unsigned long long)r->later[1], (unsigned long long)r->released[0],
+                       (unsigned long long)r->released[1]);
             struct uncore_freeze_judgement fj;
             enum uncore_outcome o = uncore_freeze_judge(k, r->width[0], r->at_pmi, r->later, r->released, r->narmed,
                                                         r->ctrl_before, r->ctrl_at_pmi, &fj);

@@ -13,7 +13,7 @@
 #include "kernel/x86.h"
 #include "pmu/kernel/pmi_kernel.h"
 
-#define FROZEN_WAIT_US 50  /* a frozen counter must not move over this (the clock moves by ~10^5 meanwhile) */
+#define FROZEN_WAIT_US UNCORE_PROTO_FROZEN_WAIT_US
 #define BELOW_OVERFLOW 64  /* clocks below the wrap the armed counters start at: they wrap at the next access */
 #define WAIT_PMI_US 20000  /* how long the leader waits for the release */
 #define GRACE_US 5000      /* and then for PMIs that should not come */

@@ -12,6 +12,7 @@
 #include "tests/uncore/uncore_regs.h"
 
 #define UNCORE_PROTO_MAX_CPUS 64
+#define UNCORE_PROTO_FROZEN_WAIT_US 50 /* a frozen counter must not move over this (the clock moves ~10^5) */
 
 struct uncore_proto_result {
     bool armed;                /* false: why_not says why nothing was armed */
