@@ -408,18 +408,23 @@ static u32 selection(const struct uncore_kind_desc *k, u32 s)
 
 enum judge { JUDGE_ROUTING, JUDGE_FREEZE, JUDGE_STATUS };
 
-static void protocol(struct check *c, enum uncore_plan_need need, u32 ncounters, enum judge what)
+/* The YAML key prefixes of a check that runs the protocol in both delivery modes. */
+static const char *const fixed_prefix[] = {"fixed scope0: ", "fixed scope1: ", "fixed scope2: ", "fixed scope3: ",
+                                           "fixed scope4: ", "fixed scope5: ", "fixed scope6: ", "fixed scope7: "};
+static const char *const nmi_prefix[] = {"nmi scope0: ", "nmi scope1: ", "nmi scope2: ", "nmi scope3: ",
+                                         "nmi scope4: ", "nmi scope5: ", "nmi scope6: ", "nmi scope7: "};
+
+/* One pass of the protocol on every scope; prefixes: NULL for scope_prefix. */
+static void protocol_pass(struct check *c, const struct uncore_kind_desc *k, u32 ncounters, enum judge what, bool nmi,
+                          const char *const *prefixes)
 {
-    const struct uncore_kind_desc *k = begin(c, need);
-    if (!k)
-        return;
     for (u32 s = 0; s < plan.nscopes; s++) {
-        check_key_prefix(c, scope_prefix[s % 8]);
+        check_key_prefix(c, (prefixes ? prefixes : scope_prefix)[s % 8]);
         memset(&pjob.res, 0, sizeof(pjob.res));
         pjob.k = k;
         pjob.selected = selection(k, s);
         pjob.ncounters = ncounters;
-        uncore_proto_arm_cpus();
+        uncore_proto_arm_cpus(nmi);
         bool ran = smp_run_on(plan.leader[s], proto_on_leader, &pjob, RUN_ON_MS);
         uncore_proto_disarm_cpus(&pjob.res);
         const struct uncore_proto_result *r = &pjob.res;
@@ -460,6 +465,8 @@ static void protocol(struct check *c, enum uncore_plan_need need, u32 ncounters,
             verdict(c, "one PMI on each selected core, none on the others", o, buf);
             if (plan.nscopes > 1)
                 expect_eq_dec(c, "uncore PMIs taken by the other scopes' CPUs", 0, others);
+            expect_eq_dec(c, nmi ? "interrupts on the PMI vector while the LVT entries deliver NMIs"
+                                 : "NMIs while the LVT entries deliver the PMI vector", 0, r->wrong_mode);
         } else if (!r->handled) {
             check_fail(c, "the release never ran in scope %u (selected 0x%x)", s, pjob.selected);
         } else if (what == JUDGE_FREEZE) {
@@ -488,9 +495,21 @@ static void protocol(struct check *c, enum uncore_plan_need need, u32 ncounters,
     check_key_prefix(c, NULL);
 }
 
+static void protocol(struct check *c, enum uncore_plan_need need, u32 ncounters, enum judge what)
+{
+    const struct uncore_kind_desc *k = begin(c, need);
+    if (k)
+        protocol_pass(c, k, ncounters, what, false, NULL);
+}
+
+/* The routing in both delivery modes of the cores' LVT entries: the PMI vector, then NMI. */
 static void pmi_routing(struct check *c)
 {
-    protocol(c, UNCORE_PLAN_ROUTING, 1, JUDGE_ROUTING);
+    const struct uncore_kind_desc *k = begin(c, UNCORE_PLAN_ROUTING);
+    if (!k)
+        return;
+    protocol_pass(c, k, 1, JUDGE_ROUTING, false, fixed_prefix);
+    protocol_pass(c, k, 1, JUDGE_ROUTING, true, nmi_prefix);
 }
 
 static void pmi_routing_simultaneous(struct check *c)

@@ -21,8 +21,9 @@
 struct rx {
     volatile u32 pmis;
     volatile u64 first_tsc;
+    volatile u32 wrong_mode; /* taken in the other delivery mode than the LVT entry's */
     u32 lvt_found;
-    irq_handler_t prev;
+    irq_handler_t prev, prev_nmi;
 };
 PER_CPU_ARRAY(struct rx, rx);
 
@@ -32,6 +33,7 @@ static u32 narmed_now;
 static u64 armed_bits_now, ctrl_run;
 static volatile u8 release_claimed;
 static struct uncore_proto_result *cur;
+static bool nmi_mode; /* the LVT entries deliver NMIs, not the PMI vector */
 
 static void read_armed(u64 *v)
 {
@@ -64,18 +66,25 @@ static void release(void)
     r->handled = true;
 }
 
+/* The PMI, on the PMI vector or as an NMI (one handler: the LVT entry's mode decides which comes). */
 static void on_pmi(struct trap_frame *f)
 {
-    (void)f;
     u64 t = rdtsc();
     struct rx *me = &rx[this_cpu()->index];
+    if ((f->vector == 2) != nmi_mode) {
+        me->wrong_mode++;
+        if (f->vector != 2)
+            apic_eoi();
+        return;
+    }
     if (!me->pmis)
         me->first_tsc = t;
     me->pmis++;
     if (cur && !__atomic_test_and_set(&release_claimed, __ATOMIC_ACQ_REL))
         release();
-    apic_write(APIC_LVT_PMC, pmi_lvt_value(false)); /* unmasked again: the APIC set the mask at delivery */
-    apic_eoi();
+    apic_write(APIC_LVT_PMC, pmi_lvt_value(nmi_mode)); /* unmasked again: the APIC set the mask at delivery */
+    if (f->vector != 2)
+        apic_eoi(); /* an NMI takes none (SDM Vol.3A 11.8.5) */
 }
 
 static void arm_one(void *arg)
@@ -83,10 +92,12 @@ static void arm_one(void *arg)
     (void)arg;
     struct rx *me = &rx[this_cpu()->index];
     me->pmis = 0;
+    me->wrong_mode = 0;
     me->first_tsc = 0;
     me->lvt_found = apic_read(APIC_LVT_PMC);
     me->prev = irq_register_local(VECTOR_PMI, on_pmi);
-    apic_write(APIC_LVT_PMC, pmi_lvt_value(false));
+    me->prev_nmi = irq_register_local(2, on_pmi);
+    apic_write(APIC_LVT_PMC, pmi_lvt_value(nmi_mode));
 }
 
 static void disarm_one(void *arg)
@@ -95,6 +106,7 @@ static void disarm_one(void *arg)
     struct rx *me = &rx[this_cpu()->index];
     apic_write(APIC_LVT_PMC, me->lvt_found);
     irq_register_local(VECTOR_PMI, me->prev);
+    irq_register_local(2, me->prev_nmi);
 }
 
 /* Wait with interrupts open: the waiting CPU may be one the PMI is routed to. */
@@ -109,8 +121,9 @@ static void wait_open(u64 us, volatile bool *until)
         cli();
 }
 
-void uncore_proto_arm_cpus(void)
+void uncore_proto_arm_cpus(bool nmi)
 {
+    nmi_mode = nmi;
     smp_run_on_each(arm_one, NULL);
 }
 
@@ -122,6 +135,7 @@ void uncore_proto_disarm_cpus(struct uncore_proto_result *res)
     for (u32 i = 0; i < n && i < UNCORE_PROTO_MAX_CPUS; i++) {
         res->cpu_pmis[i] = rx[i].pmis;
         res->cpu_first_tsc[i] = rx[i].first_tsc;
+        res->wrong_mode += rx[i].wrong_mode;
     }
 }
 

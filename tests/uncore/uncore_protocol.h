@@ -1,6 +1,6 @@
-/* The uncore PMI protocol on one scope (docs/uncore.md): every online CPU takes the PMI vector through its LVT
- * performance-counter entry (fixed delivery) with a local handler that counts what it takes and when; the scope's
- * leader arms one or two counters a few clocks below overflow with their PMI bits, the routing field selecting
+/* The uncore PMI protocol on one scope (docs/uncore.md): every online CPU takes the PMI through its LVT
+ * performance-counter entry (fixed delivery of the PMI vector, or NMI) with a local handler that counts what it takes
+ * and when; the scope's leader arms one or two counters a few clocks below overflow with their PMI bits, the routing field selecting
  * `selected` cores and the freeze bit set, and starts them with one global control write. The first handler to run
  * reads the counters and the status at the PMI, waits, reads them again (frozen), clears the status with the kind's
  * clear write and sets the global control again (the release), waits and reads them once more; when no PMI comes
@@ -27,12 +27,14 @@ struct uncore_proto_result {
     u64 ctrl_at_pmi, status_at_pmi, status_after_clear;
     u64 at_pmi[2], later[2], released[2];
     u32 cpu_pmis[UNCORE_PROTO_MAX_CPUS];
+    u32 wrong_mode;            /* interrupts taken in the other delivery mode than the LVT entries', every CPU */
     u64 cpu_first_tsc[UNCORE_PROTO_MAX_CPUS];
 };
 
 /* Run the protocol on the scope whose leader is the calling CPU. */
 void uncore_proto_run(const struct uncore_kind_desc *k, struct uncore_regs *regs, u32 selected, u32 ncounters,
                       struct uncore_proto_result *res);
-/* On every online CPU: take the PMI vector with the counting handler (arm) or put its LVT and handlers back. */
-void uncore_proto_arm_cpus(void);
+/* On every online CPU: take the PMI with the counting handler, its LVT entry delivering the PMI vector or (nmi) an
+ * NMI (arm), or put its LVT and handlers back. */
+void uncore_proto_arm_cpus(bool nmi);
 void uncore_proto_disarm_cpus(struct uncore_proto_result *res);
