@@ -1,12 +1,12 @@
 /* The uncore PMI protocol on one scope (docs/uncore.md): every online CPU takes the PMI through its LVT
  * performance-counter entry (fixed delivery of the PMI vector, or NMI) with a local handler that counts what it takes
- * and when; the scope's leader arms one or two counters a few clocks below overflow with their PMI bits, the routing field selecting
- * `selected` cores and the freeze bit set, and starts them with one global control write. The first handler to run
- * reads the counters and the status at the PMI, waits, reads them again (frozen), clears the status with the kind's
- * clear write and sets the global control again (the release), waits and reads them once more; when no PMI comes
- * within the wait, the leader does that part itself (said in the evidence). Every register is
- * put back as found, and every CPU's LVT entry and handler. Counting events are the uncore clock (the fixed counter,
- * and event 0xFF of a general counter). */
+ * and when; the scope's leader arms one or two counters a few clocks below overflow with their PMI bits, the routing
+ * field selecting `selected` cores and the freeze bit set, and starts them with one global control write. The first
+ * handler to run reads the counters and the status at the PMI, waits, reads them again (frozen), clears the status
+ * with the kind's clear write and sets the global control again (the release), waits and reads them once more; when
+ * no PMI comes within the wait, the leader does that part itself (said in the evidence). Every register is put back
+ * as found, and every CPU's LVT entry and handlers. Counting events are the uncore clock (the fixed counter, and
+ * event 0xFF of a general counter). */
 #pragma once
 #include "pmu/uncore_verdict.h"
 #include "tests/uncore/uncore_regs.h"
