@@ -10,6 +10,9 @@ struct emul_options {
     u32 pmu_skid;               /* pmu_skid=N: the emulated PMU's PMI comes N instructions after the overflow */
     char pmu_lbr[16];           /* pmu_lbr=none|arch|amd|legacy:N: the emulated PMU's LBR; empty = the kind's own */
     char pmu_pebs[8];           /* pmu_pebs=none|N|Na: the emulated PMU's PEBS format; empty = the kind's own */
+    char uncore_emulated[16];   /* uncore=emulated:FACE: an uncore kind's emulated face (pmu/uncore_kind.h); empty:
+                                 * none (docs/uncore.md) */
+    u32 uncore_faults;          /* uncore_fault=NAME[,NAME]: enum uncore_model_fault bits (needs uncore=emulated) */
 };
 
 extern const struct opt_table emul_option_table;

@@ -15,6 +15,7 @@
 #include "harness/concurrency.h"
 #include "harness/framework.h"
 #include "emul/options.h"
+#include "emul/kernel/uncore_emul.h"
 #include "harness/portable/harness_options.h"
 #include "kernel/portable/kernel_options.h"
 
@@ -63,6 +64,7 @@ void tap_report_header(const struct boot_info *bi, const struct options *o, cons
                 sb_printf(&fb, "%s%s", fb.len ? "," : "", pmu_model_fault_name(1u << i));
         if (emul_options()->pmu_faults)
             kprintf("# pmu_fault: %s (deliberate misbehaviour: the checks that catch it must fail)\n", faults);
+        uncore_emul_report();
     }
 }
 

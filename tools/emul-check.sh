@@ -5,7 +5,7 @@
 # PMU; the hybrid kinds also run smp (smp/features groups threads by kind of core) and must show two kinds of core
 # (CPUID.1AH:EAX values) in their 2 CPUs; every row of tools/fault-expect.txt runs its fault and must make
 # exactly the named checks FAIL, on every CPU. Logs in OUTDIR. EMUL_KINDS (blank-separated) limits the kinds,
-# EMUL_FAULTS=0 skips the fault rows, EMUL_JOBS runs that many QEMUs at once (default 2: these suites measure no
+# EMUL_FAULTS=0 skips the fault rows (EMUL_FAULT_ROWS=REGEX runs the matching ones), EMUL_UNCORE the uncore runs, EMUL_JOBS runs that many QEMUs at once (default 2: these suites measure no
 # time, so parallel runs cannot disturb them). Exit status: 0 when every line is ok.
 set -uo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -35,6 +35,11 @@ parts=${EMUL_PARTS-intel-v3:NehalemEP_core intel-v4:skylake_core intel-v5:icelak
 # the kinds do not present themselves (intel-v2 presents 0, v3 1, v4 3, v5 and adl 4 adaptive, v6 and mtl 5 adaptive)
 # (pebs).
 variants=${EMUL_VARIANTS-intel-v4:pmu_skid=3 amd-v2:pmu_skid=7 adl:pmu_skid=1 intel-v4:pmu_lbr=legacy:0 intel-v4:pmu_lbr=legacy:1 intel-v4:pmu_lbr=legacy:2 intel-v4:pmu_lbr=legacy:4 intel-v4:pmu_lbr=legacy:6 intel-v4:pmu_lbr=legacy:7 intel-v3:pmu_part=NehalemEP_core intel-v4:pmu_pebs=2 intel-v4:pmu_pebs=4}
+# FACE:KIND:SMP: the emulated uncore (uncore=emulated:FACE, docs/uncore.md) beside the emulated core PMU KIND of the
+# same machine, suite uncore at -smp SMP: 0 failed checks, every uncore verdict marked [emulated PMU], none SKIPped for
+# want of an uncore. wsm-ep at 4 CPUs: two packages of two cores, so the routing has a core not selected in each
+# package and another package that must take nothing. EMUL_UNCORE limits them ("" for none).
+uncore_runs=${EMUL_UNCORE-wsm-ep:intel-v3:4 snb-client:intel-v3:2 zen3-ccx:amd-v2:2}
 variant_suites() { case $1 in pmu_skid=*) echo pmu_regs,pmi,skid ;; pmu_pebs=*) echo pebs ;; *) echo lbr,init ;; esac; }
 is_hybrid() { [[ " $hybrid_kinds " == *" ${1%@kvm} "* ]]; }
 n=0 bad=0
@@ -57,8 +62,11 @@ launch() {  # launch NAME ARGS [SUITES]: start one run in the background; its st
       echo $? >"$out/$1.status"; echo "$(date +%s.%N) - $s" | bc >"$out/$1.secs" ) &
 }
 status_of() { cat "$out/$1.status" 2>/dev/null || echo 99; }
-rows() { grep -v '^\s*\(#\|$\)' tools/fault-expect.txt; }
+# EMUL_FAULT_ROWS: an extended regular expression a row must match to run (default: every row).
+rows() { grep -v '^\s*\(#\|$\)' tools/fault-expect.txt | grep -E -- "${EMUL_FAULT_ROWS:-.}"; }
 # A row's KIND may carry options after '+' (KIND+OPTION[+OPTION]), e.g. intel-v4+pmi_delivery=nmi.
+# A fault of the emulated uncore (uncore-*) is given with uncore_fault=, every other with pmu_fault=.
+fault_opt() { [[ $1 == uncore-* ]] && echo uncore_fault || echo pmu_fault; }
 row_args() { local k=$1 o=""; [[ $k == *+* ]] && o=" ${k#*+}"; echo "pmu=emulated:${k%%+*}${o//+/ }"; }
 
 # Suite reset boots twice (its reset comes after a first pass of every suite): it runs alone, which is cheap.
@@ -69,12 +77,16 @@ done
 for kv in $variants; do
     launch "variant-${kv%%:*}-${kv#*:}" "pmu=emulated:${kv%%:*} ${kv#*:}" "$(variant_suites "${kv#*:}")"
 done
+for u in $uncore_runs; do
+    IFS=: read -r face ukind usmp <<<"$u"
+    smp=$usmp launch "uncore-$face" "pmu=emulated:$ukind uncore=emulated:$face" uncore 1
+done
 for kp in $parts; do
     launch "part-${kp#*:}" "pmu=emulated:${kp%%:*} pmu_part=${kp#*:}" pmu_enum,events 1 # verbose: the evidence is judged
 done
 if [[ ${EMUL_FAULTS:-1} != 0 ]]; then
     while read -r fault kind fsuites expected; do
-        [[ $expected == pending:* ]] || launch "fault-$fault-$kind" "$(row_args "$kind") pmu_fault=$fault" "$fsuites"
+        [[ $expected == pending:* ]] || launch "fault-$fault-$kind" "$(row_args "$kind") $(fault_opt "$fault")=$fault" "$fsuites"
     done < <(rows)
 fi
 wait
@@ -123,6 +135,23 @@ for kv in $variants; do
         tap no "emulated/$kv ($(variant_suites "${kv#*:}")): run-qemu status $status: $(tail -n 1 "$out/$name.err") (see $log)"
     fi
 done
+for u in $uncore_runs; do
+    IFS=: read -r face ukind usmp <<<"$u"
+    log=$out/uncore-$face.log status=$(status_of "uncore-$face")
+    problems=()
+    [[ $status -eq 0 ]] || problems+=("run-qemu status $status: $(tail -n 1 "$out/uncore-$face.err")")
+    grep -q "^# uncore: emulated ($face:" "$log" || problems+=("no '# uncore: emulated ($face: ...' header")
+    all=$(grep -cE "^(not )?ok [0-9]+ - uncore/" "$log" | tr -d ' ')
+    marked=$(grep -cE "^(not )?ok [0-9]+ - uncore/[^ ]+ \[emulated PMU\]" "$log" | tr -d ' ')
+    [[ $all -gt 0 && $all -eq $marked ]] || problems+=("$marked of $all uncore verdicts marked [emulated PMU]")
+    unknown=$(grep -c "# SKIP no uncore PMU known" "$log" | tr -d ' ')
+    [[ $unknown -eq 0 ]] || problems+=("$unknown SKIPs for want of an uncore")
+    if [[ ${#problems[@]} -eq 0 ]]; then
+        tap yes "emulated/uncore $face on $ukind, $usmp CPUs: $(tail -n 1 "$log"), every uncore verdict marked"
+    else
+        tap no "emulated/uncore $face on $ukind, $usmp CPUs: $(IFS=';'; echo "${problems[*]}") (see $log)"
+    fi
+done
 for kp in $parts; do
     part=${kp#*:} log=$out/part-${kp#*:}.log
     status=$(status_of "part-$part")
@@ -152,7 +181,9 @@ if [[ ${EMUL_FAULTS:-1} != 0 ]]; then
         got=$(failed_ids "$log" | sort | uniq -c)
         for w in "${want[@]}"; do
             c=$(awk -v id="$w" '$2 == id {print $1}' <<<"$got")
-            [[ ${c:-0} -eq $smp ]] || problems+=("$w failed on ${c:-0} of $smp CPUs")
+            # A global check (no cpuN/ prefix: suite uncore's) has one line for the machine.
+            on=$smp; grep -qE "^(not )?ok [0-9]+ - $w( |\$)" "$log" && on=1
+            [[ ${c:-0} -eq $on ]] || problems+=("$w failed on ${c:-0} of $on CPUs")
         done
         while read -r c id; do
             [[ -z $id ]] && continue
@@ -165,7 +196,7 @@ if [[ ${EMUL_FAULTS:-1} != 0 ]]; then
         if [[ ${#want[@]} -gt 0 && $status -ne 1 ]] || [[ ${#want[@]} -eq 0 && $status -ne 0 ]]; then
             problems+=("run-qemu status $status: $(tail -n 1 "$out/fault-$fault-$kind.err")")
         fi
-        grep -q "^# pmu_fault: $fault" "$log" || problems+=("no '# pmu_fault: $fault' header")
+        grep -q "^# $(fault_opt "$fault"): $fault" "$log" || problems+=("no '# $(fault_opt "$fault"): $fault' header")
         # As a KVM guest's vPMU a fault that fails nothing must show as that hypervisor's deviation (TODO).
         if [[ ${kind%%+*} == *@kvm && ${#want[@]} -eq 0 ]] && ! grep -qE '^not ok [0-9]+ - cpu([0-9]+|\[[0-9,-]+\])/.*# TODO' "$log"; then
             problems+=("no TODO: the hypervisor's deviation was not reported")

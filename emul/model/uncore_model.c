@@ -152,6 +152,23 @@ int uncore_model_rdmsr(struct uncore_model *u, u32 msr, u64 *v)
     return 0;
 }
 
+bool uncore_model_has_msr(const struct uncore_model *u, u32 msr)
+{
+    const struct uncore_kind_desc *k = u->kind;
+    for (u32 i = 0; i < u->ncounters; i++)
+        if (u->c[i].ctl == msr || u->c[i].ctr == msr)
+            return true;
+    if (k->fixed.ctl && (msr == k->fixed.ctl || msr == k->fixed.ctr))
+        return true;
+    if (k->global.ctrl && msr == k->global.ctrl)
+        return true;
+    if (k->global.status && msr == k->global.status)
+        return true;
+    if (k->global.ovf_ctrl && msr == k->global.ovf_ctrl)
+        return true;
+    return k->boxes_len && k->boxes[0].boxes_msr && msr == k->boxes[0].boxes_msr;
+}
+
 static void status_clear(struct uncore_model *u, u64 bits)
 {
     if (u->faults & UNCORE_FAULT_OVF_NOT_CLEARED)

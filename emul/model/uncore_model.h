@@ -66,6 +66,8 @@ u32 uncore_machine_core_of(const struct uncore_machine *m, u32 thread);
  * a read of a write-only one). */
 int uncore_model_rdmsr(struct uncore_model *u, u32 msr, u64 *v);
 int uncore_model_wrmsr(struct uncore_model *u, u32 msr, u64 v);
+/* Whether `msr` is one of this uncore's registers (readable, writable or both), changing nothing. */
+bool uncore_model_has_msr(const struct uncore_model *u, u32 msr);
 /* Time passes: tsc_ticks of the TSC, and `events` occurrences of every non-clock event the counters select. */
 void uncore_model_tick(struct uncore_model *u, u64 tsc_ticks, u64 events);
 /* The PMIs delivered to `core` since the last call, and none left. */

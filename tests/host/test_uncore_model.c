@@ -217,6 +217,12 @@ static void test_shared_per_package(void **state)
     u64 v;
     assert_int_equal(uncore_model_rdmsr(p0, 0x393, &v), -1);
     assert_int_equal(uncore_model_rdmsr(p0, 0x3b8, &v), -1);
+    /* The kernel's MSR route asks which MSRs are the uncore's: every register of the map, the write-only OVF_CTRL
+     * too, and nothing else (IA32_PERF_GLOBAL_CTRL 38FH stays the core PMU's). */
+    assert_true(uncore_model_has_msr(p0, 0x391) && uncore_model_has_msr(p0, 0x392) && uncore_model_has_msr(p0, 0x393));
+    assert_true(uncore_model_has_msr(p0, 0x394) && uncore_model_has_msr(p0, 0x395));
+    assert_true(uncore_model_has_msr(p0, 0x3b7) && uncore_model_has_msr(p0, 0x3c7));
+    assert_false(uncore_model_has_msr(p0, 0x3b8) || uncore_model_has_msr(p0, 0x38f) || uncore_model_has_msr(p0, 0x390));
 }
 
 /* AMD's L3: a counter per CCX counts with its slice and thread selects; there is no interrupt, freeze, status or

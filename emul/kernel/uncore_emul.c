@@ -1,0 +1,234 @@
+/* The emulated uncore's kernel side (see uncore_emul.h). Every access to a scope's register file takes that file's
+ * lock with interrupts off, first lets the model count the TSC time since its last access (the uncore clock at the
+ * face's rate against the TSC's measured rate), then does the access; the PMIs it raised are sent after the lock is
+ * dropped. Events other than the clock are not produced (no cache is modelled): they count nothing. */
+#include "emul/kernel/uncore_emul.h"
+
+#include <string.h>
+
+#include "apic/apic.h"
+#include "emul/model/uncore_model.h"
+#include "emul/options.h"
+#include "kernel/console.h"
+#include "kernel/percpu.h"
+#include "kernel/percpu_array.h"
+#include "kernel/smp.h"
+#include "kernel/timing.h"
+#include "kernel/traps.h"
+#include "kernel/x86.h"
+#include "pmu/access.h"
+
+static struct uncore_machine machine;
+static const struct uncore_kind_desc *kind;
+static volatile u8 scope_lock[UNCORE_MODEL_MAX_SCOPES];
+static u64 scope_last_tsc[UNCORE_MODEL_MAX_SCOPES];
+static bool rate_set[UNCORE_MODEL_MAX_SCOPES];
+
+struct uncore_emul_cpu {
+    volatile u32 doorbell; /* PMIs routed to this CPU, not yet delivered through its LVT entry */
+    struct uncore_emul_stats st;
+};
+PER_CPU_ARRAY(struct uncore_emul_cpu, ucpu);
+
+const struct uncore_kind_desc *uncore_emul_kind(void)
+{
+    return kind;
+}
+
+u32 uncore_emul_scopes(void)
+{
+    return kind ? machine.nscopes : 0;
+}
+
+u64 uncore_emul_clock_hz(void)
+{
+    return kind ? kind->emul->uncore_clock_hz : 0;
+}
+
+static u32 ncpus(void)
+{
+    return smp.count ? smp.count : 1;
+}
+
+/* The first CPU of scope s: the lowest i with floor(i x scopes / n) = s. */
+static u32 scope_first(u32 s, u32 n)
+{
+    return (u32)(((u64)s * n + machine.nscopes - 1) / machine.nscopes);
+}
+
+bool uncore_emul_place(u32 index, u32 *scope, u32 *core)
+{
+    u32 n = ncpus();
+    if (!kind || index >= n)
+        return false;
+    u32 s = (u32)((u64)index * machine.nscopes / n);
+    u32 first = scope_first(s, n), count = scope_first(s + 1, n) - first, rank = index - first;
+    u32 cores = kind->emul->cores_per_scope;
+    *scope = s;
+    *core = count <= cores ? rank : (u32)((u64)rank * cores / count);
+    return true;
+}
+
+/* The lowest CPU placed on core c of scope s, or UINT32_MAX. */
+static u32 cpu_of(u32 s, u32 c)
+{
+    u32 n = ncpus();
+    for (u32 i = scope_first(s, n); i < n && i < scope_first(s + 1, n); i++) {
+        u32 ps, pc;
+        if (uncore_emul_place(i, &ps, &pc) && ps == s && pc == c)
+            return i;
+    }
+    return UINT32_MAX;
+}
+
+/* A routed PMI reaches the core: its LVT performance-counter entry decides (SDM Vol.3B, the Nehalem uncore: the PMI
+ * is delivered through each selected core's LVT performance-counter entry; Vol.3A LVT: masked -> not delivered, and
+ * the APIC sets the mask at delivery on Intel; NMI mode ignores the vector field). */
+static void doorbell(struct trap_frame *f)
+{
+    (void)f;
+    struct uncore_emul_cpu *u = &ucpu[this_cpu()->index];
+    apic_eoi();
+    u32 n = __atomic_exchange_n(&u->doorbell, 0, __ATOMIC_ACQ_REL);
+    bool intel = !strcmp(kind->emul->vendor, "GenuineIntel");
+    while (n--) {
+        u32 lvt = apic_read(APIC_LVT_PMC);
+        if (lvt & LVT_MASKED) {
+            u->st.lost_masked++;
+            continue;
+        }
+        if (intel)
+            apic_write(APIC_LVT_PMC, lvt | LVT_MASKED);
+        if ((lvt & 0x700) == LVT_DM_NMI)
+            apic_send_ipi(apic_id(), ICR_DM_NMI);
+        else
+            apic_self_ipi((u8)(lvt & 0xff));
+        u->st.pmis_delivered++;
+    }
+}
+
+void uncore_emul_boot(void)
+{
+    const char *face = emul_options()->uncore_emulated;
+    const struct uncore_kind_desc *k = face[0] ? uncore_kind_by_emul_name(face) : NULL;
+    const char *why = NULL;
+    if (!k || !uncore_machine_init(&machine, k, emul_options()->uncore_faults, &why))
+        return; /* the options accepted only faces the model holds */
+    kind = k;
+    u64 now = rdtsc();
+    for (u32 s = 0; s < machine.nscopes; s++)
+        scope_last_tsc[s] = now;
+    irq_register(VECTOR_UNCORE_DOORBELL, doorbell);
+}
+
+static struct uncore_model *my_scope(u32 *s)
+{
+    u32 c;
+    if (!kind || !uncore_emul_place(this_cpu()->index, s, &c))
+        return NULL;
+    return &machine.scope[*s];
+}
+
+bool uncore_emul_msr_routed(u32 msr)
+{
+    u32 s;
+    struct uncore_model *u = my_scope(&s);
+    return u && uncore_model_has_msr(u, msr);
+}
+
+/* The TSC time since the scope's last access, in spans of at most a second of the TSC so that the model's product
+ * of ticks and clock rate stays below 2^64. The model counts against the TSC's measured rate (timing.tsc_hz, known
+ * after timing_init; the face's until then), so the clock runs at the face's rate in real time. */
+static void tick(struct uncore_model *u, u32 s)
+{
+    if (!rate_set[s] && timing.tsc_hz) {
+        u->tsc_hz = timing.tsc_hz;
+        u->clock_rem = 0;
+        rate_set[s] = true;
+    }
+    u64 now = rdtsc(), d = now - scope_last_tsc[s];
+    scope_last_tsc[s] = now;
+    while (d) {
+        u64 span = d < u->tsc_hz ? d : u->tsc_hz;
+        uncore_model_tick(u, span, 0);
+        d -= span;
+    }
+}
+
+static int access(u32 msr, u64 *val, bool write)
+{
+    u32 s;
+    struct uncore_model *u = my_scope(&s);
+    if (!u)
+        return HW_GP;
+    u64 f = irq_save();
+    while (__atomic_test_and_set(&scope_lock[s], __ATOMIC_ACQUIRE))
+        cpu_relax();
+    tick(u, s);
+    int r = write ? uncore_model_wrmsr(u, msr, *val) : uncore_model_rdmsr(u, msr, val);
+    u32 pmis[UNCORE_MODEL_MAX_CORES];
+    for (u32 c = 0; c < u->cores && c < UNCORE_MODEL_MAX_CORES; c++)
+        pmis[c] = uncore_model_take_pmis(u, c);
+    __atomic_clear(&scope_lock[s], __ATOMIC_RELEASE);
+    struct uncore_emul_cpu *me = &ucpu[this_cpu()->index];
+    me->st.msr_routed++;
+    for (u32 c = 0; c < u->cores && c < UNCORE_MODEL_MAX_CORES; c++) {
+        if (!pmis[c])
+            continue;
+        u32 to = cpu_of(s, c);
+        if (to == UINT32_MAX) {
+            me->st.lost_no_cpu += pmis[c];
+            continue;
+        }
+        __atomic_add_fetch(&ucpu[to].doorbell, pmis[c], __ATOMIC_ACQ_REL);
+        if (to == this_cpu()->index)
+            apic_self_ipi(VECTOR_UNCORE_DOORBELL);
+        else
+            apic_send_ipi(cpus[to].apic_id, ICR_DM_FIXED | VECTOR_UNCORE_DOORBELL);
+    }
+    irq_restore(f);
+    if (r) {
+        if (!write)
+            *val = 0;
+        return HW_GP;
+    }
+    return 0;
+}
+
+int uncore_emul_rdmsr(u32 msr, u64 *val)
+{
+    return access(msr, val, false);
+}
+
+int uncore_emul_wrmsr(u32 msr, u64 val)
+{
+    return access(msr, &val, true);
+}
+
+const struct uncore_emul_stats *uncore_emul_stats(u32 index)
+{
+    return &ucpu[index].st;
+}
+
+void uncore_emul_report(void)
+{
+    if (!kind)
+        return;
+    const struct uncore_emul_face *f = kind->emul;
+    console_comment("uncore: emulated (%s: %s, %u package(s), %u scope(s) of %u cores) \xe2\x80\x94 not hardware: "
+                    "the CPUs placed onto the scopes by index; every uncore verdict is marked [emulated PMU]",
+                    f->name, kind->name, f->packages, machine.nscopes, f->cores_per_scope);
+    char faults[160] = "";
+    size_t len = 0;
+    for (u32 i = 0; i < UNCORE_FAULT_COUNT; i++) {
+        const char *name = uncore_model_fault_name(1u << i);
+        if (!(emul_options()->uncore_faults & (1u << i)) || !name || len + strlen(name) + 2 >= sizeof(faults))
+            continue;
+        if (len)
+            faults[len++] = ',';
+        memcpy(faults + len, name, strlen(name) + 1);
+        len += strlen(name);
+    }
+    if (len)
+        console_comment("uncore_fault: %s (deliberate misbehaviour: the checks that catch it must fail)", faults);
+}

@@ -1,0 +1,30 @@
+/* Suite "uncore"'s shared parts (docs/uncore.md): the emulated machine's scope plan, the start of every check (SKIP
+ * without an emulated uncore or when the kind lacks what the check needs), evidence helpers, and the checks, in
+ * uncore_reg_checks.c (enumeration, widths, enable, clock rate) and uncore_pmi_checks.c (the PMI protocol). */
+#pragma once
+#include "harness/framework.h"
+#include "tests/uncore/portable/uncore_plan.h"
+#include "tests/uncore/portable/uncore_scope.h"
+#include "tests/uncore/uncore_protocol.h"
+
+#define UNCORE_RUN_ON_MS 2000 /* how long a scope's leader may take for its part */
+
+/* Filled by uncore_check_begin: the scopes, each CPU's scope and core rank, the CPUs planned. */
+extern struct uncore_scope_plan uncore_plan;
+extern u32 uncore_cpu_scope[UNCORE_PROTO_MAX_CPUS], uncore_cpu_core[UNCORE_PROTO_MAX_CPUS];
+extern u32 uncore_ncpu;
+extern const char *const uncore_scope_prefix[8]; /* "scopeN: " */
+
+/* The emulated uncore's kind with the plan made, or NULL after a SKIP (or a FAIL of the plan). */
+const struct uncore_kind_desc *uncore_check_begin(struct check *c, enum uncore_plan_need need);
+/* A verdict's describe lines ("key: value") as notes, and its outcome as an expectation. */
+void uncore_check_verdict(struct check *c, const char *what, enum uncore_outcome o, char *evidence);
+
+void uncore_enumeration(struct check *c);
+void uncore_register_widths(struct check *c);
+void uncore_global_enable(struct check *c);
+void uncore_fixed_clock_rate(struct check *c);
+void uncore_pmi_routing(struct check *c);
+void uncore_pmi_routing_simultaneous(struct check *c);
+void uncore_freeze_on_pmi(struct check *c);
+void uncore_overflow_status(struct check *c);
