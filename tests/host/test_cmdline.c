@@ -534,7 +534,7 @@ static void verdict_line(struct strbuf *sb, const char *fmt, ...)
 }
 
 /* A rejected value's message lists every valid value, whole: in the kernel's error buffer (CMDLINE_ERROR_MAX, as
- * tests/main.c's g_cmdline_error) and in the check's YAML line; no buffer on the way cuts the list. */
+ * the boot state's cmdline_error, kernel/boot_state.h) and in the check's YAML line; no buffer on the way cuts the list. */
 static void test_error_lists_whole(void **state)
 {
     (void)state;
