@@ -11,8 +11,8 @@
 #define UNCORE_MODEL_MAX_CORES 32
 #define UNCORE_MODEL_MAX_SCOPES 8
 
-/* Deliberate misbehaviours, named below; the host tests set them directly (no uncore_fault= option yet: the kernel
- * does not emulate the uncore, docs/uncore.md "Not built yet"). */
+/* Deliberate misbehaviours (uncore_fault=NAME with uncore=emulated:FACE, names below; host tests set them
+ * directly). */
 enum uncore_model_fault {
     UNCORE_FAULT_PMI_WRONG_CORE = 1u << 0, /* "uncore-pmi-wrong-core": the PMI goes to the next core of each one
                                             * selected, not to it */
