@@ -56,8 +56,8 @@ trap cleanup EXIT
 
 efi=--no-efi
 [[ $uefi == yes ]] && efi=--efi
-[[ -z $gfxmode || $gfxmode =~ ^[1-9][0-9]*x[1-9][0-9]*$ ]] || die "--gfxmode wants WIDTHxHEIGHT (e.g. 640x480), not '$gfxmode'"
-"$repo/tools/mkiso.sh" $efi ${gfxmode:+--gfxmode "$gfxmode"} "$repo/build/pmuboot.elf" "$work/pmuboot.iso" "exit=halt${append:+ $append}" 2>/dev/null
+"$repo/tools/mkiso.sh" $efi ${gfxmode:+--gfxmode "$gfxmode"} "$repo/build/pmuboot.elf" "$work/pmuboot.iso" \
+    "exit=halt${append:+ $append}" 2>"$work/mkiso.log" || { cat "$work/mkiso.log" >&2; die "building the ISO failed"; }
 qemu=(qemu-system-x86_64 -machine "$machine" -accel tcg -m 256 -smp "$smp" -display none -vga std -net none
       -no-reboot -serial "file:$work/serial.log" -monitor "unix:$work/monitor.sock,server,nowait"
       -cdrom "$work/pmuboot.iso" -boot d)
