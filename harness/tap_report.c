@@ -64,8 +64,8 @@ void tap_report_header(const struct boot_info *bi, const struct options *o, cons
                 sb_printf(&fb, "%s%s", fb.len ? "," : "", pmu_model_fault_name(1u << i));
         if (emul_options()->pmu_faults)
             kprintf("# pmu_fault: %s (deliberate misbehaviour: the checks that catch it must fail)\n", faults);
-        uncore_emul_report();
     }
+    uncore_emul_report(); /* the emulated uncore, or the one the CPU's recognition found and why */
 }
 
 /* The YAML block of a check, two spaces in. A block the buffer cut loses its cut line (it ends in "...": an

@@ -37,9 +37,10 @@ parts=${EMUL_PARTS-intel-v3:NehalemEP_core intel-v4:skylake_core intel-v5:icelak
 variants=${EMUL_VARIANTS-intel-v4:pmu_skid=3 amd-v2:pmu_skid=7 adl:pmu_skid=1 intel-v4:pmu_lbr=legacy:0 intel-v4:pmu_lbr=legacy:1 intel-v4:pmu_lbr=legacy:2 intel-v4:pmu_lbr=legacy:4 intel-v4:pmu_lbr=legacy:6 intel-v4:pmu_lbr=legacy:7 intel-v3:pmu_part=NehalemEP_core intel-v4:pmu_pebs=2 intel-v4:pmu_pebs=4}
 # FACE:KIND:SMP: the emulated uncore (uncore=emulated:FACE, docs/uncore.md) beside the emulated core PMU KIND of the
 # same machine, suite uncore at -smp SMP: 0 failed checks, every uncore verdict marked [emulated PMU], none SKIPped for
-# want of an uncore. wsm-ep at 4 CPUs: two packages of two cores, so the routing has a core not selected in each
-# package and another package that must take nothing. EMUL_UNCORE limits them ("" for none).
-uncore_runs=${EMUL_UNCORE-wsm-ep:intel-v3:4 snb-client:intel-v3:2 zen3-ccx:amd-v2:2}
+# want of an uncore. wsm-ep at 4 CPUs: two packages of two cores, so each routed set leaves a core of the package
+# out and another package must take nothing; snb-client at 4 CPUs: four cores, so the routing also tries every core
+# but the arming one. EMUL_UNCORE limits them ("" for none).
+uncore_runs=${EMUL_UNCORE-wsm-ep:intel-v3:4 snb-client:intel-v3:4 zen3-ccx:amd-v2:2}
 variant_suites() { case $1 in pmu_skid=*) echo pmu_regs,pmi,skid ;; pmu_pebs=*) echo pebs ;; *) echo lbr,init ;; esac; }
 is_hybrid() { [[ " $hybrid_kinds " == *" ${1%@kvm} "* ]]; }
 n=0 bad=0

@@ -9,7 +9,9 @@
 #include "apic/apic.h"
 #include "emul/model/uncore_model.h"
 #include "emul/options.h"
+#include "lib/format.h"
 #include "kernel/console.h"
+#include "kernel/cpuid_hw.h"
 #include "kernel/percpu.h"
 #include "kernel/percpu_array.h"
 #include "kernel/smp.h"
@@ -212,8 +214,19 @@ const struct uncore_emul_stats *uncore_emul_stats(u32 index)
 
 void uncore_emul_report(void)
 {
-    if (!kind)
+    if (!kind) {
+        /* No emulated uncore: what the CPU itself offers, as pmu-decode says it from a CPUID dump. */
+        struct uncore_recognition r;
+        char line[sizeof(r.why) + 160];
+        struct strbuf sb;
+        sb_init(&sb, line, sizeof(line));
+        uncore_recognise(&cpuid_hw, &r);
+        uncore_recognition_describe(&r, &sb);
+        if (sb.len && line[sb.len - 1] == '\n')
+            line[sb.len - 1] = '\0';
+        console_comment("%s", line);
         return;
+    }
     const struct uncore_emul_face *f = kind->emul;
     console_comment("uncore: emulated (%s: %s, %u package(s), %u scope(s) of %u cores) \xe2\x80\x94 not hardware: "
                     "the CPUs placed onto the scopes by index; every uncore verdict is marked [emulated PMU]",

@@ -23,7 +23,8 @@ const char *uncore_plan_skip_reason(const struct uncore_recognition *r, enum unc
         sb_printf(&sb, "%s: %s", r->kind->name, why);
         return buf;
     }
-    sb_printf(&sb, "%s uncore recognised (%s): its per-package register checks are not built yet", r->kind->name,
+    sb_printf(&sb, "%s uncore recognised (%s): its per-package checks do not run on hardware yet (the packages are "
+              "planned from the topology, in the evidence)", r->kind->name,
               r->why);
     return buf;
 }

@@ -1,6 +1,6 @@
 /* What each check of suite "uncore" (tests/uncore/suite_uncore.c) does on this machine, decided from the recognition
  * (pmu/uncore_kind.h) and what the check needs of the kind (pmu/uncore_verdict.h): its SKIP reason with the evidence.
- * The per-package register checks are not built yet, so every check SKIPs; the reason says which of the three cases
+ * On hardware the per-package checks do not run yet, so every check SKIPs there; the reason says which of the three cases
  * it is: no uncore recognised (vendor, family, model, what was probed), a kind without what the check needs, or a
  * kind whose check is not built. docs/uncore.md. */
 #pragma once
