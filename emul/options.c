@@ -96,20 +96,23 @@ static const char *set_pmu_pebs(void *values, const char *v)
     return NULL;
 }
 
-/* uncore=none|emulated:FACE: the emulated uncore of the kind whose face is FACE (docs/uncore.md). */
+/* uncore=none|off|emulated:FACE: the recognised uncore (none, the default), no uncore register touched (off), or the
+ * emulated uncore of the kind whose face is FACE (docs/uncore.md). */
 static const char *set_uncore(void *values, const char *v)
 {
     struct emul_options *o = values;
-    if (!strcmp(v, "none")) {
+    if (!strcmp(v, "none") || !strcmp(v, "off")) {
         o->uncore_emulated[0] = '\0';
+        o->uncore_off = !strcmp(v, "off");
         return NULL;
     }
     const char *face = strncmp(v, "emulated:", 9) ? NULL : v + 9;
     const struct uncore_kind_desc *k = face ? uncore_kind_by_emul_name(face) : NULL;
     if (!k || strlen(face) >= sizeof(o->uncore_emulated))
-        return "expects none or emulated:FACE with FACE one of wsm-ep (nhm, two packages), snb-client (snb), zen3-ccx "
+        return "expects none, off or emulated:FACE with FACE one of wsm-ep (nhm, two packages), snb-client (snb), zen3-ccx "
                "(amd_l3_zen3, two L3 complexes)";
     k_snprintf(o->uncore_emulated, sizeof(o->uncore_emulated), "%s", face);
+    o->uncore_off = 0;
     return NULL;
 }
 
@@ -226,10 +229,11 @@ static const struct opt_desc rows[] = {
      "the emulated PMU's PEBS instead of the kind's own: none, or record format N (0..5), with 'a' (4a, 5a) for "
      "adaptive records on every counter (docs/pebs.md; needs pmu=emulated:KIND)",
      set_pmu_pebs},
-    {"uncore", "uncore=none|emulated:FACE",
-     "an emulated uncore PMU beside the emulated core PMU: wsm-ep (Westmere-EP, two packages), snb-client (Sandy "
-     "Bridge client), zen3-ccx (Zen 3 L3, two complexes); suite uncore checks it (docs/uncore.md; needs "
-     "pmu=emulated:KIND)",
+    {"uncore", "uncore=none|off|emulated:FACE",
+     "none (default): suite uncore checks the recognised uncore's registers on hardware, put back as found; off: it "
+     "writes no uncore register (every check SKIPs); emulated:FACE: an emulated uncore PMU beside the emulated core "
+     "PMU: wsm-ep (Westmere-EP, two packages), snb-client (Sandy Bridge client), zen3-ccx (Zen 3 L3, two complexes) "
+     "(docs/uncore.md; needs pmu=emulated:KIND)",
      set_uncore},
     {"uncore_fault", "uncore_fault=NAME[,NAME]",
      "make the emulated uncore misbehave on purpose: uncore-pmi-wrong-core, uncore-no-freeze, uncore-ovf-not-cleared, "

@@ -12,6 +12,7 @@ struct emul_options {
     char pmu_pebs[8];           /* pmu_pebs=none|N|Na: the emulated PMU's PEBS format; empty = the kind's own */
     char uncore_emulated[16];   /* uncore=emulated:FACE: an uncore kind's emulated face (pmu/uncore_kind.h); empty:
                                  * none (docs/uncore.md) */
+    u32 uncore_off;             /* uncore=off: suite uncore writes no uncore register of a recognised part (it SKIPs) */
     u32 uncore_faults;          /* uncore_fault=NAME[,NAME]: enum uncore_model_fault bits (needs uncore=emulated) */
 };
 

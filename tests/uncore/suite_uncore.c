@@ -10,7 +10,10 @@
 static void bounded_event(struct check *c)
 {
     const struct uncore_kind_desc *k = uncore_check_begin(c, UNCORE_PLAN_ANY);
-    if (k)
+    if (k && uncore_on_hw)
+        check_skip(c, "%s: the workload of N lines missing the core's caches, whose L3 references are at least N, is "
+                      "not built (docs/uncore.md)", k->name);
+    else if (k)
         check_skip(c, "the emulated uncore models no cache: its events other than the clock count nothing, so no "
                       "count is bounded by a workload's lines (docs/uncore.md)");
 }

@@ -1,12 +1,17 @@
-/* Suite uncore's start of every check and its evidence helpers (uncore_checks.h): SKIP without an emulated uncore
- * (the recognition's evidence) or when the kind lacks what the check needs; the scope plan of the emulated machine
- * (tests/uncore/portable/uncore_scope.c over each CPU's placement); a verdict's describe lines as notes. */
+/* Suite uncore's start of every check and its evidence helpers (uncore_checks.h): the emulated uncore, or the
+ * recognised part's own (not under a hypervisor, not uncore=off, its registers probed first: a #GP is evidence); SKIP
+ * without either (the recognition's evidence) or when the kind lacks what the check needs; the scope plan (tests/
+ * uncore/portable/uncore_scope.c over each CPU's placement, or its topology on hardware); a verdict's describe lines
+ * as notes. */
 #include <string.h>
 
 #include "emul/kernel/pmu_emul.h"
 #include "emul/kernel/uncore_emul.h"
+#include "emul/options.h"
 #include "kernel/cpuid_hw.h"
+#include "kernel/ledger.h"
 #include "kernel/percpu.h"
+#include "kernel/safe.h"
 #include "kernel/smp.h"
 #include "lib/format.h"
 #include "tests/uncore/portable/uncore_topology.h"
@@ -84,11 +89,20 @@ static bool plan_from_topology(struct check *c, const struct uncore_kind_desc *k
     return true;
 }
 
-static void skip_with_plan(struct check *c, enum uncore_plan_need need)
+/* Why a recognised part's checks are held back, or NULL when they run on its registers. */
+static const char *held_back(void)
 {
-    struct uncore_recognition r;
-    char reason[400];
-    uncore_recognise(&cpuid_hw, &r);
+    if (emul_options()->uncore_off)
+        return "uncore=off (no uncore register is touched)";
+    if (emul_options()->pmu_emulated[0])
+        return "the core PMU is emulated (pmu=emulated) and the uncore is not (uncore=emulated:FACE): the real uncore "
+               "is left alone";
+    return NULL;
+}
+
+static void skip_with_plan(struct check *c, enum uncore_plan_need need, const struct uncore_recognition *r)
+{
+    char reason[480];
     const char *why;
     static const enum uncore_need needs[] = {
         [UNCORE_PLAN_ROUTING] = UNCORE_NEED_ROUTING,
@@ -96,25 +110,191 @@ static void skip_with_plan(struct check *c, enum uncore_plan_need need)
         [UNCORE_PLAN_STATUS] = UNCORE_NEED_STATUS,
         [UNCORE_PLAN_FIXED] = UNCORE_NEED_FIXED,
     };
-    if (r.kind) {
-        check_note(c, "uncore", "%s", r.kind->title);
-        if (need == UNCORE_PLAN_ANY || uncore_kind_can(r.kind, needs[need], &why))
-            plan_from_topology(c, r.kind);
+    if (r->kind) {
+        check_note(c, "uncore", "%s", r->kind->title);
+        if (need == UNCORE_PLAN_ANY || uncore_kind_can(r->kind, needs[need], &why))
+            plan_from_topology(c, r->kind);
     }
-    check_skip(c, "%s", uncore_plan_skip_reason(&r, need, reason, sizeof(reason)));
+    check_skip(c, "%s", uncore_plan_skip_reason(r, need, held_back(), reason, sizeof(reason)));
 }
 
 const char *const uncore_scope_prefix[8] = {"scope0: ", "scope1: ", "scope2: ", "scope3: ",
                                             "scope4: ", "scope5: ", "scope6: ", "scope7: "};
 
-/* The emulated uncore's kind with the plan made, or NULL after a SKIP (no emulated uncore: the recognition's). */
-const struct uncore_kind_desc *uncore_check_begin(struct check *c, enum uncore_plan_need need)
+bool uncore_on_hw;
+
+u32 uncore_scope_cores(const struct uncore_kind_desc *k, u32 s)
 {
-    const struct uncore_kind_desc *k = uncore_emul_kind();
-    if (!k) {
-        skip_with_plan(c, need);
+    if (!uncore_on_hw && k->emul)
+        return k->emul->cores_per_scope;
+    return s < uncore_plan.nscopes ? uncore_plan.cores[s] : 1;
+}
+
+/* The first register of the kind each scope's leader reads: the global control, else box 0's first select (AMD). */
+static u32 probe_msr(const struct uncore_kind_desc *k)
+{
+    return k->global.ctrl ? k->global.ctrl : (k->boxes_len ? k->boxes[0].ctl0 : 0);
+}
+
+#define PROBE_ATTEMPTS 3
+#define PROBE_PATTERN 0x5a5a5a5aull /* below every counter's width */
+
+struct probe {
+    u32 msr, ctr;
+    int fault, ctr_fault;
+    u64 value, wrote, read_back;
+    bool backed;
+};
+static struct probe probes[UNCORE_SCOPE_MAX];
+
+/* The leader reads the first register; then, with the counters stopped (the global control 0 where there is one, as
+ * every check starts), writes a pattern to general counter 0 and reads it back, and puts both back as found. An
+ * emulator that presents the model without its registers (QEMU TCG reads an unknown MSR as 0 and drops the write)
+ * reads 0 here; real hardware reads the pattern (plus what it counted since, when the counter was left running). */
+static void probe_on_leader(void *arg)
+{
+    struct probe *p = arg;
+    p->fault = rdmsr_safe(p->msr, &p->value);
+    p->backed = false;
+    if (p->fault || !p->ctr)
+        return;
+    u64 found = 0, ctrl = 0;
+    bool has_ctrl = p->msr != p->ctr && p->value; /* a global control found set: stopped around the probe */
+    if (has_ctrl)
+        ctrl = p->value, wrmsr_safe(p->msr, 0);
+    p->ctr_fault = rdmsr_safe(p->ctr, &found);
+    if (!p->ctr_fault)
+        p->ctr_fault = wrmsr_safe(p->ctr, PROBE_PATTERN);
+    if (!p->ctr_fault)
+        p->ctr_fault = rdmsr_safe(p->ctr, &p->read_back);
+    p->wrote = PROBE_PATTERN;
+    p->backed = !p->ctr_fault && p->read_back >= PROBE_PATTERN && p->read_back - PROBE_PATTERN < (1ull << 24);
+    wrmsr_safe(p->ctr, found);
+    if (has_ctrl)
+        wrmsr_safe(p->msr, ctrl);
+}
+
+static u64 ledger_rd(u64 msr)
+{
+    u64 v = 0;
+    rdmsr_safe((u32)msr, &v);
+    return v;
+}
+
+static void ledger_wr(u64 msr, u64 v)
+{
+    wrmsr_safe((u32)msr, v);
+}
+
+/* The recognised part's own registers: each scope's leader reads the kind's first register. A #GP there means the
+ * part does not have the uncore its model says (an emulator presenting the model, a part the descriptor gets wrong):
+ * the evidence, and no check writes anything. The boot CPU's package's global control goes in the run's ledger, so
+ * that however the run ends it is put back as found (the other packages' are put back by their leaders after each
+ * check's part; the ledger's writes are the boot CPU's). */
+static bool hw_probe(struct check *c, const struct uncore_kind_desc *k, bool fail_on_fault)
+{
+    u32 msr = probe_msr(k);
+    u32 ctr = k->boxes_len ? k->boxes[0].ctr0 : 0;
+    for (u32 s = 0; s < uncore_plan.nscopes && s < UNCORE_SCOPE_MAX; s++) {
+        char what[240] = "";
+        /* Independent attempts: a FAIL is a FAIL only when every attempt says so. */
+        for (u32 a = 0; a < PROBE_ATTEMPTS; a++) {
+            probes[s] = (struct probe){.msr = msr, .ctr = ctr};
+            if (!smp_run_on(uncore_plan.leader[s], probe_on_leader, &probes[s], UNCORE_RUN_ON_MS)) {
+                check_fail(c, "scope %u's leader cpu%u did not answer", s, uncore_plan.leader[s]);
+                return false;
+            }
+            const struct probe *p = &probes[s];
+            if (p->fault)
+                k_snprintf(what, sizeof(what), "MSR 0x%x (%s) read by scope %u's leader cpu%u: %s (vector %d)", msr,
+                           k->global.ctrl ? "the global control" : "the first counter's select", s,
+                           uncore_plan.leader[s], fault_vector(p->fault) == 13 ? "#GP" : "fault",
+                           fault_vector(p->fault));
+            else if (p->ctr_fault)
+                k_snprintf(what, sizeof(what), "counter MSR 0x%x written and read by scope %u's leader cpu%u: %s "
+                           "(vector %d)", ctr, s, uncore_plan.leader[s],
+                           fault_vector(p->ctr_fault) == 13 ? "#GP" : "fault", fault_vector(p->ctr_fault));
+            else if (!p->backed)
+                k_snprintf(what, sizeof(what), "counter MSR 0x%x written 0x%llx by scope %u's leader cpu%u reads "
+                           "back 0x%llx: the register is not backed (an emulator presenting the model without its "
+                           "uncore?)", ctr, (unsigned long long)p->wrote, s, uncore_plan.leader[s],
+                           (unsigned long long)p->read_back);
+            else {
+                what[0] = '\0';
+                break;
+            }
+        }
+        if (what[0]) {
+            check_note(c, "probe", "%s (%u attempts, each the same)", what, PROBE_ATTEMPTS);
+            if (fail_on_fault)
+                expect_true(c, "the recognised kind's registers exist and hold a write", false, "they do", "%s",
+                            what);
+            else
+                check_skip(c, "%s uncore recognised but its registers do not answer: %s; nothing else written "
+                              "(enumeration FAILs with it)", k->name, what);
+            return false;
+        }
+        if (k->global.ctrl && uncore_plan.leader[s] == 0) {
+            char led[72];
+            k_snprintf(led, sizeof(led), "uncore global control MSR 0x%x (cpu0's package)", k->global.ctrl);
+            if (!ledger_note(led, ledger_rd, ledger_wr, k->global.ctrl, probes[s].value, 64)) {
+                check_skip(c, "the run's ledger is full: the uncore's global control could not be put back, so no "
+                              "uncore register is written");
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+/* The recognised part, not under a hypervisor (uncore_recognise refuses it there, as Linux intel/uncore.c), nor held
+ * back: its packages planned from the topology and its registers probed. */
+static const struct uncore_kind_desc *begin_hardware(struct check *c, enum uncore_plan_need need, bool fail_on_fault)
+{
+    struct uncore_recognition r;
+    uncore_recognise(&cpuid_hw, &r);
+    uncore_on_hw = false;
+    if (!r.kind || held_back()) {
+        skip_with_plan(c, need, &r);
         return NULL;
     }
+    check_note(c, "uncore", "%s (hardware: %s)", r.kind->title, r.why);
+    static const enum uncore_need needs[] = {
+        [UNCORE_PLAN_ROUTING] = UNCORE_NEED_ROUTING,
+        [UNCORE_PLAN_FREEZE] = UNCORE_NEED_FREEZE,
+        [UNCORE_PLAN_STATUS] = UNCORE_NEED_STATUS,
+        [UNCORE_PLAN_FIXED] = UNCORE_NEED_FIXED,
+    };
+    const char *why;
+    if (need != UNCORE_PLAN_ANY && !uncore_kind_can(r.kind, needs[need], &why)) {
+        check_skip(c, "%s: %s", r.kind->name, why);
+        return NULL;
+    }
+    if (!plan_from_topology(c, r.kind)) {
+        check_skip(c, "%s uncore recognised, but its packages could not be planned from the topology (above)",
+                   r.kind->name);
+        return NULL;
+    }
+    if (uncore_plan.nscopes > UNCORE_SCOPE_MAX) {
+        check_skip(c, "%u scopes, more than the %u the suite holds", uncore_plan.nscopes, UNCORE_SCOPE_MAX);
+        return NULL;
+    }
+    uncore_on_hw = true;
+    if (!hw_probe(c, r.kind, fail_on_fault)) {
+        uncore_on_hw = false;
+        return NULL;
+    }
+    return r.kind;
+}
+
+/* The uncore the checks run on: the emulated one with the plan of its placement, or the recognised part's (above);
+ * NULL after a SKIP (or a FAIL of the plan, or of the probe with fail_on_fault). */
+static const struct uncore_kind_desc *begin(struct check *c, enum uncore_plan_need need, bool fail_on_fault)
+{
+    const struct uncore_kind_desc *k = uncore_emul_kind();
+    if (!k)
+        return begin_hardware(c, need, fail_on_fault);
+    uncore_on_hw = false;
     pmu_emul_mark_use(); /* the verdict is the emulated uncore's */
     check_note(c, "uncore", "emulated %s: %s, %u scope(s) over %u CPU(s) (docs/uncore.md)", k->emul->name, k->name,
                uncore_emul_scopes(), smp.count ? smp.count : 1);
@@ -146,6 +326,16 @@ const struct uncore_kind_desc *uncore_check_begin(struct check *c, enum uncore_p
         return NULL;
     }
     return k;
+}
+
+const struct uncore_kind_desc *uncore_check_begin(struct check *c, enum uncore_plan_need need)
+{
+    return begin(c, need, false);
+}
+
+const struct uncore_kind_desc *uncore_check_begin_fail_on_fault(struct check *c, enum uncore_plan_need need)
+{
+    return begin(c, need, true);
 }
 
 /* A describe function's "key: value" lines as notes. */

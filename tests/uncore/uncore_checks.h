@@ -1,5 +1,5 @@
-/* Suite "uncore"'s shared parts (docs/uncore.md): the emulated machine's scope plan, the start of every check (SKIP
- * without an emulated uncore or when the kind lacks what the check needs), evidence helpers, and the checks, in
+/* Suite "uncore"'s shared parts (docs/uncore.md): the scope plan, the start of every check (the emulated uncore or
+ * the recognised part's; SKIP without either or when the kind lacks what the check needs), evidence helpers, and the checks, in
  * uncore_reg_checks.c (enumeration, widths, enable, clock rate) and uncore_pmi_checks.c (the PMI protocol). */
 #pragma once
 #include "harness/framework.h"
@@ -15,8 +15,16 @@ extern u32 uncore_cpu_scope[UNCORE_PROTO_MAX_CPUS], uncore_cpu_core[UNCORE_PROTO
 extern u32 uncore_ncpu;
 extern const char *const uncore_scope_prefix[8]; /* "scopeN: " */
 
-/* The emulated uncore's kind with the plan made, or NULL after a SKIP (or a FAIL of the plan). */
+/* True while the checks run on the recognised part's own registers (uncore=none on a recognised part, not under a
+ * hypervisor); false on the emulated uncore. Set by uncore_check_begin. */
+extern bool uncore_on_hw;
+/* The emulated uncore's kind, or the recognised part's, with the plan made; NULL after a SKIP (or a FAIL of the
+ * plan). On hardware each scope's leader first reads the kind's first register: a fault SKIPs the check with it as
+ * evidence (the _fail_on_fault form FAILs instead: enumeration). */
 const struct uncore_kind_desc *uncore_check_begin(struct check *c, enum uncore_plan_need need);
+const struct uncore_kind_desc *uncore_check_begin_fail_on_fault(struct check *c, enum uncore_plan_need need);
+/* The cores of scope s: the emulated face's, or the plan's from the topology on hardware. */
+u32 uncore_scope_cores(const struct uncore_kind_desc *k, u32 s);
 /* A verdict's describe lines ("key: value") as notes, and its outcome as an expectation. */
 void uncore_check_verdict(struct check *c, const char *what, enum uncore_outcome o, char *evidence);
 

@@ -10,7 +10,7 @@
 struct proto_job {
     const struct uncore_kind_desc *k;
     struct uncore_regs regs;
-    u32 selected, ncounters;
+    u32 selected, ncounters, cores;
     struct uncore_proto_result res;
 };
 static struct proto_job pjob;
@@ -18,7 +18,7 @@ static struct proto_job pjob;
 static void proto_on_leader(void *arg)
 {
     struct proto_job *j = arg;
-    uncore_regs_find(&j->regs, j->k, j->k->emul->cores_per_scope);
+    uncore_regs_find(&j->regs, j->k, j->cores);
     uncore_proto_run(j->k, &j->regs, j->selected, j->ncounters, &j->res);
 }
 
@@ -48,7 +48,14 @@ static bool run_scope(struct check *c, const struct uncore_kind_desc *k, u32 s, 
     pjob.k = k;
     pjob.selected = selected;
     pjob.ncounters = ncounters;
-    uncore_proto_arm_cpus(nmi);
+    pjob.cores = uncore_scope_cores(k, s);
+    /* On hardware the routed cores' threads set IA32_DEBUGCTL's uncore PMI enable where the kind needs it (not
+     * modelled by the emulated uncore, which is left as it was). */
+    static bool routed[UNCORE_PROTO_MAX_CPUS];
+    for (u32 i = 0; i < UNCORE_PROTO_MAX_CPUS; i++)
+        routed[i] = i < uncore_ncpu && uncore_cpu_scope[i] == s && uncore_cpu_core[i] < 32 &&
+                    (selected >> uncore_cpu_core[i] & 1);
+    uncore_proto_arm_cpus(nmi, uncore_on_hw ? k->global.debugctl_pmi : 0, routed);
     bool ran = smp_run_on(uncore_plan.leader[s], proto_on_leader, &pjob, UNCORE_RUN_ON_MS);
     uncore_proto_disarm_cpus(&pjob.res);
     if (!ran)

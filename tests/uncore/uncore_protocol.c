@@ -24,6 +24,8 @@ struct rx {
     volatile u32 wrong_mode; /* taken in the other delivery mode than the LVT entry's */
     u32 lvt_found;
     irq_handler_t prev, prev_nmi;
+    bool debugctl_set;   /* this CPU set the uncore PMI enable of IA32_DEBUGCTL, found clear */
+    u64 debugctl_found;
 };
 PER_CPU_ARRAY(struct rx, rx);
 
@@ -34,6 +36,10 @@ static u64 armed_bits_now, ctrl_run;
 static volatile u8 release_claimed;
 static struct uncore_proto_result *cur;
 static bool nmi_mode; /* the LVT entries deliver NMIs, not the PMI vector */
+static u64 debugctl_bit;       /* the kind's IA32_DEBUGCTL uncore PMI enable, set on the routed CPUs; 0: none */
+static const bool *debugctl_on; /* by CPU index: the CPUs whose core is routed to */
+
+#define MSR_IA32_DEBUGCTL 0x1D9
 
 static void read_armed(u64 *v)
 {
@@ -98,6 +104,17 @@ static void arm_one(void *arg)
     me->prev = irq_register_local(VECTOR_PMI, on_pmi);
     me->prev_nmi = irq_register_local(2, on_pmi);
     apic_write(APIC_LVT_PMC, pmi_lvt_value(nmi_mode));
+    /* SDM Vol.3B, the Nehalem uncore's PMI: a core takes it only with IA32_DEBUGCTL's uncore PMI enable (bit 13) set.
+     * Set on the cores routed to alone, and only when found clear; put back in disarm_one. A read or write that
+     * faults leaves it as found (the PMI then does not come: the routing check says so). */
+    me->debugctl_set = false;
+    u32 i = this_cpu()->index;
+    u64 v;
+    if (debugctl_bit && debugctl_on && i < UNCORE_PROTO_MAX_CPUS && debugctl_on[i] &&
+        !rdmsr_safe(MSR_IA32_DEBUGCTL, &v) && !(v & debugctl_bit) && !wrmsr_safe(MSR_IA32_DEBUGCTL, v | debugctl_bit)) {
+        me->debugctl_found = v;
+        me->debugctl_set = true;
+    }
 }
 
 static void disarm_one(void *arg)
@@ -105,6 +122,13 @@ static void disarm_one(void *arg)
     (void)arg;
     struct rx *me = &rx[this_cpu()->index];
     apic_write(APIC_LVT_PMC, me->lvt_found);
+    if (me->debugctl_set) {
+        u64 v = me->debugctl_found;
+        if (!rdmsr_safe(MSR_IA32_DEBUGCTL, &v))
+            v &= ~debugctl_bit; /* only the bit this run set: the rest as it is now */
+        wrmsr_safe(MSR_IA32_DEBUGCTL, v);
+        me->debugctl_set = false;
+    }
     irq_register_local(VECTOR_PMI, me->prev);
     irq_register_local(2, me->prev_nmi);
 }
@@ -121,9 +145,11 @@ static void wait_open(u64 us, volatile bool *until)
         cli();
 }
 
-void uncore_proto_arm_cpus(bool nmi)
+void uncore_proto_arm_cpus(bool nmi, u64 debugctl, const bool *routed_cpus)
 {
     nmi_mode = nmi;
+    debugctl_bit = debugctl;
+    debugctl_on = routed_cpus;
     smp_run_on_each(arm_one, NULL);
 }
 

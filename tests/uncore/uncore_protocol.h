@@ -35,6 +35,7 @@ struct uncore_proto_result {
 void uncore_proto_run(const struct uncore_kind_desc *k, struct uncore_regs *regs, u32 selected, u32 ncounters,
                       struct uncore_proto_result *res);
 /* On every online CPU: take the PMI with the counting handler, its LVT entry delivering the PMI vector or (nmi) an
- * NMI (arm), or put its LVT and handlers back. */
-void uncore_proto_arm_cpus(bool nmi);
+ * NMI (arm), or put its LVT and handlers back. debugctl: the IA32_DEBUGCTL bit a core sets to take the uncore PMI
+ * (0: none touched), set on the CPUs whose routed_cpus[index] is true (hardware only), put back by disarm. */
+void uncore_proto_arm_cpus(bool nmi, u64 debugctl, const bool *routed_cpus);
 void uncore_proto_disarm_cpus(struct uncore_proto_result *res);

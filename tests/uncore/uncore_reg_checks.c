@@ -1,5 +1,7 @@
 /* Suite uncore's register checks (uncore_checks.h), each scope's part on its leader: enumeration, register widths and
  * the shared view, enable through the global control, the fixed clock's rate against the TSC. */
+#include <string.h>
+
 #include "emul/kernel/uncore_emul.h"
 #include "kernel/safe.h"
 #include "kernel/smp.h"
@@ -20,13 +22,15 @@ struct regs_job {
     u64 pattern, seen;
     u64 off, on1, on2, stop1, stop2;
     u64 t0a, t0b, t1a, t1b, f0, f1;
-    u32 scope;
+    u32 scope, cores;
+    u64 boxes_value[4];  /* what each group's box-count register read (hardware) */
+    int boxes_fault[4];
 };
 static struct regs_job jobs[UNCORE_SCOPE_MAX];
 
 static void find_regs(struct regs_job *j)
 {
-    uncore_regs_find(&j->regs, j->k, j->k->emul ? j->k->emul->cores_per_scope : 1);
+    uncore_regs_find(&j->regs, j->k, j->cores);
 }
 
 static void enumerate_on_leader(void *arg)
@@ -35,6 +39,9 @@ static void enumerate_on_leader(void *arg)
     const struct uncore_kind_desc *k = j->k;
     find_regs(j);
     u64 v;
+    for (size_t i = 0; i < k->boxes_len && i < 4; i++)
+        if (k->boxes[i].boxes_msr)
+            j->boxes_fault[i] = rdmsr_safe(k->boxes[i].boxes_msr, &j->boxes_value[i]);
     j->readable = j->total = 0;
     for (u32 i = 0; i < j->regs.ncounters; i++) {
         j->total += 2;
@@ -50,28 +57,47 @@ static void enumerate_on_leader(void *arg)
     }
 }
 
-static u32 expected_counters(const struct uncore_kind_desc *k)
+/* The counters the descriptor gives this scope: the box counts capped by its cores and by the box-count register
+ * (the emulated face's value, or what the part's own read on hardware; a read that faults caps by the cores alone). */
+static u32 expected_counters(struct check *c, const struct regs_job *j)
 {
+    const struct uncore_kind_desc *k = j->k;
     u32 n = k->fixed.ctl ? 1 : 0;
     for (size_t i = 0; i < k->boxes_len; i++) {
-        u32 boxes = k->boxes[i].boxes;
-        if (k->boxes[i].boxes_capped_by_cores && boxes > k->emul->cores_per_scope)
-            boxes = k->emul->cores_per_scope;
-        if (k->boxes[i].boxes_msr && (k->emul->boxes_msr_value & k->boxes[i].boxes_mask) < boxes)
-            boxes = (u32)(k->emul->boxes_msr_value & k->boxes[i].boxes_mask);
-        n += boxes * k->boxes[i].counters;
+        const struct uncore_box_desc *b = &k->boxes[i];
+        u32 boxes = b->boxes;
+        if (b->boxes_capped_by_cores && boxes > j->cores)
+            boxes = j->cores;
+        if (b->boxes_msr) {
+            bool hw = uncore_on_hw;
+            u64 v = hw ? j->boxes_value[i < 4 ? i : 0] : k->emul->boxes_msr_value;
+            int fault = hw ? j->boxes_fault[i < 4 ? i : 0] : 0;
+            if (hw)
+                check_note(c, "box_count", "%s: MSR 0x%x %s", b->name, b->boxes_msr,
+                           fault ? "faults: boxes capped by the cores" : "read");
+            if (hw && !fault)
+                check_note(c, "box_count_value", "0x%llx, mask 0x%llx: %llu box(es)", (unsigned long long)v,
+                           (unsigned long long)b->boxes_mask, (unsigned long long)(v & b->boxes_mask));
+            if (fault && boxes > j->cores)
+                boxes = j->cores;
+            else if (!fault && (v & b->boxes_mask) < boxes)
+                boxes = (u32)(v & b->boxes_mask);
+        }
+        n += boxes * b->counters;
     }
     return n;
 }
 
 void uncore_enumeration(struct check *c)
 {
-    const struct uncore_kind_desc *k = uncore_check_begin(c, UNCORE_PLAN_ANY);
+    const struct uncore_kind_desc *k = uncore_check_begin_fail_on_fault(c, UNCORE_PLAN_ANY);
     if (!k)
         return;
     for (u32 s = 0; s < uncore_plan.nscopes; s++) {
         struct regs_job *j = &jobs[s];
+        memset(j, 0, sizeof(*j));
         j->k = k;
+        j->cores = uncore_scope_cores(k, s);
         check_key_prefix(c, uncore_scope_prefix[s % 8]);
         check_note(c, "leader", "cpu%u of %u thread(s), %u core(s)", uncore_plan.leader[s], uncore_plan.threads[s],
                    uncore_plan.cores[s]);
@@ -79,7 +105,7 @@ void uncore_enumeration(struct check *c)
             check_fail(c, "scope %u's leader cpu%u did not answer", s, uncore_plan.leader[s]);
             continue;
         }
-        expect_eq_dec(c, "counters found (general and fixed, from the descriptor)", expected_counters(k),
+        expect_eq_dec(c, "counters found (general and fixed, from the descriptor)", expected_counters(c, j),
                       j->regs.ncounters);
         expect_eq_dec(c, "registers that read (selects, counters, global control and status)", j->total, j->readable);
     }
@@ -143,6 +169,7 @@ void uncore_register_widths(struct check *c)
     for (u32 s = 0; s < uncore_plan.nscopes; s++) {
         jobs[s].k = k;
         jobs[s].scope = s;
+        jobs[s].cores = uncore_scope_cores(k, s);
         if (!smp_run_on(uncore_plan.leader[s], widths_on_leader, &jobs[s], UNCORE_RUN_ON_MS))
             check_fail(c, "scope %u's leader cpu%u did not answer", s, uncore_plan.leader[s]);
     }
@@ -217,6 +244,7 @@ void uncore_global_enable(struct check *c)
     for (u32 s = 0; s < uncore_plan.nscopes; s++) {
         struct regs_job *j = &jobs[s];
         j->k = k;
+        j->cores = uncore_scope_cores(k, s);
         check_key_prefix(c, uncore_scope_prefix[s % 8]);
         if (!smp_run_on(uncore_plan.leader[s], enable_on_leader, j, UNCORE_RUN_ON_MS)) {
             check_fail(c, "scope %u's leader cpu%u did not answer", s, uncore_plan.leader[s]);
@@ -266,6 +294,7 @@ void uncore_fixed_clock_rate(struct check *c)
     for (u32 s = 0; s < uncore_plan.nscopes; s++) {
         struct regs_job *j = &jobs[s];
         j->k = k;
+        j->cores = uncore_scope_cores(k, s);
         check_key_prefix(c, uncore_scope_prefix[s % 8]);
         if (!smp_run_on(uncore_plan.leader[s], rate_on_leader, j, UNCORE_RUN_ON_MS)) {
             check_fail(c, "scope %u's leader cpu%u did not answer", s, uncore_plan.leader[s]);
@@ -274,13 +303,19 @@ void uncore_fixed_clock_rate(struct check *c)
         u64 tsc_delta = (j->t1a + j->t1b) / 2 - (j->t0a + j->t0b) / 2;
         u64 gap = j->t0b - j->t0a > j->t1b - j->t1a ? j->t0b - j->t0a : j->t1b - j->t1a;
         struct uncore_clock_judgement cj;
-        enum uncore_outcome o = uncore_clock_judge(j->f1 - j->f0, tsc_delta, timing.tsc_hz, uncore_emul_clock_hz(),
-                                                   uncore_clock_tolerance_ppm(tsc_delta, gap), &cj);
+        enum uncore_outcome o =
+            uncore_on_hw ? uncore_clock_sanity_judge(j->f1 - j->f0, tsc_delta, timing.tsc_hz, &cj)
+                         : uncore_clock_judge(j->f1 - j->f0, tsc_delta, timing.tsc_hz, uncore_emul_clock_hz(),
+                                              uncore_clock_tolerance_ppm(tsc_delta, gap), &cj);
         char buf[512];
         struct strbuf sb;
         sb_init(&sb, buf, sizeof(buf));
         uncore_clock_describe(&cj, &sb);
-        check_note(c, "expected_rate_from", "the emulated face %s", k->emul->name);
+        if (uncore_on_hw)
+            check_note(c, "tsc_hz", "%llu (the TSC's measured rate; the fixed counter's rate beside it, observed_hz)",
+                       (unsigned long long)timing.tsc_hz);
+        else
+            check_note(c, "expected_rate_from", "the emulated face %s", k->emul->name);
         uncore_check_verdict(c, "the fixed counter's rate against the TSC", o, buf);
     }
     check_key_prefix(c, NULL);

@@ -18,8 +18,14 @@ void uncore_regs_find(struct uncore_regs *r, const struct uncore_kind_desc *k, u
         if (b->boxes_capped_by_cores && boxes > cores)
             boxes = cores; /* Linux snb/skl_uncore_cpu_init: no more C-Boxes than cores */
         u64 v;
-        if (b->boxes_msr && !rdmsr_safe(b->boxes_msr, &v) && (v & b->boxes_mask) < boxes)
-            boxes = (u32)(v & b->boxes_mask);
+        if (b->boxes_msr) {
+            if (rdmsr_safe(b->boxes_msr, &v)) {
+                if (boxes > cores)
+                    boxes = cores; /* the count register faults: no more boxes than cores, the most a part has */
+            } else if ((v & b->boxes_mask) < boxes) {
+                boxes = (u32)(v & b->boxes_mask); /* Linux icl/tgl/adl_uncore_cpu_init: the count MSR_UNC_CBO_CONFIG gives */
+            }
+        }
         for (u32 box = 0; box < boxes; box++)
             for (u32 c = 0; c < b->counters && r->ncounters < UNCORE_REGS_MAX / 2 - 1; c++)
                 r->c[r->ncounters++] = (struct uncore_counter_ref){b, uncore_box_ctl(b, box, c),
