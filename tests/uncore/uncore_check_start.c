@@ -130,48 +130,20 @@ u32 uncore_scope_cores(const struct uncore_kind_desc *k, u32 s)
     return s < uncore_plan.nscopes ? uncore_plan.cores[s] : 1;
 }
 
-/* The first register of the kind each scope's leader reads: the global control, else box 0's first select (AMD). */
-static u32 probe_msr(const struct uncore_kind_desc *k)
-{
-    return k->global.ctrl ? k->global.ctrl : (k->boxes_len ? k->boxes[0].ctl0 : 0);
-}
-
 #define PROBE_ATTEMPTS 3
-#define PROBE_PATTERN 0x5a5a5a5aull /* below every counter's width */
 
-struct probe {
-    u32 msr, ctr;
-    int fault, ctr_fault;
-    u64 value, wrote, read_back;
-    bool backed;
+struct probe_job {
+    const struct uncore_kind_desc *k;
+    struct uncore_probe p;
 };
-static struct probe probes[UNCORE_SCOPE_MAX];
+static struct probe_job probes[UNCORE_SCOPE_MAX];
 
-/* The leader reads the first register; then, with the counters stopped (the global control 0 where there is one, as
- * every check starts), writes a pattern to general counter 0 and reads it back, and puts both back as found. An
- * emulator that presents the model without its registers (QEMU TCG reads an unknown MSR as 0 and drops the write)
- * reads 0 here; real hardware reads the pattern (plus what it counted since, when the counter was left running). */
+/* The leader's probe (tests/uncore/portable/uncore_regs.c): the first register read, general counter 0 written with
+ * a pattern and read back, both put back as found. */
 static void probe_on_leader(void *arg)
 {
-    struct probe *p = arg;
-    p->fault = rdmsr_safe(p->msr, &p->value);
-    p->backed = false;
-    if (p->fault || !p->ctr)
-        return;
-    u64 found = 0, ctrl = 0;
-    bool has_ctrl = p->msr != p->ctr && p->value; /* a global control found set: stopped around the probe */
-    if (has_ctrl)
-        ctrl = p->value, wrmsr_safe(p->msr, 0);
-    p->ctr_fault = rdmsr_safe(p->ctr, &found);
-    if (!p->ctr_fault)
-        p->ctr_fault = wrmsr_safe(p->ctr, PROBE_PATTERN);
-    if (!p->ctr_fault)
-        p->ctr_fault = rdmsr_safe(p->ctr, &p->read_back);
-    p->wrote = PROBE_PATTERN;
-    p->backed = !p->ctr_fault && p->read_back >= PROBE_PATTERN && p->read_back - PROBE_PATTERN < (1ull << 24);
-    wrmsr_safe(p->ctr, found);
-    if (has_ctrl)
-        wrmsr_safe(p->msr, ctrl);
+    struct probe_job *j = arg;
+    uncore_regs_probe(uncore_access(), j->k, &j->p);
 }
 
 static u64 ledger_rd(u64 msr)
@@ -193,38 +165,23 @@ static void ledger_wr(u64 msr, u64 v)
  * check's part; the ledger's writes are the boot CPU's). */
 static bool hw_probe(struct check *c, const struct uncore_kind_desc *k, bool fail_on_fault)
 {
-    u32 msr = probe_msr(k);
-    u32 ctr = k->boxes_len ? k->boxes[0].ctr0 : 0;
     for (u32 s = 0; s < uncore_plan.nscopes && s < UNCORE_SCOPE_MAX; s++) {
-        char what[240] = "";
-        /* Independent attempts: a FAIL is a FAIL only when every attempt says so. */
-        for (u32 a = 0; a < PROBE_ATTEMPTS; a++) {
-            probes[s] = (struct probe){.msr = msr, .ctr = ctr};
+        char what[240];
+        struct strbuf sb;
+        bool backed = false;
+        /* Independent attempts: the registers are missing only when every attempt says so. */
+        for (u32 a = 0; a < PROBE_ATTEMPTS && !backed; a++) {
+            probes[s] = (struct probe_job){.k = k};
             if (!smp_run_on(uncore_plan.leader[s], probe_on_leader, &probes[s], UNCORE_RUN_ON_MS)) {
                 check_fail(c, "scope %u's leader cpu%u did not answer", s, uncore_plan.leader[s]);
                 return false;
             }
-            const struct probe *p = &probes[s];
-            if (p->fault)
-                k_snprintf(what, sizeof(what), "MSR 0x%x (%s) read by scope %u's leader cpu%u: %s (vector %d)", msr,
-                           k->global.ctrl ? "the global control" : "the first counter's select", s,
-                           uncore_plan.leader[s], fault_vector(p->fault) == 13 ? "#GP" : "fault",
-                           fault_vector(p->fault));
-            else if (p->ctr_fault)
-                k_snprintf(what, sizeof(what), "counter MSR 0x%x written and read by scope %u's leader cpu%u: %s "
-                           "(vector %d)", ctr, s, uncore_plan.leader[s],
-                           fault_vector(p->ctr_fault) == 13 ? "#GP" : "fault", fault_vector(p->ctr_fault));
-            else if (!p->backed)
-                k_snprintf(what, sizeof(what), "counter MSR 0x%x written 0x%llx by scope %u's leader cpu%u reads "
-                           "back 0x%llx: the register is not backed (an emulator presenting the model without its "
-                           "uncore?)", ctr, (unsigned long long)p->wrote, s, uncore_plan.leader[s],
-                           (unsigned long long)p->read_back);
-            else {
-                what[0] = '\0';
-                break;
-            }
+            backed = probes[s].p.backed;
         }
-        if (what[0]) {
+        if (!backed) {
+            sb_init(&sb, what, sizeof(what));
+            sb_printf(&sb, "scope %u's leader cpu%u: ", s, uncore_plan.leader[s]);
+            uncore_probe_describe(k, &probes[s].p, &sb);
             check_note(c, "probe", "%s (%u attempts, each the same)", what, PROBE_ATTEMPTS);
             if (fail_on_fault)
                 expect_true(c, "the recognised kind's registers exist and hold a write", false, "they do", "%s",
@@ -237,7 +194,7 @@ static bool hw_probe(struct check *c, const struct uncore_kind_desc *k, bool fai
         if (k->global.ctrl && uncore_plan.leader[s] == 0) {
             char led[72];
             k_snprintf(led, sizeof(led), "uncore global control MSR 0x%x (cpu0's package)", k->global.ctrl);
-            if (!ledger_note(led, ledger_rd, ledger_wr, k->global.ctrl, probes[s].value, 64)) {
+            if (!ledger_note(led, ledger_rd, ledger_wr, k->global.ctrl, probes[s].p.value, 64)) {
                 check_skip(c, "the run's ledger is full: the uncore's global control could not be put back, so no "
                               "uncore register is written");
                 return false;

@@ -18,7 +18,7 @@ static struct proto_job pjob;
 static void proto_on_leader(void *arg)
 {
     struct proto_job *j = arg;
-    uncore_regs_find(&j->regs, j->k, j->cores);
+    uncore_regs_find(&j->regs, uncore_access(), j->k, j->cores);
     uncore_proto_run(j->k, &j->regs, j->selected, j->ncounters, &j->res);
 }
 

@@ -11,6 +11,7 @@
 #include "kernel/timing.h"
 #include "kernel/traps.h"
 #include "kernel/x86.h"
+#include "pmu/kernel/hw_access_kernel.h"
 #include "pmu/kernel/pmi_kernel.h"
 
 #define FROZEN_WAIT_US UNCORE_PROTO_FROZEN_WAIT_US
@@ -28,6 +29,22 @@ struct rx {
     u64 debugctl_found;
 };
 PER_CPU_ARRAY(struct rx, rx);
+
+struct cpu_access {
+    bool ready;
+    struct hw_access a;
+};
+PER_CPU_ARRAY(struct cpu_access, cpu_access);
+
+struct hw_access *uncore_access(void)
+{
+    struct cpu_access *me = &cpu_access[this_cpu()->index];
+    if (!me->ready) {
+        hw_access_kernel_init(&me->a);
+        me->ready = true;
+    }
+    return &me->a;
+}
 
 static const struct uncore_kind_desc *run_kind;
 static struct uncore_counter_ref armed[2];

@@ -9,7 +9,7 @@
  * event 0xFF of a general counter). */
 #pragma once
 #include "pmu/uncore_verdict.h"
-#include "tests/uncore/uncore_regs.h"
+#include "tests/uncore/portable/uncore_regs.h"
 
 #define UNCORE_PROTO_MAX_CPUS 64
 #define UNCORE_PROTO_FROZEN_WAIT_US 50 /* a frozen counter must not move over this (the clock moves ~10^5) */
@@ -30,6 +30,10 @@ struct uncore_proto_result {
     u32 wrong_mode;            /* interrupts taken in the other delivery mode than the LVT entries', every CPU */
     u64 cpu_first_tsc[UNCORE_PROTO_MAX_CPUS];
 };
+
+/* The calling CPU's access to the uncore's registers (pmu/access.h backed by the safe accessors: the emulated uncore
+ * under uncore=emulated, the part's own otherwise), for the portable register list and probe. */
+struct hw_access *uncore_access(void);
 
 /* Run the protocol on the scope whose leader is the calling CPU. */
 void uncore_proto_run(const struct uncore_kind_desc *k, struct uncore_regs *regs, u32 selected, u32 ncounters,

@@ -8,7 +8,7 @@
 #include "kernel/timing.h"
 #include "kernel/x86.h"
 #include "tests/uncore/uncore_checks.h"
-#include "tests/uncore/uncore_regs.h"
+#include "tests/uncore/portable/uncore_regs.h"
 
 #define WINDOW_US 50    /* a counter that counts the uncore clock moves by ~10^5 over this */
 #define RATE_US 2000    /* the clock-rate window */
@@ -30,7 +30,7 @@ static struct regs_job jobs[UNCORE_SCOPE_MAX];
 
 static void find_regs(struct regs_job *j)
 {
-    uncore_regs_find(&j->regs, j->k, j->cores);
+    uncore_regs_find(&j->regs, uncore_access(), j->k, j->cores);
 }
 
 static void enumerate_on_leader(void *arg)
