@@ -1,8 +1,9 @@
-/* Suite "uncore" (not in the default set): the uncore PMU shared by a package's threads (docs/uncore.md). With
+/* Suite "uncore" (not in the default set, docs/uncore.md says why): the uncore PMU shared by a package's threads. With
  * uncore=emulated:FACE every check runs on the emulated uncore (emul/kernel/uncore_emul.h), once per scope (package;
  * L3 complex on AMD) by its leader thread, the verdicts from pmu/uncore_verdict.h, each marked [emulated PMU]; every
- * register written is put back as found. Without it the uncore is recognised from the boot CPU's CPUID and every check
- * SKIPs with what was found (tests/uncore/portable/uncore_plan.c): the per-package checks on hardware are not built.
+ * register written is put back as found. Without it the uncore is recognised from the boot CPU's CPUID and, on a
+ * recognised part not under a hypervisor and without uncore=off, the same checks run on its own registers (probed
+ * first); otherwise every check SKIPs with what was found (tests/uncore/portable/uncore_plan.c).
  * This file: the table; the checks in uncore_reg_checks.c and uncore_pmi_checks.c, their start in
  * uncore_check_start.c. */
 #include "tests/uncore/uncore_checks.h"
@@ -32,8 +33,8 @@ static const struct check_def uncore_checks[] = {
 
 const struct suite suite_uncore = {
     .name = "uncore",
-    .about = "the uncore PMU: with uncore=emulated:FACE every check on each package (L3 complex) of the emulated "
-             "uncore; otherwise recognition, SKIP with the evidence",
+    .about = "the uncore PMU: every check on each package (L3 complex) of the emulated uncore (uncore=emulated:FACE) "
+             "or of a recognised part's own (uncore=off: none); otherwise recognition, SKIP with the evidence",
     .in_default = false,
     .checks = uncore_checks,
     .count = ARRAY_SIZE(uncore_checks),

@@ -123,6 +123,18 @@ const char *const uncore_scope_prefix[8] = {"scope0: ", "scope1: ", "scope2: ", 
 
 bool uncore_on_hw;
 
+u32 uncore_attempts(void)
+{
+    return uncore_on_hw ? UNCORE_HW_ATTEMPTS : 1;
+}
+
+void uncore_note_attempts(struct check *c, u32 ran, bool last_failed)
+{
+    if (ran > 1 || (uncore_on_hw && last_failed))
+        check_note(c, "attempts", "%u of at most %u, independent; %s", ran, UNCORE_HW_ATTEMPTS,
+                   last_failed ? "every one failed, the last shown" : "the earlier ones failed, the passing one shown");
+}
+
 u32 uncore_scope_cores(const struct uncore_kind_desc *k, u32 s)
 {
     if (!uncore_on_hw && k->emul)

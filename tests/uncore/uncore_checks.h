@@ -23,6 +23,14 @@ extern bool uncore_on_hw;
  * evidence (the _fail_on_fault form FAILs instead: enumeration). */
 const struct uncore_kind_desc *uncore_check_begin(struct check *c, enum uncore_plan_need need);
 const struct uncore_kind_desc *uncore_check_begin_fail_on_fault(struct check *c, enum uncore_plan_need need);
+/* On hardware a FAIL must repeat: a check whose verdict involves timing (the enable's windows, the clock's rate, a
+ * routed PMI's wait, the freeze's reads) runs its part again, up to UNCORE_HW_ATTEMPTS independent attempts, and FAILs
+ * only when every attempt fails (the last shown, with the count). The emulated uncore is deterministic: one attempt,
+ * so that each deliberate fault FAILs as it is. */
+#define UNCORE_HW_ATTEMPTS 3
+u32 uncore_attempts(void);
+/* The attempts note of a scope's verdict: "N of M attempts failed" when more than one ran. */
+void uncore_note_attempts(struct check *c, u32 ran, bool last_failed);
 /* The cores of scope s: the emulated face's, or the plan's from the topology on hardware. */
 u32 uncore_scope_cores(const struct uncore_kind_desc *k, u32 s);
 /* A verdict's describe lines ("key: value") as notes, and its outcome as an expectation. */

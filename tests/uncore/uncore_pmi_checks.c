@@ -63,6 +63,24 @@ static bool run_scope(struct check *c, const struct uncore_kind_desc *k, u32 s, 
     return ran;
 }
 
+/* Whether the last run of scope s with `selected` routed failed: a selected core without exactly one PMI, another
+ * core (of any scope) with one, or an interrupt in the wrong delivery mode. */
+static bool set_failed(u32 s, u32 selected)
+{
+    const struct uncore_proto_result *r = &pjob.res;
+    u32 pmis[UNCORE_SCOPE_MAX_CORES] = {0};
+    bool other = r->wrong_mode != 0;
+    for (u32 i = 0; i < uncore_ncpu; i++) {
+        if (uncore_cpu_scope[i] != s)
+            other |= r->cpu_pmis[i] != 0;
+        else if (uncore_cpu_core[i] < UNCORE_SCOPE_MAX_CORES)
+            pmis[uncore_cpu_core[i]] += r->cpu_pmis[i];
+    }
+    struct uncore_route_judgement rj;
+    u32 cores = uncore_plan.cores[s] < 32 ? uncore_plan.cores[s] : 32;
+    return other || uncore_route_judge(selected, pmis, cores, &rj) != UNCORE_PASS;
+}
+
 /* The routing of one set: the PMIs per core of scope s and the latency of each core's first, judged; the other
  * scopes' PMIs and those taken in the wrong delivery mode added to *others and *wrong_mode. */
 static void judge_set(struct check *c, u32 s, u32 selected, u32 *others, u32 *wrong_mode)
@@ -135,9 +153,18 @@ static void routing_pass(struct check *c, const struct uncore_kind_desc *k, u32 
         for (u32 i = 0; i < nsets; i++) {
             k_snprintf(set_prefix, sizeof(set_prefix), "%sset%u: ", scope_prefix, i);
             check_key_prefix(c, set_prefix);
-            if (!run_scope(c, k, s, sets[i].mask, ncounters, nmi))
+            bool answered = true;
+            u32 ran = 0;
+            do {
+                ran++;
+                if (!(answered = run_scope(c, k, s, sets[i].mask, ncounters, nmi)) || !pjob.res.armed)
+                    break;
+            } while (ran < uncore_attempts() && set_failed(s, sets[i].mask));
+            if (!answered)
                 break;
             const struct uncore_proto_result *r = &pjob.res;
+            if (r->armed)
+                uncore_note_attempts(c, ran, set_failed(s, sets[i].mask));
             if (!r->armed) {
                 check_key_prefix(c, NULL);
                 check_skip(c, "%s: %s", k->name, r->why_not);
@@ -163,6 +190,21 @@ static void routing_pass(struct check *c, const struct uncore_kind_desc *k, u32 
     check_key_prefix(c, NULL);
 }
 
+/* Whether the last run's freeze or status verdict fails (or its release never ran). */
+static bool protocol_failed(const struct uncore_kind_desc *k, enum judge what)
+{
+    const struct uncore_proto_result *r = &pjob.res;
+    if (!r->handled)
+        return true;
+    if (what == JUDGE_FREEZE) {
+        struct uncore_freeze_judgement fj;
+        return uncore_freeze_judge(k, r->width[0], r->at_pmi, r->later, r->released, r->narmed, r->ctrl_before,
+                                   r->ctrl_at_pmi, &fj) != UNCORE_PASS;
+    }
+    struct uncore_status_judgement sj;
+    return uncore_status_judge(k, r->armed_bits, true, r->status_at_pmi, r->status_after_clear, &sj) != UNCORE_PASS;
+}
+
 /* One pass of the protocol on every scope, judged for freeze or status; prefixes: NULL for uncore_scope_prefix. */
 static void protocol_pass(struct check *c, const struct uncore_kind_desc *k, u32 ncounters, enum judge what, bool nmi,
                           const char *const *prefixes)
@@ -170,9 +212,18 @@ static void protocol_pass(struct check *c, const struct uncore_kind_desc *k, u32
     for (u32 s = 0; s < uncore_plan.nscopes; s++) {
         check_key_prefix(c, (prefixes ? prefixes : uncore_scope_prefix)[s % 8]);
         u32 selected = selection(k, s);
-        if (!run_scope(c, k, s, selected, ncounters, nmi))
+        bool answered = true;
+        u32 ran = 0;
+        do {
+            ran++;
+            if (!(answered = run_scope(c, k, s, selected, ncounters, nmi)) || !pjob.res.armed)
+                break;
+        } while (ran < uncore_attempts() && protocol_failed(k, what));
+        if (!answered)
             continue;
         const struct uncore_proto_result *r = &pjob.res;
+        if (r->armed)
+            uncore_note_attempts(c, ran, protocol_failed(k, what));
         if (!r->armed) {
             check_skip(c, "%s: %s", k->name, r->why_not);
             break;
