@@ -38,5 +38,6 @@ const struct suite suite_uncore = {
     .in_default = false,
     .checks = uncore_checks,
     .count = ARRAY_SIZE(uncore_checks),
+    .after_run = uncore_put_back, /* each package's registers as found, by its leader, after all the checks */
 };
 

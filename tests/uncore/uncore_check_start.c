@@ -8,6 +8,7 @@
 #include "emul/kernel/pmu_emul.h"
 #include "emul/kernel/uncore_emul.h"
 #include "emul/options.h"
+#include "harness/report.h"
 #include "kernel/cpuid_hw.h"
 #include "kernel/ledger.h"
 #include "kernel/percpu.h"
@@ -158,6 +159,56 @@ static void probe_on_leader(void *arg)
     uncore_regs_probe(uncore_access(), j->k, &j->p);
 }
 
+/* Each package's registers as the run found them, saved by its leader before the first check writes any, and put
+ * back by that leader once after all the suite's checks (uncore_put_back, the suite's after_run), whatever the checks
+ * left (one stopped by its time limit included). Up to FOUND_SCOPES packages; beyond, each check's own restore. */
+#define FOUND_SCOPES 16
+static struct uncore_regs found[FOUND_SCOPES];
+static bool found_saved[FOUND_SCOPES];
+static u32 found_leader[FOUND_SCOPES];
+
+struct found_job {
+    const struct uncore_kind_desc *k;
+    u32 s, cores;
+};
+
+static void save_found_on_leader(void *arg)
+{
+    struct found_job *j = arg;
+    uncore_regs_find(&found[j->s], uncore_access(), j->k, j->cores);
+    uncore_regs_save(&found[j->s]);
+}
+
+static void restore_found_on_leader(void *arg)
+{
+    uncore_regs_restore(&found[*(u32 *)arg]);
+}
+
+static void save_found(const struct uncore_kind_desc *k, u32 s)
+{
+    if (s >= FOUND_SCOPES || found_saved[s])
+        return;
+    struct found_job j = {k, s, uncore_plan.cores[s]};
+    found_leader[s] = uncore_plan.leader[s];
+    found_saved[s] = smp_run_on(found_leader[s], save_found_on_leader, &j, UNCORE_RUN_ON_MS);
+}
+
+void uncore_put_back(void)
+{
+    u32 n = 0;
+    for (u32 s = 0; s < FOUND_SCOPES; s++) {
+        if (!found_saved[s])
+            continue;
+        u32 arg = s;
+        n += smp_run_on(found_leader[s], restore_found_on_leader, &arg, UNCORE_RUN_ON_MS);
+        found_saved[s] = false;
+    }
+    u32 cpus = uncore_proto_put_back_debugctl();
+    if (n || cpus)
+        report_comment("uncore: the registers of %u package(s) put back as found by their leaders; IA32_DEBUGCTL's "
+                       "uncore PMI enable left set by a stopped check cleared on %u CPU(s)", n, cpus);
+}
+
 static u64 ledger_rd(u64 msr)
 {
     u64 v = 0;
@@ -203,6 +254,7 @@ static bool hw_probe(struct check *c, const struct uncore_kind_desc *k, bool fai
                               "(enumeration FAILs with it)", k->name, what);
             return false;
         }
+        save_found(k, s);
         if (k->global.ctrl && uncore_plan.leader[s] == 0) {
             char led[72];
             k_snprintf(led, sizeof(led), "uncore global control MSR 0x%x (cpu0's package)", k->global.ctrl);

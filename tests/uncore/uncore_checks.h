@@ -36,6 +36,10 @@ u32 uncore_scope_cores(const struct uncore_kind_desc *k, u32 s);
 /* A verdict's describe lines ("key: value") as notes, and its outcome as an expectation. */
 void uncore_check_verdict(struct check *c, const char *what, enum uncore_outcome o, char *evidence);
 
+/* The suite's after_run: each package's registers put back as found before the first check, by its leader, once;
+ * IA32_DEBUGCTL's uncore PMI enable cleared where a stopped check left it set. Nothing when no check ran on hardware. */
+void uncore_put_back(void);
+
 void uncore_enumeration(struct check *c);
 void uncore_register_widths(struct check *c);
 void uncore_global_enable(struct check *c);

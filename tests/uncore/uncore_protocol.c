@@ -134,18 +134,43 @@ static void arm_one(void *arg)
     }
 }
 
+/* The IA32_DEBUGCTL bit this CPU set, cleared: only that bit, the rest as it is now. True when there was one. */
+static bool put_back_debugctl(struct rx *me)
+{
+    if (!me->debugctl_set)
+        return false;
+    u64 v = me->debugctl_found;
+    if (!rdmsr_safe(MSR_IA32_DEBUGCTL, &v))
+        v &= ~debugctl_bit;
+    wrmsr_safe(MSR_IA32_DEBUGCTL, v);
+    me->debugctl_set = false;
+    return true;
+}
+
+static volatile u32 debugctl_put_back;
+
+static void put_back_debugctl_one(void *arg)
+{
+    (void)arg;
+    if (put_back_debugctl(&rx[this_cpu()->index]))
+        __atomic_add_fetch(&debugctl_put_back, 1, __ATOMIC_RELAXED);
+}
+
+u32 uncore_proto_put_back_debugctl(void)
+{
+    if (!debugctl_bit)
+        return 0;
+    debugctl_put_back = 0;
+    smp_run_on_each(put_back_debugctl_one, NULL);
+    return debugctl_put_back;
+}
+
 static void disarm_one(void *arg)
 {
     (void)arg;
     struct rx *me = &rx[this_cpu()->index];
     apic_write(APIC_LVT_PMC, me->lvt_found);
-    if (me->debugctl_set) {
-        u64 v = me->debugctl_found;
-        if (!rdmsr_safe(MSR_IA32_DEBUGCTL, &v))
-            v &= ~debugctl_bit; /* only the bit this run set: the rest as it is now */
-        wrmsr_safe(MSR_IA32_DEBUGCTL, v);
-        me->debugctl_set = false;
-    }
+    put_back_debugctl(me);
     irq_register_local(VECTOR_PMI, me->prev);
     irq_register_local(2, me->prev_nmi);
 }

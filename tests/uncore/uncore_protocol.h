@@ -43,3 +43,6 @@ void uncore_proto_run(const struct uncore_kind_desc *k, struct uncore_regs *regs
  * (0: none touched), set on the CPUs whose routed_cpus[index] is true (hardware only), put back by disarm. */
 void uncore_proto_arm_cpus(bool nmi, u64 debugctl, const bool *routed_cpus);
 void uncore_proto_disarm_cpus(struct uncore_proto_result *res);
+/* On every online CPU: the IA32_DEBUGCTL bit an arm set and no disarm cleared (a check stopped in between), cleared.
+ * Returns on how many CPUs. */
+u32 uncore_proto_put_back_debugctl(void);
