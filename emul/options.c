@@ -116,6 +116,16 @@ static const char *set_uncore(void *values, const char *v)
     return NULL;
 }
 
+/* uncore_test=none|hardware-path (docs/uncore.md). */
+static const char *set_uncore_test(void *values, const char *v)
+{
+    struct emul_options *o = values;
+    if (strcmp(v, "none") && strcmp(v, "hardware-path"))
+        return "expects none or hardware-path";
+    o->uncore_hw_path = !strcmp(v, "hardware-path");
+    return NULL;
+}
+
 static const char *set_uncore_fault(void *values, const char *v)
 {
     struct emul_options *o = values;
@@ -193,6 +203,11 @@ static bool consistent(const void *values, char *err, size_t err_size)
             return false;
         }
     }
+    if (o->uncore_hw_path && !o->uncore_emulated[0]) {
+        k_snprintf(err, err_size, "uncore_test=hardware-path needs uncore=emulated:FACE (it drives the emulated uncore "
+                   "through the hardware path)");
+        return false;
+    }
     if (o->uncore_faults && !o->uncore_emulated[0]) {
         k_snprintf(err, err_size,
                    "uncore_fault= needs uncore=emulated:FACE (faults exist only in the emulated uncore)");
@@ -235,6 +250,11 @@ static const struct opt_desc rows[] = {
      "PMU: wsm-ep (Westmere-EP, two packages), snb-client (Sandy Bridge client), zen3-ccx (Zen 3 L3, two complexes) "
      "(docs/uncore.md; needs pmu=emulated:KIND)",
      set_uncore},
+    {"uncore_test", "uncore_test=none|hardware-path",
+     "testing: suite uncore drives the emulated uncore through the path a recognised part takes (the probe, the "
+     "packages from the topology, repeats, the clock's sanity bound, the put-back), verdicts still marked emulated "
+     "(docs/uncore.md; needs uncore=emulated:FACE)",
+     set_uncore_test},
     {"uncore_fault", "uncore_fault=NAME[,NAME]",
      "make the emulated uncore misbehave on purpose: uncore-pmi-wrong-core, uncore-no-freeze, uncore-ovf-not-cleared, "
      "uncore-clock-rate (docs/uncore.md; needs uncore=emulated:FACE)",

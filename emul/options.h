@@ -13,6 +13,8 @@ struct emul_options {
     char uncore_emulated[16];   /* uncore=emulated:FACE: an uncore kind's emulated face (pmu/uncore_kind.h); empty:
                                  * none (docs/uncore.md) */
     u32 uncore_off;             /* uncore=off: suite uncore writes no uncore register of a recognised part (it SKIPs) */
+    u32 uncore_hw_path;         /* uncore_test=hardware-path: suite uncore drives the emulated uncore through its
+                                 * hardware path (testing: the probe, topology plan, repeats, sanity clock, put-back) */
     u32 uncore_faults;          /* uncore_fault=NAME[,NAME]: enum uncore_model_fault bits (needs uncore=emulated) */
 };
 

@@ -270,16 +270,24 @@ static bool hw_probe(struct check *c, const struct uncore_kind_desc *k, bool fai
 
 /* The recognised part, not under a hypervisor (uncore_recognise refuses it there, as Linux intel/uncore.c), nor held
  * back: its packages planned from the topology and its registers probed. */
-static const struct uncore_kind_desc *begin_hardware(struct check *c, enum uncore_plan_need need, bool fail_on_fault)
+static const struct uncore_kind_desc *begin_hardware(struct check *c, enum uncore_plan_need need, bool fail_on_fault,
+                                                     const struct uncore_kind_desc *emulated)
 {
     struct uncore_recognition r;
     uncore_recognise(&cpuid_hw, &r);
     uncore_on_hw = false;
-    if (!r.kind || held_back()) {
+    if (emulated) {
+        /* uncore_test=hardware-path: the emulated uncore's kind taken as recognised, its registers reached as the
+         * part's are, so that this path runs in QEMU; every verdict still marked [emulated PMU]. */
+        r.kind = emulated;
+        k_snprintf(r.why, sizeof(r.why), "the emulated %s driven through the hardware path (uncore_test=hardware-path)",
+                   emulated->emul->name);
+        pmu_emul_mark_use();
+    } else if (!r.kind || held_back()) {
         skip_with_plan(c, need, &r);
         return NULL;
     }
-    check_note(c, "uncore", "%s (hardware: %s)", r.kind->title, r.why);
+    check_note(c, "uncore", "%s (%s: %s)", r.kind->title, emulated ? "the hardware path" : "hardware", r.why);
     static const enum uncore_need needs[] = {
         [UNCORE_PLAN_ROUTING] = UNCORE_NEED_ROUTING,
         [UNCORE_PLAN_FREEZE] = UNCORE_NEED_FREEZE,
@@ -314,7 +322,9 @@ static const struct uncore_kind_desc *begin(struct check *c, enum uncore_plan_ne
 {
     const struct uncore_kind_desc *k = uncore_emul_kind();
     if (!k)
-        return begin_hardware(c, need, fail_on_fault);
+        return begin_hardware(c, need, fail_on_fault, NULL);
+    if (emul_options()->uncore_hw_path)
+        return begin_hardware(c, need, fail_on_fault, k);
     uncore_on_hw = false;
     pmu_emul_mark_use(); /* the verdict is the emulated uncore's */
     check_note(c, "uncore", "emulated %s: %s, %u scope(s) over %u CPU(s) (docs/uncore.md)", k->emul->name, k->name,
