@@ -39,8 +39,10 @@ variants=${EMUL_VARIANTS-intel-v4:pmu_skid=3 amd-v2:pmu_skid=7 adl:pmu_skid=1 in
 # same machine, suite uncore at -smp SMP: 0 failed checks, every uncore verdict marked [emulated PMU], none SKIPped for
 # want of an uncore. wsm-ep at 4 CPUs: two packages of two cores, so each routed set leaves a core of the package
 # out and another package must take nothing; snb-client at 4 CPUs: four cores, so the routing also tries every core
-# but the arming one. EMUL_UNCORE limits them ("" for none).
-uncore_runs=${EMUL_UNCORE-wsm-ep:intel-v3:4 snb-client:intel-v3:4 zen3-ccx:amd-v2:2}
+# but the arming one. A fourth field, TEST, adds uncore_test=TEST: hardware-path drives the emulated uncore through
+# the path a recognised part's own registers take (the probe, the topology plan, the put-back; docs/uncore.md).
+# EMUL_UNCORE limits them ("" for none).
+uncore_runs=${EMUL_UNCORE-wsm-ep:intel-v3:4 snb-client:intel-v3:4 zen3-ccx:amd-v2:2 snb-client:intel-v3:4:hardware-path}
 variant_suites() { case $1 in pmu_skid=*) echo pmu_regs,pmi,skid ;; pmu_pebs=*) echo pebs ;; *) echo lbr,init ;; esac; }
 is_hybrid() { [[ " $hybrid_kinds " == *" ${1%@kvm} "* ]]; }
 n=0 bad=0
@@ -79,8 +81,8 @@ for kv in $variants; do
     launch "variant-${kv%%:*}-${kv#*:}" "pmu=emulated:${kv%%:*} ${kv#*:}" "$(variant_suites "${kv#*:}")"
 done
 for u in $uncore_runs; do
-    IFS=: read -r face ukind usmp <<<"$u"
-    smp=$usmp launch "uncore-$face" "pmu=emulated:$ukind uncore=emulated:$face" uncore 1
+    IFS=: read -r face ukind usmp utest <<<"$u"
+    smp=$usmp launch "uncore-$face${utest:+-$utest}" "pmu=emulated:$ukind uncore=emulated:$face${utest:+ uncore_test=$utest}" uncore 1
 done
 for kp in $parts; do
     launch "part-${kp#*:}" "pmu=emulated:${kp%%:*} pmu_part=${kp#*:}" pmu_enum,events 1 # verbose: the evidence is judged
@@ -137,10 +139,11 @@ for kv in $variants; do
     fi
 done
 for u in $uncore_runs; do
-    IFS=: read -r face ukind usmp <<<"$u"
-    log=$out/uncore-$face.log status=$(status_of "uncore-$face")
+    IFS=: read -r face ukind usmp utest <<<"$u"
+    name=uncore-$face${utest:+-$utest}
+    log=$out/$name.log status=$(status_of "$name")
     problems=()
-    [[ $status -eq 0 ]] || problems+=("run-qemu status $status: $(tail -n 1 "$out/uncore-$face.err")")
+    [[ $status -eq 0 ]] || problems+=("run-qemu status $status: $(tail -n 1 "$out/$name.err")")
     grep -q "^# uncore: emulated ($face:" "$log" || problems+=("no '# uncore: emulated ($face: ...' header")
     all=$(grep -cE "^(not )?ok [0-9]+ - uncore/" "$log" | tr -d ' ')
     marked=$(grep -cE "^(not )?ok [0-9]+ - uncore/[^ ]+ \[emulated PMU\]" "$log" | tr -d ' ')
@@ -148,9 +151,9 @@ for u in $uncore_runs; do
     unknown=$(grep -c "# SKIP no uncore PMU known" "$log" | tr -d ' ')
     [[ $unknown -eq 0 ]] || problems+=("$unknown SKIPs for want of an uncore")
     if [[ ${#problems[@]} -eq 0 ]]; then
-        tap yes "emulated/uncore $face on $ukind, $usmp CPUs: $(tail -n 1 "$log"), every uncore verdict marked"
+        tap yes "emulated/uncore $face on $ukind, $usmp CPUs${utest:+, uncore_test=$utest}: $(tail -n 1 "$log"), every uncore verdict marked"
     else
-        tap no "emulated/uncore $face on $ukind, $usmp CPUs: $(IFS=';'; echo "${problems[*]}") (see $log)"
+        tap no "emulated/uncore $face on $ukind, $usmp CPUs${utest:+, uncore_test=$utest}: $(IFS=';'; echo "${problems[*]}") (see $log)"
     fi
 done
 for kp in $parts; do
