@@ -1,7 +1,8 @@
 /* The emulated uncore's kernel side (see uncore_emul.h). Every access to a scope's register file takes that file's
  * lock with interrupts off, first lets the model count the TSC time since its last access (the uncore clock at the
  * face's rate against the TSC's measured rate), then does the access; the PMIs it raised are sent after the lock is
- * dropped. Events other than the clock are not produced (no cache is modelled): they count nothing. */
+ * dropped. No cache is modelled: the events other than the clock count the line fetches the single-step oracle saw a
+ * workload make (a load after a CLFLUSH, uncore_emul_run_observed), and nothing else. */
 #include "emul/kernel/uncore_emul.h"
 
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "kernel/cpuid_hw.h"
 #include "kernel/percpu.h"
 #include "kernel/percpu_array.h"
+#include "kernel/singlestep.h"
 #include "kernel/smp.h"
 #include "kernel/timing.h"
 #include "kernel/traps.h"
@@ -28,6 +30,7 @@ static bool rate_set[UNCORE_MODEL_MAX_SCOPES];
 
 struct uncore_emul_cpu {
     volatile u32 doorbell; /* PMIs routed to this CPU, not yet delivered through its LVT entry */
+    bool flushed;          /* a CLFLUSH retired since this CPU's last observed load */
     struct uncore_emul_stats st;
 };
 PER_CPU_ARRAY(struct uncore_emul_cpu, ucpu);
@@ -157,7 +160,11 @@ static void tick(struct uncore_model *u, u32 s)
     }
 }
 
-static int access(u32 msr, u64 *val, bool write)
+enum access_op { OP_READ, OP_WRITE, OP_LINES };
+
+/* One operation on this CPU's scope, under its lock after the model has counted the time since the last one: an MSR
+ * read or write, or *val line fetches past the core's caches (OP_LINES); the PMIs it raised sent after. */
+static int access(u32 msr, u64 *val, enum access_op op)
 {
     u32 s;
     struct uncore_model *u = my_scope(&s);
@@ -167,13 +174,18 @@ static int access(u32 msr, u64 *val, bool write)
     while (__atomic_test_and_set(&scope_lock[s], __ATOMIC_ACQUIRE))
         cpu_relax();
     tick(u, s);
-    int r = write ? uncore_model_wrmsr(u, msr, *val) : uncore_model_rdmsr(u, msr, val);
+    int r = 0;
+    if (op == OP_LINES)
+        uncore_model_lines(u, *val);
+    else
+        r = op == OP_WRITE ? uncore_model_wrmsr(u, msr, *val) : uncore_model_rdmsr(u, msr, val);
     u32 pmis[UNCORE_MODEL_MAX_CORES];
     for (u32 c = 0; c < u->cores && c < UNCORE_MODEL_MAX_CORES; c++)
         pmis[c] = uncore_model_take_pmis(u, c);
     __atomic_clear(&scope_lock[s], __ATOMIC_RELEASE);
     struct uncore_emul_cpu *me = &ucpu[this_cpu()->index];
-    me->st.msr_routed++;
+    if (op != OP_LINES)
+        me->st.msr_routed++;
     for (u32 c = 0; c < u->cores && c < UNCORE_MODEL_MAX_CORES; c++) {
         if (!pmis[c])
             continue;
@@ -190,7 +202,7 @@ static int access(u32 msr, u64 *val, bool write)
     }
     irq_restore(f);
     if (r) {
-        if (!write)
+        if (op == OP_READ)
             *val = 0;
         return HW_GP;
     }
@@ -199,12 +211,48 @@ static int access(u32 msr, u64 *val, bool write)
 
 int uncore_emul_rdmsr(u32 msr, u64 *val)
 {
-    return access(msr, val, false);
+    return access(msr, val, OP_READ);
 }
 
 int uncore_emul_wrmsr(u32 msr, u64 val)
 {
-    return access(msr, &val, true);
+    return access(msr, &val, OP_WRITE);
+}
+
+/* The single-step oracle's report of each instruction of the workload: a CLFLUSH marks this CPU's next load as one
+ * that goes past the core's caches (SDM Vol.2A CLFLUSH), and that load is one line fetch for the scope's counters.
+ * The model is told only what it observes: a load with a memory operand after a CLFLUSH, in order, not the
+ * workload's N nor its addresses (the oracle sees instructions, not addresses: a CLFLUSH of one line followed by a
+ * load of another would count too, which the workload never does). */
+static void observe(const struct step_record *r, void *arg)
+{
+    (void)arg;
+    struct uncore_emul_cpu *me = &ucpu[this_cpu()->index];
+    if (!r->classified)
+        return;
+    if (r->cls.flush) {
+        me->flushed = true;
+        return;
+    }
+    if (r->cls.load && r->cls.mem && me->flushed) {
+        me->flushed = false;
+        u64 one = 1;
+        access(0, &one, OP_LINES);
+        me->st.lines_observed++;
+    }
+}
+
+u64 uncore_emul_run_observed(u64 (*fn)(u64), u64 arg, u64 *lines)
+{
+    struct uncore_emul_cpu *me = &ucpu[this_cpu()->index];
+    u64 before = me->st.lines_observed;
+    me->flushed = false;
+    struct step_stats st = {0}; /* limit 0: the whole workload */
+    u64 r = step_run(0, fn, arg, observe, NULL, &st);
+    me->flushed = false;
+    if (lines)
+        *lines = me->st.lines_observed - before;
+    return r;
 }
 
 const struct uncore_emul_stats *uncore_emul_stats(u32 index)

@@ -4,20 +4,9 @@
  * register written is put back as found. Without it the uncore is recognised from the boot CPU's CPUID and, on a
  * recognised part not under a hypervisor and without uncore=off, the same checks run on its own registers (probed
  * first); otherwise every check SKIPs with what was found (tests/uncore/portable/uncore_plan.c).
- * This file: the table; the checks in uncore_reg_checks.c and uncore_pmi_checks.c, their start in
- * uncore_check_start.c. */
+ * This file: the table; the checks in uncore_reg_checks.c, uncore_pmi_checks.c and uncore_event_check.c, their start
+ * in uncore_check_start.c. */
 #include "tests/uncore/uncore_checks.h"
-
-static void bounded_event(struct check *c)
-{
-    const struct uncore_kind_desc *k = uncore_check_begin(c, UNCORE_PLAN_ANY);
-    if (k && uncore_on_hw)
-        check_skip(c, "%s: the workload of N lines missing the core's caches, whose L3 references are at least N, is "
-                      "not built (docs/uncore.md)", k->name);
-    else if (k)
-        check_skip(c, "the emulated uncore models no cache: its events other than the clock count nothing, so no "
-                      "count is bounded by a workload's lines (docs/uncore.md)");
-}
 
 static const struct check_def uncore_checks[] = {
     {"enumeration", uncore_enumeration, SCOPE_GLOBAL, NO_FAULT},
@@ -28,7 +17,7 @@ static const struct check_def uncore_checks[] = {
     {"freeze_on_pmi", uncore_freeze_on_pmi, SCOPE_GLOBAL, NO_FAULT},
     {"overflow_status", uncore_overflow_status, SCOPE_GLOBAL, NO_FAULT},
     {"fixed_clock_rate", uncore_fixed_clock_rate, SCOPE_GLOBAL, NO_FAULT},
-    {"bounded_event", bounded_event, SCOPE_GLOBAL, NO_FAULT},
+    {"bounded_event", uncore_bounded_event, SCOPE_GLOBAL, NO_FAULT},
 };
 
 const struct suite suite_uncore = {

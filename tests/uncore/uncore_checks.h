@@ -48,3 +48,4 @@ void uncore_pmi_routing(struct check *c);
 void uncore_pmi_routing_simultaneous(struct check *c);
 void uncore_freeze_on_pmi(struct check *c);
 void uncore_overflow_status(struct check *c);
+void uncore_bounded_event(struct check *c);
