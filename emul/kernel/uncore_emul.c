@@ -2,7 +2,7 @@
  * lock with interrupts off, first lets the model count the TSC time since its last access (the uncore clock at the
  * face's rate against the TSC's measured rate), then does the access; the PMIs it raised are sent after the lock is
  * dropped. No cache is modelled: the events other than the clock count the line fetches the single-step oracle saw a
- * workload make (a load after a CLFLUSH, uncore_emul_run_observed), and nothing else. */
+ * workload make (the first load of a line after a CLFLUSH of it, uncore_emul_run_observed), and nothing else. */
 #include "emul/kernel/uncore_emul.h"
 
 #include <string.h>
@@ -11,6 +11,7 @@
 #include "emul/model/uncore_model.h"
 #include "emul/options.h"
 #include "lib/format.h"
+#include "lib/insn_addr.h"
 #include "kernel/console.h"
 #include "kernel/cpuid_hw.h"
 #include "kernel/percpu.h"
@@ -22,6 +23,9 @@
 #include "kernel/x86.h"
 #include "pmu/access.h"
 
+#define UNCORE_EMUL_LINE 64    /* cache line size (CPUID.01H:EBX[15:8] x 8 on every part the faces present) */
+#define UNCORE_EMUL_FLUSHED 8  /* lines flushed and not yet loaded that the observer remembers */
+
 static struct uncore_machine machine;
 static const struct uncore_kind_desc *kind;
 static volatile u8 scope_lock[UNCORE_MODEL_MAX_SCOPES];
@@ -30,7 +34,8 @@ static bool rate_set[UNCORE_MODEL_MAX_SCOPES];
 
 struct uncore_emul_cpu {
     volatile u32 doorbell; /* PMIs routed to this CPU, not yet delivered through its LVT entry */
-    bool flushed;          /* a CLFLUSH retired since this CPU's last observed load */
+    u64 flushed[UNCORE_EMUL_FLUSHED]; /* lines CLFLUSHed and not loaded since, each | 1; 0: a free slot */
+    u32 flushed_next;
     struct uncore_emul_stats st;
 };
 PER_CPU_ARRAY(struct uncore_emul_cpu, ucpu);
@@ -219,37 +224,48 @@ int uncore_emul_wrmsr(u32 msr, u64 val)
     return access(msr, &val, OP_WRITE);
 }
 
-/* The single-step oracle's report of each instruction of the workload: a CLFLUSH marks this CPU's next load as one
- * that goes past the core's caches (SDM Vol.2A CLFLUSH), and that load is one line fetch for the scope's counters.
- * The model is told only what it observes: a load with a memory operand after a CLFLUSH, in order, not the
- * workload's N nor its addresses (the oracle sees instructions, not addresses: a CLFLUSH of one line followed by a
- * load of another would count too, which the workload never does). */
+/* The single-step oracle's report of each instruction of the workload. A CLFLUSH puts its line out of every cache
+ * (SDM Vol.2A CLFLUSH); the first load of that line after it goes past the core's caches: one line fetch for the
+ * scope's counters. The lines come from the instructions' memory operands and the registers after them
+ * (lib/insn_addr.c); the model is told only what it observes, never the workload's N. Lines flushed and not yet
+ * loaded are kept in a small ring (UNCORE_EMUL_FLUSHED): the workloads load a line soon after flushing it. */
 static void observe(const struct step_record *r, void *arg)
 {
     (void)arg;
     struct uncore_emul_cpu *me = &ucpu[this_cpu()->index];
-    if (!r->classified)
+    if (!r->classified || !r->regs || !(r->cls.flush || (r->cls.load && r->cls.mem)))
         return;
+    const struct trap_frame *f = r->regs;
+    const u64 regs[16] = {f->rax, f->rcx, f->rdx, f->rbx, f->rsp, f->rbp, f->rsi, f->rdi,
+                          f->r8,  f->r9,  f->r10, f->r11, f->r12, f->r13, f->r14, f->r15};
+    u64 a;
+    if (!insn_mem_address((const u8 *)r->rip, r->cls.len, regs, r->rip + r->cls.len, &a)) {
+        me->st.unknown_address++;
+        return;
+    }
+    u64 line = a & ~(u64)(UNCORE_EMUL_LINE - 1);
     if (r->cls.flush) {
-        me->flushed = true;
+        me->flushed[me->flushed_next++ % UNCORE_EMUL_FLUSHED] = line | 1; /* bit 0: a slot in use */
         return;
     }
-    if (r->cls.load && r->cls.mem && me->flushed) {
-        me->flushed = false;
-        u64 one = 1;
-        access(0, &one, OP_LINES);
-        me->st.lines_observed++;
-    }
+    for (u32 i = 0; i < UNCORE_EMUL_FLUSHED; i++)
+        if (me->flushed[i] == (line | 1)) {
+            me->flushed[i] = 0;
+            u64 one = 1;
+            access(0, &one, OP_LINES);
+            me->st.lines_observed++;
+            return;
+        }
 }
 
 u64 uncore_emul_run_observed(u64 (*fn)(u64), u64 arg, u64 *lines)
 {
     struct uncore_emul_cpu *me = &ucpu[this_cpu()->index];
     u64 before = me->st.lines_observed;
-    me->flushed = false;
+    memset(me->flushed, 0, sizeof(me->flushed));
     struct step_stats st = {0}; /* limit 0: the whole workload */
     u64 r = step_run(0, fn, arg, observe, NULL, &st);
-    me->flushed = false;
+    memset(me->flushed, 0, sizeof(me->flushed));
     if (lines)
         *lines = me->st.lines_observed - before;
     return r;

@@ -32,14 +32,15 @@ int uncore_emul_wrmsr(u32 msr, u64 val);
 /* The header's lines: the emulated uncore and its faults (nothing without uncore=emulated). */
 void uncore_emul_report(void);
 
-/* Run fn(arg) at CPL 0 single-stepped (kernel/singlestep.h), the emulated uncore observing it: each load with a
- * memory operand retired after a CLFLUSH is one line fetched past the core's caches, counted by every non-clock event
- * the counters of this CPU's scope select (the model tells events apart no further), in a group of several boxes
- * by one box of it (emul/model/uncore_model.h uncore_model_lines). *lines (may be NULL): the line
- * fetches it observed. Returns fn's value. */
+/* Run fn(arg) at CPL 0 single-stepped (kernel/singlestep.h), the emulated uncore observing it: the first load of a
+ * line after a CLFLUSH of that line (their addresses from the instructions and the registers, lib/insn_addr.h) is one
+ * line fetched past the core's caches, counted by every non-clock event the counters of this CPU's scope select (the
+ * model tells events apart no further), in a group of several boxes by one box of it (emul/model/uncore_model.h
+ * uncore_model_lines). *lines (may be NULL): the line fetches it observed. Returns fn's value. */
 u64 uncore_emul_run_observed(u64 (*fn)(u64), u64 arg, u64 *lines);
 
 struct uncore_emul_stats {
     u64 pmis_delivered, lost_masked, lost_no_cpu, msr_routed, lines_observed;
+    u64 unknown_address; /* a CLFLUSH or load whose address lib/insn_addr.c could not tell */
 };
 const struct uncore_emul_stats *uncore_emul_stats(u32 index);

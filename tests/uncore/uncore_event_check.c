@@ -5,7 +5,8 @@
  * every scope's counters summed: a Nehalem package's memory controller counts the reads of its own memory, so a
  * line homed on another package is counted there; the scope's own share is in the evidence. Other agents' traffic
  * only adds, so the bound holds; a FAIL repeats (3 attempts on hardware). Under uncore=emulated the workload is
- * single-stepped and the emulated uncore counts what it observes (emul/kernel/uncore_emul.h). */
+ * single-stepped and the emulated uncore counts what it observes: each first load of a line after a CLFLUSH of it
+ * (emul/kernel/uncore_emul.h). */
 #include <string.h>
 
 #include "emul/kernel/uncore_emul.h"
@@ -168,7 +169,7 @@ void uncore_bounded_event(struct check *c)
                "the scopes", ev->name, ev->event, ev->umask, box->name);
     check_note(c, "workload", "%u distinct lines %u bytes apart in the kernel's memory, each CLFLUSHed, fenced "
                "(MFENCE) and loaded once, by the scope's leader%s", BOUNDED_LINES, UNCORE_LINE_STRIDE,
-               uncore_emul_kind() ? " single-stepped, the emulated uncore counting the loads it saw follow a CLFLUSH" : "");
+               uncore_emul_kind() ? " single-stepped, the emulated uncore counting each first load of a line it saw CLFLUSHed" : "");
     for (u32 s = 0; s < n; s++) {
         check_key_prefix(c, uncore_scope_prefix[s % 8]);
         struct uncore_at_least_judgement aj;
@@ -193,7 +194,7 @@ void uncore_bounded_event(struct check *c)
             sb_printf(&sb, ", %llu on the others'", (unsigned long long)(sum - ejobs[s].count));
         check_note(c, "counts", "%s", share);
         if (uncore_emul_kind())
-            check_note(c, "observed_by_the_emulated_uncore", "%llu load(s) after a CLFLUSH",
+            check_note(c, "observed_by_the_emulated_uncore", "%llu first load(s) of a line after its CLFLUSH",
                        (unsigned long long)ejobs[s].lines_observed);
         if (ejobs[s].fault)
             check_note(c, "access_fault", "an uncore register access faulted on the leader");
