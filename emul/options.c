@@ -5,6 +5,7 @@
 
 #include "emul/emul.h"
 #include "emul/model/pmu_model.h"
+#include "emul/model/uncore_model.h"
 #include "lib/format.h"
 #include "pmu/event_catalog.h"
 
@@ -95,6 +96,49 @@ static const char *set_pmu_pebs(void *values, const char *v)
     return NULL;
 }
 
+/* uncore=none|off|emulated:FACE: the recognised uncore (none, the default), no uncore register touched (off), or the
+ * emulated uncore of the kind whose face is FACE (docs/uncore.md). */
+static const char *set_uncore(void *values, const char *v)
+{
+    struct emul_options *o = values;
+    if (!strcmp(v, "none") || !strcmp(v, "off")) {
+        o->uncore_emulated[0] = '\0';
+        o->uncore_off = !strcmp(v, "off");
+        return NULL;
+    }
+    const char *face = strncmp(v, "emulated:", 9) ? NULL : v + 9;
+    const struct uncore_kind_desc *k = face ? uncore_kind_by_emul_name(face) : NULL;
+    if (!k || strlen(face) >= sizeof(o->uncore_emulated))
+        return "expects none, off or emulated:FACE with FACE one of wsm-ep (nhm, two packages), snb-client (snb), zen3-ccx "
+               "(amd_l3_zen3, two L3 complexes)";
+    k_snprintf(o->uncore_emulated, sizeof(o->uncore_emulated), "%s", face);
+    o->uncore_off = 0;
+    return NULL;
+}
+
+/* uncore_test=none|hardware-path (docs/uncore.md). */
+static const char *set_uncore_test(void *values, const char *v)
+{
+    struct emul_options *o = values;
+    if (strcmp(v, "none") && strcmp(v, "hardware-path"))
+        return "expects none or hardware-path";
+    o->uncore_hw_path = !strcmp(v, "hardware-path");
+    return NULL;
+}
+
+static const char *set_uncore_fault(void *values, const char *v)
+{
+    struct emul_options *o = values;
+    static char why[OPT_WHY_MAX];
+    char bad[32];
+    if (!uncore_model_faults_parse(v, &o->uncore_faults, bad, sizeof(bad))) {
+        k_snprintf(why, sizeof(why), "has '%s', not one of uncore-pmi-wrong-core, uncore-no-freeze, "
+                   "uncore-ovf-not-cleared, uncore-clock-rate", bad);
+        return why;
+    }
+    return NULL;
+}
+
 /* The messages of an option that refines the emulated kind: without pmu=emulated:KIND, and with a value that does not
  * fit the kind. Both return false, for the caller to return. */
 static bool needs_kind(const char *opt, const char *what, char *err, size_t err_size)
@@ -139,6 +183,36 @@ static bool consistent(const void *values, char *err, size_t err_size)
         k_snprintf(err, err_size, "pmu_skid= needs pmu=emulated:KIND (silicon's skid is measured, not set)");
         return false;
     }
+    if (o->uncore_emulated[0] && !o->pmu_emulated[0]) {
+        k_snprintf(err, err_size, "uncore=emulated:%s needs pmu=emulated:KIND (the emulated uncore is reached through "
+                   "the emulated PMU's MSR route; KIND one of %s)", o->uncore_emulated, pmu_emul_kind_list());
+        return false;
+    }
+    if (o->uncore_emulated[0] && k && k->version >= 4) {
+        /* SDM Vol.4 Table 2-2: IA32_PERF_GLOBAL_STATUS_SET 391H and IA32_PERF_GLOBAL_INUSE 392H from perfmon v4 are the
+         * uncore global control and status of Nehalem and the 2nd generation Core (Vol.4 Tables 2-15, 2-20): one MSR
+         * cannot be both. */
+        static struct uncore_machine probe;
+        const struct uncore_kind_desc *uk = uncore_kind_by_emul_name(o->uncore_emulated);
+        const char *why2 = NULL;
+        if (uk && uncore_machine_init(&probe, uk, 0, &why2) &&
+            (uncore_model_has_msr(&probe.scope[0], 0x391) || uncore_model_has_msr(&probe.scope[0], 0x392))) {
+            k_snprintf(err, err_size, "uncore=emulated:%s does not fit pmu=emulated:%s: its uncore registers 391H/392H "
+                       "are that core PMU's (perfmon v%u) STATUS_SET/INUSE; present the machine's own core PMU "
+                       "(intel-v3)", o->uncore_emulated, k->name, k->version);
+            return false;
+        }
+    }
+    if (o->uncore_hw_path && !o->uncore_emulated[0]) {
+        k_snprintf(err, err_size, "uncore_test=hardware-path needs uncore=emulated:FACE (it drives the emulated uncore "
+                   "through the hardware path)");
+        return false;
+    }
+    if (o->uncore_faults && !o->uncore_emulated[0]) {
+        k_snprintf(err, err_size,
+                   "uncore_fault= needs uncore=emulated:FACE (faults exist only in the emulated uncore)");
+        return false;
+    }
     if (o->pmu_faults && !o->pmu_emulated[0]) {
         k_snprintf(err, err_size, "pmu_fault= needs pmu=emulated:KIND (faults exist only in the emulated PMU; KIND one "
                                   "of %s)", pmu_emul_kind_list());
@@ -170,6 +244,21 @@ static const struct opt_desc rows[] = {
      "the emulated PMU's PEBS instead of the kind's own: none, or record format N (0..5), with 'a' (4a, 5a) for "
      "adaptive records on every counter (docs/pebs.md; needs pmu=emulated:KIND)",
      set_pmu_pebs},
+    {"uncore", "uncore=none|off|emulated:FACE",
+     "none (default): suite uncore checks the recognised uncore's registers on hardware, put back as found; off: it "
+     "writes no uncore register (every check SKIPs); emulated:FACE: an emulated uncore PMU beside the emulated core "
+     "PMU: wsm-ep (Westmere-EP, two packages), snb-client (Sandy Bridge client), zen3-ccx (Zen 3 L3, two complexes) "
+     "(docs/uncore.md; needs pmu=emulated:KIND)",
+     set_uncore},
+    {"uncore_test", "uncore_test=none|hardware-path",
+     "testing: suite uncore drives the emulated uncore through the path a recognised part takes (the probe, the "
+     "packages from the topology, repeats, the clock's sanity bound, the put-back), verdicts still marked emulated "
+     "(docs/uncore.md; needs uncore=emulated:FACE)",
+     set_uncore_test},
+    {"uncore_fault", "uncore_fault=NAME[,NAME]",
+     "make the emulated uncore misbehave on purpose: uncore-pmi-wrong-core, uncore-no-freeze, uncore-ovf-not-cleared, "
+     "uncore-clock-rate (docs/uncore.md; needs uncore=emulated:FACE)",
+     set_uncore_fault},
 };
 
 const struct opt_table emul_option_table = {rows, ARRAY_SIZE(rows), &opts, sizeof(opts), NULL, consistent};

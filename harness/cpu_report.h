@@ -11,7 +11,7 @@ struct check;
 #define CPU_REPORT_COMMENT 0xFF      /* record kind of a comment; otherwise an enum report_verdict */
 
 /* Make cpu's buffer ready for a suite (allocating it the first time). False when no memory was left for it:
- * then its records are lost and reported as such (cpu_report_slot_missing). */
+ * then the runner FAILs each of its checks saying so (runner.c print_no_memory). */
 bool cpu_report_reset(u32 cpu);
 /* Record a check's verdict, or a comment line ("text" without "# "), for table slot `slot`, on the calling CPU.
  * Returns false when the buffer had no room. */

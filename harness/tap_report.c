@@ -15,6 +15,7 @@
 #include "harness/concurrency.h"
 #include "harness/framework.h"
 #include "emul/options.h"
+#include "emul/kernel/uncore_emul.h"
 #include "harness/portable/harness_options.h"
 #include "kernel/portable/kernel_options.h"
 
@@ -64,6 +65,7 @@ void tap_report_header(const struct boot_info *bi, const struct options *o, cons
         if (emul_options()->pmu_faults)
             kprintf("# pmu_fault: %s (deliberate misbehaviour: the checks that catch it must fail)\n", faults);
     }
+    uncore_emul_report(); /* the emulated uncore, or the one the CPU's recognition found and why */
 }
 
 /* The YAML block of a check, two spaces in. A block the buffer cut loses its cut line (it ends in "...": an

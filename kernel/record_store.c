@@ -13,7 +13,7 @@
 #include "lib/cper.h"
 #include "lib/format.h"
 #include "lib/hang_record.h"
-#include "lib/reset_plan.h"
+#include "lib/reset_record.h"
 #include "kernel/portable/kernel_options.h"
 
 struct record_store g_records;

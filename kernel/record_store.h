@@ -1,5 +1,5 @@
-/* Where pmuboot keeps the few bytes that must survive a machine reset: suite reset's plan (lib/reset_plan.h) and the
- * record of where the boot CPU is while the reset watchdog runs (lib/hang_record.h). Only a place the platform made
+/* Where pmuboot keeps the few bytes that must survive a machine reset: suite reset's record (lib/reset_record.h) and
+ * the record of where the boot CPU is while the reset watchdog runs (lib/hang_record.h). Only a place the platform made
  * for such records, or one whose layout is known, in this order:
  *  - the ACPI ERST, the firmware's store for an OS's records (kernel/erst_store.h; Linux's pstore uses it);
  *  - CMOS, on QEMU (its bytes are documented: lib/cmos_slot.h) or in the bytes the user names (cmos=FIRST-LAST);

@@ -4,8 +4,8 @@
  * where the layout is known: QEMU's, whose own bytes are documented (hw/i386/pc.c pc_cmos_init: 0x5B..0x5D memory
  * above 4 GiB, 0x5F the CPU count; SeaBIOS reads them), or the bytes the user names (cmos=FIRST-LAST). Inside it, a
  * record is written only into bytes that read 0, and written back to 0 when its run ends. Two kinds share the window:
- * suite reset's plan (lib/reset_plan.h) and the record of where the boot CPU is for the watchdog (lib/hang_record.h);
- * a slot never overlaps the other kind's valid record. Portable: the kernel reads the bytes (kernel/cmos.c). */
+ * suite reset's record (lib/reset_record.h) and the record of where the boot CPU is for the watchdog
+ * (lib/hang_record.h); a slot never overlaps the other kind's valid record. Portable: the kernel reads the bytes (kernel/cmos.c). */
 #pragma once
 #include "lib/types.h"
 

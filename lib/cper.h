@@ -30,7 +30,7 @@ extern const struct efi_guid cper_pmuboot_creator, cper_pmuboot_section;
 #define CPER_PMUBOOT_ID_MASK 0xffffffffff000000ull
 enum cper_pmuboot_kind {
     CPER_PMUBOOT_HANG = 1,  /* lib/hang_record.h */
-    CPER_PMUBOOT_RESET = 2, /* lib/reset_plan.h */
+    CPER_PMUBOOT_RESET = 2, /* lib/reset_record.h */
 };
 #define CPER_PMUBOOT_ID(kind) (CPER_PMUBOOT_ID_BASE | (u64)(kind))
 static inline bool cper_pmuboot_id(u64 id)

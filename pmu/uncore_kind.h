@@ -160,6 +160,9 @@ struct uncore_recognition {
     char why[320];
 };
 void uncore_recognise(const struct cpuid_source *src, struct uncore_recognition *r);
+/* One line, as the kernel's header and pmu-decode print it: "uncore: NAME (TITLE): WHY" for a recognised kind,
+ * "uncore: none: WHY" otherwise (WHY names vendor, family, model and what was probed, or the hypervisor). */
+void uncore_recognition_describe(const struct uncore_recognition *r, struct strbuf *sb);
 
 /* Register helpers from the descriptor. */
 u32 uncore_box_ctl(const struct uncore_box_desc *b, u32 box, u32 counter);

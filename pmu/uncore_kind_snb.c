@@ -82,9 +82,15 @@ static const struct uncore_box_desc mtl_boxes[] = {
      .status_shift = 1},
 };
 
-/* Linux snb_uncore_events / icl_uncore_events: the uncore clock on the fixed counter (event 0xff). */
+/* Linux snb_uncore_events / icl_uncore_events: the uncore clock on the fixed counter (event 0xff). And the C-Box's
+ * LLC lookups of any request in any state, M, E, S or I (UNC_CBO_CACHE_LOOKUP.ANY_MESI, event 34H umask 8FH: Linux
+ * tools/perf/pmu-events/arch/x86/sandybridge, ivybridge, haswell and skylake uncore-cache.json): a load of a line
+ * CLFLUSHed before it misses the core's caches and looks the LLC up (finding it I), so N such loads make at least N
+ * lookups, summed over the C-Boxes (the line's slice is a hash of its address). Taken to be the same on Ice Lake
+ * and later, whose tables were not checked here. */
 static const struct uncore_event_desc client_events[] = {
     {"clockticks", "fixed", 0xff, 0x00, UNCORE_BOUND_CLOCK},
+    {"cbo_cache_lookup_any_mesi", "cbox", 0x34, 0x8f, UNCORE_BOUND_AT_LEAST_LINES},
 };
 
 /* The fixed counter UNC_CLOCK: MSR_UNC_PERF_FIXED_CTRL 394H (EN bit 22, overflow bit 20), MSR_UNC_PERF_FIXED_CTR 395H,

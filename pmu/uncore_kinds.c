@@ -101,6 +101,14 @@ void uncore_recognise(const struct cpuid_source *src, struct uncore_recognition 
               "PerfCtrExtLLC%s", lists, probe);
 }
 
+void uncore_recognition_describe(const struct uncore_recognition *r, struct strbuf *sb)
+{
+    if (r->kind)
+        sb_printf(sb, "uncore: %s (%s): %s\n", r->kind->name, r->kind->title, r->why);
+    else
+        sb_printf(sb, "uncore: none: %s\n", r->why);
+}
+
 u32 uncore_box_ctl(const struct uncore_box_desc *b, u32 box, u32 counter)
 {
     return b->ctl0 + box * b->box_stride + counter * b->counter_stride;

@@ -211,8 +211,30 @@ enum uncore_outcome uncore_clock_judge(u64 fixed_delta, u64 tsc_delta, u64 tsc_h
     return UNCORE_PASS;
 }
 
+enum uncore_outcome uncore_clock_sanity_judge(u64 fixed_delta, u64 tsc_delta, u64 tsc_hz,
+                                              struct uncore_clock_judgement *j)
+{
+    *j = (struct uncore_clock_judgement){.sanity = true};
+    bool rate_ok = false;
+    j->rate_hz = mul_div_u64(fixed_delta, tsc_hz, tsc_delta, &rate_ok); /* tsc_delta 0: not ok */
+    j->lo_hz = tsc_hz / UNCORE_CLOCK_SANITY_LO_DIV;
+    j->hi_hz = tsc_hz * UNCORE_CLOCK_SANITY_HI_MUL;
+    if (!tsc_hz)
+        return UNCORE_SKIP;
+    if (!rate_ok || j->rate_hz < j->lo_hz || j->rate_hz > j->hi_hz)
+        return UNCORE_FAIL;
+    return UNCORE_PASS;
+}
+
 void uncore_clock_describe(const struct uncore_clock_judgement *j, struct strbuf *sb)
 {
+    if (j->sanity) {
+        sb_printf(sb, "expected_hz: not known for this part (a sanity bound, not the documented rate: 1/%u to %u times "
+                  "the TSC's)\nobserved_hz: %llu\nbound_hz: [%llu, %llu]\n", UNCORE_CLOCK_SANITY_LO_DIV,
+                  UNCORE_CLOCK_SANITY_HI_MUL, (unsigned long long)j->rate_hz, (unsigned long long)j->lo_hz,
+                  (unsigned long long)j->hi_hz);
+        return;
+    }
     sb_printf(sb, "expected_hz: %llu\nobserved_hz: %llu\ntolerance_ppm: %u\nbound_hz: [%llu, %llu]\n",
               (unsigned long long)j->expect_hz, (unsigned long long)j->rate_hz, j->tol_ppm,
               (unsigned long long)j->lo_hz, (unsigned long long)j->hi_hz);

@@ -76,8 +76,16 @@ void uncore_at_least_describe(const struct uncore_at_least_judgement *j, struct 
 struct uncore_clock_judgement {
     u64 rate_hz, expect_hz, lo_hz, hi_hz;
     u32 tol_ppm;
+    bool sanity; /* judged against the sanity bound, the rate not being known */
 };
 u32 uncore_clock_tolerance_ppm(u64 tsc_delta, u64 read_gap);
 enum uncore_outcome uncore_clock_judge(u64 fixed_delta, u64 tsc_delta, u64 tsc_hz, u64 expect_hz, u32 tol_ppm,
                                        struct uncore_clock_judgement *j);
+/* On hardware the uncore clock's rate is not known per part (it follows the ring or the uncore's own frequency): a
+ * sanity bound only, between a tenth of the TSC's rate and four times it. It catches a counter that does not count,
+ * counts something else (a bus clock far slower) or is read wrong, not a clock a few percent off. */
+#define UNCORE_CLOCK_SANITY_LO_DIV 10
+#define UNCORE_CLOCK_SANITY_HI_MUL 4
+enum uncore_outcome uncore_clock_sanity_judge(u64 fixed_delta, u64 tsc_delta, u64 tsc_hz,
+                                              struct uncore_clock_judgement *j);
 void uncore_clock_describe(const struct uncore_clock_judgement *j, struct strbuf *sb);

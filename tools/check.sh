@@ -363,6 +363,7 @@ error_runs=(
     "watchdog-q35|--machine q35 --smp 2 --append suite=timeout --append check_timeout_ms=500 --append timeout_hang=bsp-nmi-blocked --append watchdog_s=4 --timeout 120|^  \"failure\": \"hung: no return within [0-9]* s on this thread, watchdog reset (Intel TCO, |the boot CPU hung inside cpu0/timeout/time_limit with NMIs blocked: cpu1's NMI went unanswered, q35's TCO watchdog reset the machine and the next boot reported that check failed and finished the stream"
     "watchdog-reset-q35|--machine q35 --smp 2 --append suite=timeout,reset --append check_timeout_ms=500 --append timeout_hang=bsp-nmi-blocked --append watchdog_s=4 --timeout 240|^[0-9]* passed, 1 failed, [0-9]* skipped\$|a hang, then suite reset's three deliberate resets: five boots, the hung check's skip carried across them, the reset round started over after the watchdog's reset and complete; the only failure is the hung check"
     "watchdog-erst-q35|--machine q35 --smp 2 --erst $out/qemu/watchdog-erst-q35.erst --append watchdog_erst=on --append suite=timeout --append check_timeout_ms=500 --append timeout_hang=bsp-nmi-blocked --append watchdog_s=4 --timeout 120|^  \"ACPI ERST record 0x80706d7562000001 (hang record)\": {expected: \"as found\", observed: \"found 0x0, now 0x0\"|as watchdog-q35, with the hang record in QEMU's ACPI ERST (run-qemu.sh --erst FILE): read across the reset, cleared at the end"
+    "uncore-unbacked-pc|--machine pc --cpu Westmere,hypervisor=off --smp 4 --append suite=uncore --timeout 60|^[0-9]* passed, 1 failed, [0-9]* skipped\$|a part whose uncore is recognised (Westmere, no hypervisor bit) but whose registers are not there (QEMU TCG reads them as 0): the probe FAILs uncore/enumeration with what it wrote and read, every other uncore check SKIPs writing nothing, and the machine is left as found"
     "watchdog-wdat-q35|--machine q35 --wdat --smp 2 --append suite=timeout --append check_timeout_ms=500 --append timeout_hang=bsp-nmi-blocked --append watchdog_s=4 --timeout 120|^  \"failure\": \"hung: no return within [0-9]* s on this thread, watchdog reset (ACPI WDAT, |as watchdog-q35, with the TCO described by an ACPI WDAT table (run-qemu.sh --wdat): the kernel drove it through the table's actions"
 )
 
@@ -515,26 +516,69 @@ step_qemu() {
     fi
 }
 
+# The pages of a final screen that span its QR codes (screen_runs): at least MIN pages of codes, by the serial log's
+# "# screen: page K of N: ... QR codes C-D of M" lines; with more than one, the pages without the last page's codes
+# must be refused by pmuboot-report --from-images, which names those codes as missing and writes no report, and
+# with --partial must give a report of a run cut short.
+screen_code_pages() {
+    local name=$1 min=$2 dir=$out/screen
+    shift 2
+    local pages=("$@") ranges=() keep=() i n last c d missing
+    mapfile -t ranges < <(perl -ne '$r{$1} //= $2 if /^# screen: page (\d+) of \d+: .*QR codes (\d+-\d+) of \d+$/;
+        END { print "$r{$_}\n" for sort { $a <=> $b } keys %r }' "$dir/$name.serial.log")
+    n=$(printf '%s\n' "${ranges[@]}" | grep -v '^0-0$' | sort -u | grep -c . || true)
+    if [[ $n -lt $min ]]; then
+        run_check no "screen/$name: want the QR codes over at least $min pages, got $n ($(grep -a '^# screen: page 1 ' "$dir/$name.serial.log"))"
+        return
+    fi
+    [[ $n -ge 2 ]] || return 0
+    last=${ranges[-1]} c=${last%-*} d=${last#*-}
+    for i in "${!ranges[@]}"; do [[ ${ranges[i]} == "$last" ]] || keep+=("${pages[i]}"); done
+    missing=$(seq -s ', ' "$c" "$d")
+    if [[ $c == "$d" ]]; then missing="code $missing"; else missing="codes $missing"; fi
+    missing="missing $missing of $(grep -aEo -m1 'QR codes [0-9]+-[0-9]+ of [0-9]+' "$dir/$name.serial.log" | grep -o '[0-9]*$')"
+    rm -f "$dir/$name.part.json" "$dir/$name.partial.json"
+    if tools/pmuboot-report -q --from-images --json "$dir/$name.part.json" "${keep[@]}" 2>"$dir/$name.part.err"; then
+        run_check no "screen/$name: the pages without QR codes $last were read as a whole run"
+    elif [[ -e $dir/$name.part.json ]]; then
+        run_check no "screen/$name: the pages without QR codes $last gave a report without --partial ($dir/$name.part.json)"
+    elif ! grep -qF -- "$missing (found" "$dir/$name.part.err"; then
+        run_check no "screen/$name: the pages without QR codes $last: want '$missing', got: $(head -n 3 "$dir/$name.part.err" | tr '\n' ' ')"
+    else
+        tools/pmuboot-report -q --partial --from-images --json "$dir/$name.partial.json" "${keep[@]}" 2>/dev/null || true
+        if [[ -s $dir/$name.partial.json ]] &&
+            perl -MJSON::PP -0777 -ne 'exit(decode_json($_)->{run}{complete} ? 1 : 0)' "$dir/$name.partial.json"; then
+            run_check yes "screen/$name: the QR codes over $n pages; ${#keep[@]} of ${#pages[@]} pages (QR codes $last left out) refused with '$missing', a report only with --partial, of a run cut short"
+        else
+            run_check no "screen/$name: --partial on the pages without QR codes $last gave no report of a run cut short ($dir/$name.partial.json)"
+        fi
+    fi
+}
+
 step_screen() {
     # The final screen (docs/screen.md): runs with a framebuffer (GRUB, std VGA, exit=halt), a screendump of the final
     # screen (tools/screenshot.sh), its QR codes read by zbarimg, and the report read from them (pmuboot-report
     # --from-images) the serial log's, check for check (tools/qr-report-match); -smp 1, 4 and 64, BIOS and UEFI, with
     # FAILs (an emulated PMU fault) and without. Every page of the final screen is taken (screenshot.sh --pages, a
-    # page every 8 s): the codes are read from all of them, and the FAILs listed on them must be all the FAILs.
-    # name | screenshot.sh options | --append | FAILs at least | pages at least
+    # page every 8 s): the codes are read from all of them, and the FAILs listed on them must be all the FAILs. When
+    # the codes span pages (a 640x480 screen holds fewer), the pages but those with the last page's codes must be
+    # refused, naming those codes as missing, and no report written but with --partial.
+    # name | screenshot.sh options | --append | FAILs at least | pages at least | pages of codes at least
     screen_runs=(
-        "screen-bios-pc-smp1|--smp 1|suite=boot|0|1"
-        "screen-bios-pc-smp4-fails|--smp 4|pmu=emulated:intel-v4 pmu_fault=width suite=pmu_regs,pmi fold=off|20|2"
-        "screen-bios-q35-smp64|--machine q35 --smp 64|suite=boot,apic|0|1"
-        "screen-bios-q35-smp64-fails|--machine q35 --smp 64|pmu=emulated:intel-v4 pmu_fault=width suite=boot,pmu_regs|20|1"
+        "screen-bios-pc-smp1|--smp 1|suite=boot|0|1|1"
+        "screen-bios-pc-smp4-fails|--smp 4|pmu=emulated:intel-v4 pmu_fault=width suite=pmu_regs,pmi fold=off|20|2|1"
+        "screen-bios-q35-smp64|--machine q35 --smp 64|suite=boot,apic|0|1|1"
+        "screen-bios-q35-smp64-fails|--machine q35 --smp 64|pmu=emulated:intel-v4 pmu_fault=width suite=boot,pmu_regs|20|1|1"
+        "screen-bios-pc-smp16-640x480|--smp 16 --gfxmode 640x480|suite=boot,apic fold=off|0|2|2"
     )
     [[ $have_uefi == yes ]] && screen_runs+=(
-        "screen-uefi-q35-smp4|--uefi --machine q35 --smp 4|suite=boot,apic|0|1"
-        "screen-uefi-pc-smp1-fails|--uefi --smp 1|pmu=emulated:intel-v4 pmu_fault=width suite=boot,pmu_regs|1|1"
+        "screen-uefi-q35-smp4|--uefi --machine q35 --smp 4|suite=boot,apic|0|1|1"
+        "screen-uefi-pc-smp1-fails|--uefi --smp 1|pmu=emulated:intel-v4 pmu_fault=width suite=boot,pmu_regs|1|1|1"
+        "screen-uefi-q35-smp64-fails|--uefi --machine q35 --smp 64|pmu=emulated:intel-v4 pmu_fault=width suite=boot,pmu_regs|20|1|1"
     )
     mkdir -p "$out/screen"
     for r in "${screen_runs[@]}"; do
-        IFS='|' read -r name opts append min_fails min_pages <<<"$r"
+        IFS='|' read -r name opts append min_fails min_pages min_code_pages <<<"$r"
         png=$out/screen/$name.png
         # shellcheck disable=SC2086
         if ! pngs=$(tools/screenshot.sh --pages $opts --append "$append" --timeout 120 "$png" 2>"$out/screen/$name.err"); then
@@ -559,6 +603,7 @@ step_screen() {
         else
             run_check no "screen/$name: the report from the QR codes differs from the serial log's: ${m//$'\n'/; }"
         fi
+        screen_code_pages "$name" "$min_code_pages" "${pngs[@]}"
         # The FAILs listed above the codes, page by page: together as many rows of red text as the stream has FAIL lines.
         nf=$(tools/pmuboot-log checks --lines "$out/screen/$name.serial.log" 2>/dev/null | grep -c '^fail' || true)
         if m=$(tools/screen-grid-check --fails "$nf" --log "$out/screen/$name.serial.log" "${pngs[@]}" 2>&1); then

@@ -5,7 +5,7 @@
 # PMU; the hybrid kinds also run smp (smp/features groups threads by kind of core) and must show two kinds of core
 # (CPUID.1AH:EAX values) in their 2 CPUs; every row of tools/fault-expect.txt runs its fault and must make
 # exactly the named checks FAIL, on every CPU. Logs in OUTDIR. EMUL_KINDS (blank-separated) limits the kinds,
-# EMUL_FAULTS=0 skips the fault rows, EMUL_JOBS runs that many QEMUs at once (default 2: these suites measure no
+# EMUL_FAULTS=0 skips the fault rows (EMUL_FAULT_ROWS=REGEX runs the matching ones), EMUL_UNCORE the uncore runs, EMUL_JOBS runs that many QEMUs at once (default 2: these suites measure no
 # time, so parallel runs cannot disturb them). Exit status: 0 when every line is ok.
 set -uo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -35,6 +35,14 @@ parts=${EMUL_PARTS-intel-v3:NehalemEP_core intel-v4:skylake_core intel-v5:icelak
 # the kinds do not present themselves (intel-v2 presents 0, v3 1, v4 3, v5 and adl 4 adaptive, v6 and mtl 5 adaptive)
 # (pebs).
 variants=${EMUL_VARIANTS-intel-v4:pmu_skid=3 amd-v2:pmu_skid=7 adl:pmu_skid=1 intel-v4:pmu_lbr=legacy:0 intel-v4:pmu_lbr=legacy:1 intel-v4:pmu_lbr=legacy:2 intel-v4:pmu_lbr=legacy:4 intel-v4:pmu_lbr=legacy:6 intel-v4:pmu_lbr=legacy:7 intel-v3:pmu_part=NehalemEP_core intel-v4:pmu_pebs=2 intel-v4:pmu_pebs=4}
+# FACE:KIND:SMP: the emulated uncore (uncore=emulated:FACE, docs/uncore.md) beside the emulated core PMU KIND of the
+# same machine, suite uncore at -smp SMP: 0 failed checks, every uncore verdict marked [emulated PMU], none SKIPped for
+# want of an uncore. wsm-ep at 4 CPUs: two packages of two cores, so each routed set leaves a core of the package
+# out and another package must take nothing; snb-client at 4 CPUs: four cores, so the routing also tries every core
+# but the arming one. A fourth field, TEST, adds uncore_test=TEST: hardware-path drives the emulated uncore through
+# the path a recognised part's own registers take (the probe, the topology plan, the put-back; docs/uncore.md).
+# EMUL_UNCORE limits them ("" for none).
+uncore_runs=${EMUL_UNCORE-wsm-ep:intel-v3:4 snb-client:intel-v3:4 zen3-ccx:amd-v2:2 snb-client:intel-v3:4:hardware-path}
 variant_suites() { case $1 in pmu_skid=*) echo pmu_regs,pmi,skid ;; pmu_pebs=*) echo pebs ;; *) echo lbr,init ;; esac; }
 is_hybrid() { [[ " $hybrid_kinds " == *" ${1%@kvm} "* ]]; }
 n=0 bad=0
@@ -57,8 +65,11 @@ launch() {  # launch NAME ARGS [SUITES]: start one run in the background; its st
       echo $? >"$out/$1.status"; echo "$(date +%s.%N) - $s" | bc >"$out/$1.secs" ) &
 }
 status_of() { cat "$out/$1.status" 2>/dev/null || echo 99; }
-rows() { grep -v '^\s*\(#\|$\)' tools/fault-expect.txt; }
+# EMUL_FAULT_ROWS: an extended regular expression a row must match to run (default: every row).
+rows() { grep -v '^\s*\(#\|$\)' tools/fault-expect.txt | grep -E -- "${EMUL_FAULT_ROWS:-.}"; }
 # A row's KIND may carry options after '+' (KIND+OPTION[+OPTION]), e.g. intel-v4+pmi_delivery=nmi.
+# A fault of the emulated uncore (uncore-*) is given with uncore_fault=, every other with pmu_fault=.
+fault_opt() { [[ $1 == uncore-* ]] && echo uncore_fault || echo pmu_fault; }
 row_args() { local k=$1 o=""; [[ $k == *+* ]] && o=" ${k#*+}"; echo "pmu=emulated:${k%%+*}${o//+/ }"; }
 
 # Suite reset boots twice (its reset comes after a first pass of every suite): it runs alone, which is cheap.
@@ -69,12 +80,16 @@ done
 for kv in $variants; do
     launch "variant-${kv%%:*}-${kv#*:}" "pmu=emulated:${kv%%:*} ${kv#*:}" "$(variant_suites "${kv#*:}")"
 done
+for u in $uncore_runs; do
+    IFS=: read -r face ukind usmp utest <<<"$u"
+    smp=$usmp launch "uncore-$face${utest:+-$utest}" "pmu=emulated:$ukind uncore=emulated:$face${utest:+ uncore_test=$utest}" uncore 1
+done
 for kp in $parts; do
     launch "part-${kp#*:}" "pmu=emulated:${kp%%:*} pmu_part=${kp#*:}" pmu_enum,events 1 # verbose: the evidence is judged
 done
 if [[ ${EMUL_FAULTS:-1} != 0 ]]; then
     while read -r fault kind fsuites expected; do
-        [[ $expected == pending:* ]] || launch "fault-$fault-$kind" "$(row_args "$kind") pmu_fault=$fault" "$fsuites"
+        [[ $expected == pending:* ]] || launch "fault-$fault-$kind" "$(row_args "$kind") $(fault_opt "$fault")=$fault" "$fsuites"
     done < <(rows)
 fi
 wait
@@ -125,6 +140,25 @@ for kv in $variants; do
         tap no "emulated/$kv ($(variant_suites "${kv#*:}")): run-qemu status $status: $(tail -n 1 "$out/$name.err") (see $log)"
     fi
 done
+for u in $uncore_runs; do
+    IFS=: read -r face ukind usmp utest <<<"$u"
+    name=uncore-$face${utest:+-$utest}
+    log=$out/$name.log status=$(status_of "$name")
+    problems=()
+    [[ $status -eq 0 ]] || problems+=("run-qemu status $status: $(tail -n 1 "$out/$name.err")")
+    lines=$(log_lines "$log")
+    grep -q "^uncore: emulated ($face:" <<<"$(tools/pmuboot-log comments "$log")" || problems+=("no '# uncore: emulated ($face: ...' header")
+    all=$(count_lines "$lines" "^uncore/")
+    marked=$(count_lines "$lines" "^uncore/[^ ]+ \\[emulated PMU\\]")
+    [[ $all -gt 0 && $all -eq $marked ]] || problems+=("$marked of $all uncore verdicts marked [emulated PMU]")
+    unknown=$(awk -F'\t' '$1 == "skip" && $3 ~ /^no uncore PMU known/ { n++ } END { print n + 0 }' <<<"$lines")
+    [[ $unknown -eq 0 ]] || problems+=("$unknown SKIPs for want of an uncore")
+    if [[ ${#problems[@]} -eq 0 ]]; then
+        tap yes "emulated/uncore $face on $ukind, $usmp CPUs${utest:+, uncore_test=$utest}: $(tools/pmuboot-log summary "$log"), every uncore verdict marked"
+    else
+        tap no "emulated/uncore $face on $ukind, $usmp CPUs${utest:+, uncore_test=$utest}: $(IFS=';'; echo "${problems[*]}") (see $log)"
+    fi
+done
 for kp in $parts; do
     part=${kp#*:} log=$out/part-${kp#*:}.log
     status=$(status_of "part-$part")
@@ -155,7 +189,9 @@ if [[ ${EMUL_FAULTS:-1} != 0 ]]; then
         got=$(tools/pmuboot-log failed-ids "$log" | sort | uniq -c)
         for w in "${want[@]}"; do
             c=$(awk -v id="$w" '$2 == id {print $1}' <<<"$got")
-            [[ ${c:-0} -eq $smp ]] || problems+=("$w failed on ${c:-0} of $smp CPUs")
+            # A global check (no cpuN/ prefix: suite uncore's) has one line for the machine.
+            on=$smp; grep -qE "^[a-z_]+"$'\t'"$w( |"$'\t'")" <<<"$(log_lines "$log")" && on=1
+            [[ ${c:-0} -eq $on ]] || problems+=("$w failed on ${c:-0} of $on CPUs")
         done
         while read -r c id; do
             [[ -z $id ]] && continue
@@ -168,7 +204,7 @@ if [[ ${EMUL_FAULTS:-1} != 0 ]]; then
         if [[ ${#want[@]} -gt 0 && $status -ne 1 ]] || [[ ${#want[@]} -eq 0 && $status -ne 0 ]]; then
             problems+=("run-qemu status $status: $(tail -n 1 "$out/fault-$fault-$kind.err")")
         fi
-        grep -q "^pmu_fault: $fault" <<<"$(tools/pmuboot-log comments "$log")" || problems+=("no '# pmu_fault: $fault' header")
+        grep -q "^$(fault_opt "$fault"): $fault" <<<"$(tools/pmuboot-log comments "$log")" || problems+=("no '# $(fault_opt "$fault"): $fault' header")
         # As a KVM guest's vPMU a fault that fails nothing must show as that hypervisor's deviation (TODO).
         if [[ ${kind%%+*} == *@kvm && ${#want[@]} -eq 0 ]] && ! grep -q "^todo"$'\t'"cpu" <<<"$(log_lines "$log")"; then
             problems+=("no TODO: the hypervisor's deviation was not reported")

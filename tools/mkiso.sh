@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Build a small bootable GRUB ISO holding the pmuboot kernel.
 #
-#   tools/mkiso.sh [--efi|--no-efi] [--entry mb2|mb1] KERNEL_ELF OUT_ISO [KERNEL_ARGS]
+#   tools/mkiso.sh [--efi|--no-efi] [--entry mb2|mb1] [--gfxmode WxH] KERNEL_ELF OUT_ISO [KERNEL_ARGS]
 #
-#   --efi       also boot on UEFI (needs grub-efi-amd64-bin); the default when it is installed
-#   --no-efi    BIOS only
-#   --entry E   default menu entry: mb2 (GRUB "multiboot2", the default) or mb1 (GRUB "multiboot")
+#   --efi         also boot on UEFI (needs grub-efi-amd64-bin); the default when it is installed
+#   --no-efi      BIOS only
+#   --entry E     default menu entry: mb2 (GRUB "multiboot2", the default) or mb1 (GRUB "multiboot")
+#   --gfxmode WxH the framebuffer's size, e.g. 640x480 or 800x600 (default 1024x768): GRUB's gfxpayload. A mode
+#                 the firmware or adapter lacks is not an error to GRUB: it falls back to a mode it has ("auto")
 #
 # The ISO boots on BIOS from a CD (El Torito) or as a disk (write it to a USB stick), and on UEFI from either
 # when built with EFI. GRUB talks on COM1 at 115200 8N1 and on the screen, waits 0 s and boots the default
@@ -24,12 +26,15 @@ usage() { sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; }
 
 efi=auto
 entry=mb2
+gfxmode=1024x768
 while [[ $# -gt 0 ]]; do
     case $1 in
         --efi) efi=yes ;;
         --no-efi) efi=no ;;
         --entry) [[ $# -ge 2 ]] || die "--entry needs a value (mb2 or mb1)"; entry=$2; shift ;;
         --entry=*) entry=${1#--entry=} ;;
+        --gfxmode) [[ $# -ge 2 ]] || die "--gfxmode needs a value (WIDTHxHEIGHT, e.g. 800x600)"; gfxmode=$2; shift ;;
+        --gfxmode=*) gfxmode=${1#--gfxmode=} ;;
         -h|--help) usage; exit 0 ;;
         --) shift; break ;;
         -*) die "unknown option '$1' (try --help)" ;;
@@ -37,7 +42,8 @@ while [[ $# -gt 0 ]]; do
     esac
     shift
 done
-[[ $# -ge 2 && $# -le 3 ]] || die "usage: $0 [--efi|--no-efi] [--entry mb2|mb1] KERNEL_ELF OUT_ISO [KERNEL_ARGS]"
+[[ $# -ge 2 && $# -le 3 ]] || die "usage: $0 [--efi|--no-efi] [--entry mb2|mb1] [--gfxmode WxH] KERNEL_ELF OUT_ISO [KERNEL_ARGS]"
+[[ $gfxmode =~ ^[1-9][0-9]{2,4}x[1-9][0-9]{2,4}$ ]] || die "--gfxmode wants WIDTHxHEIGHT in pixels (e.g. 800x600), not '$gfxmode'"
 kernel=$1 out=$2 args=${3:-}
 case $entry in
     mb2) default=0 ;;
@@ -96,14 +102,16 @@ terminal_output serial console
 set timeout=0
 set default=$default
 # The video mode handed to the kernel (multiboot2 framebuffer tag): the first that works; none = text mode,
-# and pmuboot then writes to the serial port only. "keep" would keep GRUB's own mode (a gfxterm menu).
-set gfxpayload="1024x768x32;1024x768;auto"
-
+# and pmuboot then writes to the serial port only. "keep" would keep GRUB's own mode (a gfxterm menu). Set after
+# the loader command, which sets gfxpayload to the mode the kernel's header prefers (1024x768x32, GRUB
+# grub-core/loader/multiboot.c, grub_multiboot_set_console); the mode itself is set when the entry boots.
 menuentry "pmuboot (multiboot2)" {
     multiboot2 /boot/pmuboot.elf $args
+    set gfxpayload="${gfxmode}x32;${gfxmode};auto"
 }
 menuentry "pmuboot (multiboot)" {
     multiboot /boot/pmuboot.elf $args
+    set gfxpayload="${gfxmode}x32;${gfxmode};auto"
 }
 EOF
 

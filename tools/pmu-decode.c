@@ -1,6 +1,7 @@
 /* pmu-decode: decode a CPUID dump into the CPU identification and PMU enumeration the kernel prints, or (--checks)
  * predict from a dump of every logical CPU the verdicts of pmuboot's CPUID-only checks on that machine.
- * Host tool; all decoding and deciding is the portable code the kernel runs (pmu/, lib/cpu_ident.c,
+ * Host tool; all decoding and deciding is the portable code the kernel runs (pmu/, with the uncore's recognition in
+ * pmu/uncore_kinds.c, lib/cpu_ident.c,
  * tests/smp/portable/topology.c, tests/smp/portable/features_compare.c, tests/pmu_enum/portable/pmu_enum_judge.c; tests/host/support/checks_predict.c). */
 #include <errno.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include "lib/format.h"
 #include "pmu/cpuid_dump.h"
 #include "pmu/pmu_caps.h"
+#include "pmu/uncore_kind.h"
 #include "tests/host/support/checks_predict.h"
 
 static void usage(FILE *out)
@@ -20,7 +22,7 @@ static void usage(FILE *out)
             "       pmu-decode --checks DUMP\n"
             "\n"
             "Decode a CPUID dump (file name, or - for standard input) and print the CPU identification and\n"
-            "PMU enumeration exactly as pmuboot prints them at boot.\n"
+            "PMU enumeration exactly as pmuboot prints them at boot, and which uncore PMU it recognises and why.\n"
             "\n"
             "--checks: the dump holds every logical CPU of one machine; print, as a TAP 13 stream with the kernel's\n"
             "check names, the verdicts pmuboot's CPUID-only checks would give there (smp/topology once, then per\n"
@@ -138,6 +140,9 @@ static bool decode(const char *path, const char *text, size_t len, unsigned cpu,
                   log.q[i].leaf, log.q[i].subleaf);
     cpu_ident_describe(&id, &sb);
     pmu_caps_describe(&caps, &sb);
+    struct uncore_recognition uncore;
+    uncore_recognise(&src, &uncore);
+    uncore_recognition_describe(&uncore, &sb);
     fputs(buf, stdout);
     return true;
 }

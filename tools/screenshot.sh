@@ -4,9 +4,12 @@
 # It shows the framebuffer mirror of the checklist (kernel/fbcon.c) the way a monitor or a BMC's remote
 # screen would.
 #
-#   tools/screenshot.sh [--uefi] [--smp N] [--machine pc|q35] [--append "ARGS"] [--timeout S] [--when REGEX]
-#                       [--after S] [--pages] OUT.png
+#   tools/screenshot.sh [--uefi] [--smp N] [--machine pc|q35] [--gfxmode WxH] [--append "ARGS"] [--timeout S]
+#                       [--when REGEX] [--after S] [--pages] OUT.png
 #
+# --gfxmode WxH asks GRUB for a framebuffer of that size (tools/mkiso.sh --gfxmode; default 1024x768), e.g. 640x480:
+# a smaller screen holds fewer QR codes, so the final screen pages them sooner. A screen of another size (GRUB
+# fell back to a mode the firmware has) is an error.
 # --when REGEX takes the picture as soon as a serial line matches REGEX (grep -E) instead of after the summary line:
 # the live screen mid-run (screen=grid: the grid of threads by suite). --after S waits S more seconds.
 # --pages photographs every page of the final screen (screen=grid): the kernel says on the serial port which page
@@ -20,12 +23,13 @@ set -euo pipefail
 prog=screenshot
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 die() { echo "$prog: $*" >&2; exit 2; }
-uefi=no smp=1 machine=pc append="" timeout=120 out="" when='^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped' after=0 pages=no
+uefi=no smp=1 machine=pc gfxmode="" append="" timeout=120 out="" when='^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped' after=0 pages=no
 while [[ $# -gt 0 ]]; do
     case $1 in
         --uefi) uefi=yes ;;
         --smp) smp=$2; shift ;;
         --machine) machine=$2; shift ;;
+        --gfxmode) gfxmode=$2; shift ;;
         --append) append=$2; shift ;;
         --timeout) timeout=$2; shift ;;
         --when) when=$2; shift ;;
@@ -37,7 +41,7 @@ while [[ $# -gt 0 ]]; do
     esac
     shift
 done
-[[ -n $out && $out == *.png ]] || die "usage: $0 [--uefi] [--smp N] [--machine pc|q35] [--append ARGS] [--when REGEX] OUT.png"
+[[ -n $out && $out == *.png ]] || die "usage: $0 [--uefi] [--smp N] [--machine pc|q35] [--gfxmode WxH] [--append ARGS] [--when REGEX] OUT.png"
 case $append in *exit=*) die "--append: exit= is set here (exit=halt)" ;; esac
 [[ $pages == no || $when == '^[0-9]+ passed'* ]] || die "--pages takes the final screen's pages: not with --when"
 [[ $pages == yes ]] && when='^# screen: page 1 of [0-9]+'
@@ -52,7 +56,8 @@ trap cleanup EXIT
 
 efi=--no-efi
 [[ $uefi == yes ]] && efi=--efi
-"$repo/tools/mkiso.sh" $efi "$repo/build/pmuboot.elf" "$work/pmuboot.iso" "exit=halt${append:+ $append}" 2>/dev/null
+"$repo/tools/mkiso.sh" $efi ${gfxmode:+--gfxmode "$gfxmode"} "$repo/build/pmuboot.elf" "$work/pmuboot.iso" \
+    "exit=halt${append:+ $append}" 2>"$work/mkiso.log" || { cat "$work/mkiso.log" >&2; die "building the ISO failed"; }
 qemu=(qemu-system-x86_64 -machine "$machine" -accel tcg -m 256 -smp "$smp" -display none -vga std -net none
       -no-reboot -serial "file:$work/serial.log" -monitor "unix:$work/monitor.sock,server,nowait"
       -cdrom "$work/pmuboot.iso" -boot d)
@@ -104,6 +109,10 @@ wait_line "$when"
 sleep "$after"
 shot "$out"
 size=$(head -c 20 "$work/screen.ppm" | tr '\n' ' ' | cut -d' ' -f2,3 | tr ' ' x)
+if [[ -n $gfxmode && $size != "$gfxmode" ]]; then
+    tr -d '\r' <"$work/serial.log" >"${out%.png}.serial.log"
+    die "--gfxmode $gfxmode: the screen is $size (GRUB fell back to a mode the firmware or adapter has; see $out)"
+fi
 if [[ $pages == yes ]]; then
     n=$(grep -aEo -m1 '^# screen: page 1 of [0-9]+' <(tr -d '\r' <"$work/serial.log") | grep -o '[0-9]*$')
     deadline=$((deadline + n * 10))   # a page every few seconds (lib/screen_final.h)

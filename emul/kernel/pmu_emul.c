@@ -24,6 +24,7 @@
 #include "pmu/pebs.h"
 #include "kernel/percpu_array.h"
 #include "emul/options.h"
+#include "emul/kernel/uncore_emul.h"
 
 bool g_pmu_emulated;
 const struct pmu_emul_kind *g_pmu_emul_kind;
@@ -99,6 +100,8 @@ void pmu_emul_boot(void)
         pmu_cpu_set_standin(&pmu);
         smp_set_init_signal_hook(pmu_emul_init_signal);
     }
+    if (g_pmu_emulated)
+        uncore_emul_boot(); /* uncore=emulated:FACE: its registers go before the core PMU's on the same route */
     if (g_pmu_emulated && (emul_options()->pmu_faults & PMU_FAULT_COUNTERS_SURVIVE_RESET))
         pmu_emul_persist_boot();
 }
@@ -255,7 +258,7 @@ void pmu_emul_report_cores(void)
 
 bool pmu_emul_msr_routed(u32 msr)
 {
-    return pmu_emul_msr_is_pmu(g_pmu_emul_kind, msr);
+    return uncore_emul_msr_routed(msr) || pmu_emul_msr_is_pmu(g_pmu_emul_kind, msr);
 }
 
 /* Core and reference cycles since the last event, from the TSC (one rate for both, docs/model.md), and
@@ -373,11 +376,19 @@ static int msr_access(u32 msr, u64 *val, bool write)
 
 int pmu_emul_rdmsr(u32 msr, u64 *val)
 {
+    if (uncore_emul_msr_routed(msr)) {
+        pmu_emul_mark_use(); /* the running check's verdict is the emulated uncore's */
+        return uncore_emul_rdmsr(msr, val);
+    }
     return msr_access(msr, val, false);
 }
 
 int pmu_emul_wrmsr(u32 msr, u64 val)
 {
+    if (uncore_emul_msr_routed(msr)) {
+        pmu_emul_mark_use();
+        return uncore_emul_wrmsr(msr, val);
+    }
     return msr_access(msr, &val, true);
 }
 

@@ -10,6 +10,7 @@
 
 static const char *const fault_names[UNCORE_FAULT_COUNT] = {
     "uncore-pmi-wrong-core", "uncore-no-freeze", "uncore-ovf-not-cleared", "uncore-clock-rate",
+    "uncore-event-undercount",
 };
 
 const char *uncore_model_fault_name(u32 fault_bit)
@@ -72,7 +73,8 @@ static void scope_init(struct uncore_model *u, const struct uncore_kind_desc *k,
         for (u32 box = 0; box < boxes; box++)
             for (u32 c = 0; c < b->counters && u->ncounters < UNCORE_MODEL_MAX_COUNTERS; c++)
                 u->c[u->ncounters++] = (struct uncore_model_counter){
-                    .box = b, .index = c, .ctl = uncore_box_ctl(b, box, c), .ctr = uncore_box_ctr(b, box, c)};
+                    .box = b, .index = c, .ctl = uncore_box_ctl(b, box, c), .ctr = uncore_box_ctr(b, box, c),
+                    .box_index = box, .boxes = boxes};
     }
 }
 
@@ -150,6 +152,23 @@ int uncore_model_rdmsr(struct uncore_model *u, u32 msr, u64 *v)
     else
         return -1; /* includes the write-only GLOBAL_OVF_CTRL */
     return 0;
+}
+
+bool uncore_model_has_msr(const struct uncore_model *u, u32 msr)
+{
+    const struct uncore_kind_desc *k = u->kind;
+    for (u32 i = 0; i < u->ncounters; i++)
+        if (u->c[i].ctl == msr || u->c[i].ctr == msr)
+            return true;
+    if (k->fixed.ctl && (msr == k->fixed.ctl || msr == k->fixed.ctr))
+        return true;
+    if (k->global.ctrl && msr == k->global.ctrl)
+        return true;
+    if (k->global.status && msr == k->global.status)
+        return true;
+    if (k->global.ovf_ctrl && msr == k->global.ovf_ctrl)
+        return true;
+    return k->boxes_len && k->boxes[0].boxes_msr && msr == k->boxes[0].boxes_msr;
 }
 
 static void status_clear(struct uncore_model *u, u64 bits)
@@ -234,7 +253,9 @@ static void deliver(struct uncore_model *u)
     }
 }
 
-void uncore_model_tick(struct uncore_model *u, u64 tsc_ticks, u64 events)
+/* Time and events pass; `one_box`: the events are one line fetch, counted by the box it falls to in each group of
+ * several boxes (line % boxes), not by every box. */
+static void advance(struct uncore_model *u, u64 tsc_ticks, u64 events, bool one_box, u64 line)
 {
     const struct uncore_kind_desc *k = u->kind;
     /* Clocks in this span: tsc_ticks * clock_hz / tsc_hz, the remainder carried (products kept below 2^64 by the
@@ -242,6 +263,11 @@ void uncore_model_tick(struct uncore_model *u, u64 tsc_ticks, u64 events)
     u64 num = tsc_ticks * u->clock_hz + u->clock_rem;
     u64 clocks = u->tsc_hz ? num / u->tsc_hz : 0;
     u->clock_rem = u->tsc_hz ? num % u->tsc_hz : 0;
+    if (events && (u->faults & UNCORE_FAULT_EVENT_UNDERCOUNT)) {
+        u64 before = u->events_seen;
+        u->events_seen += events;
+        events -= u->events_seen / 16 - before / 16; /* the 16th, 32nd, ... event since the start is dropped */
+    }
     u64 overflowed = 0;
     bool pmi = false;
     for (u32 i = 0; i < u->ncounters; i++) {
@@ -249,7 +275,10 @@ void uncore_model_tick(struct uncore_model *u, u64 tsc_ticks, u64 events)
         if (!counting(u, c))
             continue;
         bool clock_event = (c->sel & 0xff) == 0xff;
-        if (add(&c->value, clock_event ? clocks : events, c->box->width)) {
+        u64 n = clock_event ? clocks : events;
+        if (!clock_event && one_box && c->boxes > 1 && c->box_index != line % c->boxes)
+            n = 0; /* another box's line */
+        if (add(&c->value, n, c->box->width)) {
             overflowed |= uncore_box_status_bit(c->box, c->index);
             pmi |= (c->sel & c->box->sel_pmi) != 0;
         }
@@ -268,6 +297,17 @@ void uncore_model_tick(struct uncore_model *u, u64 tsc_ticks, u64 events)
     deliver(u);
     if ((u->global_ctrl & k->global.ctrl_freeze) && !(u->faults & UNCORE_FAULT_NO_FREEZE))
         u->global_ctrl &= ~k->global.ctrl_enable; /* Nehalem: every EN_PCn and EN_FC0; client: EN */
+}
+
+void uncore_model_tick(struct uncore_model *u, u64 tsc_ticks, u64 events)
+{
+    advance(u, tsc_ticks, events, false, 0);
+}
+
+void uncore_model_lines(struct uncore_model *u, u64 lines)
+{
+    for (u64 i = 0; i < lines; i++)
+        advance(u, 0, 1, true, u->lines_seen++);
 }
 
 u32 uncore_model_take_pmis(struct uncore_model *u, u32 core)

@@ -11,14 +11,17 @@
 #define UNCORE_MODEL_MAX_CORES 32
 #define UNCORE_MODEL_MAX_SCOPES 8
 
-/* Deliberate misbehaviours (uncore_fault=NAME, names below; host tests set them directly). */
+/* Deliberate misbehaviours (uncore_fault=NAME with uncore=emulated:FACE, names below; host tests set them
+ * directly). */
 enum uncore_model_fault {
     UNCORE_FAULT_PMI_WRONG_CORE = 1u << 0, /* "uncore-pmi-wrong-core": the PMI goes to the next core of each one
                                             * selected, not to it */
     UNCORE_FAULT_NO_FREEZE = 1u << 1,      /* "uncore-no-freeze": the freeze bit set, the counters keep counting */
     UNCORE_FAULT_OVF_NOT_CLEARED = 1u << 2, /* "uncore-ovf-not-cleared": the clear write leaves the status */
     UNCORE_FAULT_CLOCK_RATE = 1u << 3,     /* "uncore-clock-rate": the fixed counter at the TSC's rate */
-    UNCORE_FAULT_COUNT = 4,
+    UNCORE_FAULT_EVENT_UNDERCOUNT = 1u << 4, /* "uncore-event-undercount": every 16th event is dropped (a workload of
+                                              * N line fetches counts N - N/16) */
+    UNCORE_FAULT_COUNT = 5,
 };
 /* "uncore-no-freeze" etc.; NULL for a bit that names no fault. */
 const char *uncore_model_fault_name(u32 fault_bit);
@@ -28,6 +31,7 @@ bool uncore_model_faults_parse(const char *list, u32 *mask, char *bad, size_t ba
 struct uncore_model_counter {
     const struct uncore_box_desc *box;
     u32 index;                 /* counter index within its box */
+    u32 box_index, boxes;      /* its box, of the boxes of its group in this scope */
     u32 ctl, ctr;              /* MSRs */
     u64 sel, value;
 };
@@ -46,6 +50,8 @@ struct uncore_model {
     u64 clock_rem;             /* TSC ticks times clock_hz not yet a whole clock */
     u32 pmis[UNCORE_MODEL_MAX_CORES]; /* uncore PMIs delivered to each core, not yet taken */
     u32 interrupts;            /* interrupt requests raised (one per tick that overflowed a PMI-enabled counter) */
+    u64 events_seen;           /* non-clock events ticked so far (uncore-event-undercount drops every 16th) */
+    u64 lines_seen;            /* line fetches so far (uncore_model_lines) */
 };
 
 /* The emulated machine: its scopes, package-major. A thread is numbered package-major too: thread t is core
@@ -66,7 +72,15 @@ u32 uncore_machine_core_of(const struct uncore_machine *m, u32 thread);
  * a read of a write-only one). */
 int uncore_model_rdmsr(struct uncore_model *u, u32 msr, u64 *v);
 int uncore_model_wrmsr(struct uncore_model *u, u32 msr, u64 v);
-/* Time passes: tsc_ticks of the TSC, and `events` occurrences of every non-clock event the counters select. */
+/* Whether `msr` is one of this uncore's registers (readable, writable or both), changing nothing. */
+bool uncore_model_has_msr(const struct uncore_model *u, u32 msr);
+/* Time passes: tsc_ticks of the TSC, and `events` occurrences of every non-clock event the counters select (the
+ * model does not tell events apart: in the kernel they are the line fetches past the core's caches the single-step
+ * oracle saw a workload make, emul/kernel/uncore_emul.c). */
 void uncore_model_tick(struct uncore_model *u, u64 tsc_ticks, u64 events);
+/* `lines` line fetches past the core's caches: each one event for every non-clock event the counters select, counted
+ * in a group of several boxes (the client's C-Boxes, one per LLC slice) by one box only, the boxes in turn (the
+ * model has no addresses to hash to a slice), so that a group's boxes sum to the lines. */
+void uncore_model_lines(struct uncore_model *u, u64 lines);
 /* The PMIs delivered to `core` since the last call, and none left. */
 u32 uncore_model_take_pmis(struct uncore_model *u, u32 core);

@@ -5,6 +5,7 @@
 #include "apic/apic.h"
 #include "lib/format.h"
 #include "lib/hv_deviation.h"
+#include "lib/x2apic_ldr.h"
 #include "kernel/boot_state.h"
 #include "kernel/percpu.h"
 #include "kernel/smp.h"
@@ -183,12 +184,11 @@ void ipi_logical_check(struct check *c)
         for (u32 i = 0; i < smp.count; i++) {
             if (!target[i])
                 continue;
-            u32 id = smp.cpu[i].apic_id, logical = ((id >> 4) << 16) | (1u << (id & 15));
-            if (!apic_send_ipi(logical, ICR_DEST_LOGICAL | ICR_DM_FIXED | VEC_IPI))
+            if (!apic_send_ipi(x2apic_logical_id(smp.cpu[i].apic_id), ICR_DEST_LOGICAL | ICR_DM_FIXED | VEC_IPI))
                 send_fail++;
         }
         u32 own = apic_read(APIC_LDR), id = apic_id();
-        expect_eq(c, "own LDR derived from the x2APIC ID", ((id >> 4) << 16) | (1u << (id & 15)), own);
+        expect_eq(c, "own LDR derived from the x2APIC ID", x2apic_logical_id(id), own);
     }
     ipi_report(c, SLOT_IPI, target, n, 2000000);
     expect_eq_dec(c, "ICR sends still busy after the wait (delivery status)", 0, send_fail);

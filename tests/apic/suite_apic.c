@@ -1,7 +1,7 @@
 /* Suite "apic": each CPU's local APIC against SDM Vol.3A chapter 11 — version and LVT registers, the error
  * status register, IPIs (self, to each CPU, broadcast, NMI), task/processor priority, EOI, the spurious vector
  * and the timer in its three modes. Works in xAPIC and x2APIC mode through apic/apic.h. The checks live in
- * tests/apic_{reg,ipi,timer}_checks.c (see tests/apic/apic_checks.h). */
+ * tests/apic/apic_{reg,ipi,timer}_checks.c (see tests/apic/apic_checks.h). */
 #include "tests/apic/apic_checks.h"
 #include "harness/framework.h"
 

@@ -455,7 +455,7 @@ static void test_list_contains(void **state)
 
 struct help_rows {
     int count;
-    char syntax[32][64];
+    char syntax[64][64];
 };
 
 static void collect(const char *syntax, const char *help, void *ctx)
@@ -464,7 +464,7 @@ static void collect(const char *syntax, const char *help, void *ctx)
     assert_non_null(syntax);
     assert_non_null(help);
     assert_true(strlen(help) > 0);
-    assert_in_range(h->count, 0, 31);
+    assert_in_range(h->count, 0, (int)(sizeof(h->syntax) / sizeof(h->syntax[0])) - 1);
     snprintf(h->syntax[h->count], sizeof(h->syntax[0]), "%s", syntax);
     h->count++;
 }
@@ -534,7 +534,7 @@ static void verdict_line(struct strbuf *sb, const char *fmt, ...)
 }
 
 /* A rejected value's message lists every valid value, whole: in the kernel's error buffer (CMDLINE_ERROR_MAX, as
- * tests/main.c's g_cmdline_error) and in the check's YAML line; no buffer on the way cuts the list. */
+ * the boot state's cmdline_error, kernel/boot_state.h) and in the check's YAML line; no buffer on the way cuts the list. */
 static void test_error_lists_whole(void **state)
 {
     (void)state;

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "lib/hang_record.h"
-#include "lib/reset_plan.h"
+#include "lib/reset_record.h"
 
 /* The two kinds' slots as the record store pairs them (kernel/record_store.c): each clear of the other's record. */
 static int hang_slot(const struct cmos_window *w, const u8 cmos[0x40], bool *found)

@@ -1,7 +1,8 @@
 /* PEBS: discovery (pmu/pebs.c) on real CPUID dumps and each emulated kind, the record sizes, the model's assist
  * (emul/model/pebs_model.c, driven through pmu_model.c) writing records into a host buffer that lbr_decode's sibling
- * pebs_decode reads back in every format, the buffer interrupt, and suite pebs's comparison
- * (tests/pebs/portable/pebs_judge.c): an eventing IP off by one, a missing record, records not evenly spaced. */
+ * pebs_decode reads back in every format and suite pebs's comparison (tests/pebs/portable/pebs_judge.c) accepts, the
+ * buffer interrupt, and which events each part samples. The comparison's own cases (an eventing IP off by one, a
+ * missing record, records not evenly spaced) are in tests/pebs/host/test_pebs_judge.c. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -226,67 +227,6 @@ static void test_model_faults_and_threshold(void **state)
     assert_int_equal(rec[0].group, 0);
 }
 
-/* 300 counted instructions 4 bytes apart from 0x400000, and the one after the last. */
-static void straight_stream(void)
-{
-    for (u32 i = 0; i < 301; i++)
-        rip[i] = 0x400000 + 4 * i;
-    for (u32 i = 0; i < 300; i++)
-        ev[i] = (u16)i;
-}
-
-static void test_judge_spacing(void **state)
-{
-    (void)state;
-    struct pebs_record r[4];
-    struct pebs_stream s = {rip, 301, ev, 300, NULL};
-    struct pebs_judgement j;
-    straight_stream();
-    /* Precise distribution (the record on the overflowing event): 29 apart, the first at index 28. */
-    for (u32 k = 0; k < 4; k++)
-        r[k] = (struct pebs_record){.size = 0x20, .eventing_ip = rip[28 + 29 * k], .has_eventing_ip = true};
-    assert_false(pebs_judge(&s, 29, r, 4, 0, true, true, &j)); /* 300 events hold 10 records, not 4 */
-    assert_int_equal(j.expected, 10);
-    assert_int_equal(j.d, 29);
-    /* Counting one event before the workload: the first record one instruction earlier, on silicon only. */
-    struct pebs_record q[10];
-    for (u32 k = 0; k < 10; k++)
-        q[k] = (struct pebs_record){.size = 0x20, .eventing_ip = rip[28 + 30 * k], .has_eventing_ip = true};
-    assert_true(pebs_judge(&s, 29, q, 10, 1, true, true, &j));
-    assert_int_equal(j.start, 1);
-    assert_false(pebs_judge(&s, 29, q, 10, 0, true, true, &j));
-    /* A record 29 events on, where the others are 30 apart. */
-    for (u32 k = 0; k < 10; k++)
-        q[k] = (struct pebs_record){.size = 0x20, .eventing_ip = rip[29 + 30 * k - (k >= 5)], .has_eventing_ip = true};
-    assert_false(pebs_judge(&s, 29, q, 10, 0, true, true, &j));
-    assert_int_equal(j.bad, 5);
-    /* Only the RIP after (formats 0-1, trap-like): the instruction before it is the eventing one. */
-    for (u32 k = 0; k < 10; k++)
-        q[k] = (struct pebs_record){.size = 0x90, .ip_after = rip[30 + 30 * k], .has_ip_after = true};
-    assert_true(pebs_judge(&s, 29, q, 10, 0, true, true, &j));
-}
-
-/* Without precise distribution: records may come late (the PEBS shadow), never closer than a period, never more than
- * the events allow. */
-static void test_judge_shadow(void **state)
-{
-    (void)state;
-    struct pebs_record q[10];
-    struct pebs_stream s = {rip, 301, ev, 300, NULL};
-    struct pebs_judgement j;
-    straight_stream();
-    u32 at[] = {31, 63, 93, 125, 160, 190, 222, 252, 285}; /* 2..6 events late */
-    for (u32 k = 0; k < 9; k++)
-        q[k] = (struct pebs_record){.size = 0x20, .eventing_ip = rip[at[k]], .has_eventing_ip = true};
-    assert_true(pebs_judge(&s, 29, q, 9, 1, true, false, &j));
-    assert_int_equal(j.shadow_max, 6);
-    assert_false(pebs_judge(&s, 29, q, 9, 1, true, true, &j)); /* not evenly spaced */
-    q[3].eventing_ip = rip[110]; /* 17 after the one before: closer than a period */
-    assert_false(pebs_judge(&s, 29, q, 9, 1, true, false, &j));
-    assert_int_equal(j.bad, 3);
-    assert_false(pebs_judge(&s, 29, q, 0, 1, true, false, &j)); /* no record */
-}
-
 /* Which event and counters each part samples (pmu/pebs.c's table, from Linux's constraint tables and intel/perfmon). */
 static void test_pebs_events(void **state)
 {
@@ -339,8 +279,6 @@ int main(void)
         cmocka_unit_test(test_discover),
         cmocka_unit_test(test_model_every_format),
         cmocka_unit_test(test_model_faults_and_threshold),
-        cmocka_unit_test(test_judge_spacing),
-        cmocka_unit_test(test_judge_shadow),
         cmocka_unit_test(test_pebs_events),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -31,7 +31,7 @@ static void fix_checksum(struct table *t)
 static void put32(u8 *p, u32 v) { memcpy(p, &v, 4); }
 static void put64(u8 *p, u64 v) { memcpy(p, &v, 8); }
 
-/* An SPCR like QEMU's -acpitable one in tools/spcr-table.sh: COM2 (I/O 0x2f8, 8-bit), 115200, IRQ 3. */
+/* An SPCR like the one run-qemu.sh --spcr ttyS1 gives QEMU's -acpitable: COM2 (I/O 0x2f8, 8-bit), 115200, IRQ 3. */
 static struct table spcr_new(u8 rev, u32 len)
 {
     struct table t = {calloc(1, len), len};

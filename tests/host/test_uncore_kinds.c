@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "lib/format.h"
 #include "pmu/cpuid_dump.h"
 #include "pmu/uncore_kind.h"
 #include "tests/host/support/test_data.h"
@@ -205,6 +206,28 @@ static void test_recognise_hypervisor(void **state)
     assert_non_null(strstr(r.why, "hypervisor"));
 }
 
+/* The line the header and pmu-decode print: the kind and why, or none and why. */
+static void test_describe_line(void **state)
+{
+    (void)state;
+    struct uncore_recognition r;
+    char buf[512];
+    struct strbuf sb;
+    synth("GenuineIntel", 6, 0x2c, false, 0);
+    recognise(&r);
+    sb_init(&sb, buf, sizeof(buf));
+    uncore_recognition_describe(&r, &sb);
+    assert_true(strncmp(buf, "uncore: nhm (Nehalem/Westmere uncore", 36) == 0);
+    assert_non_null(strstr(buf, "family 0x6 model 0x2c"));
+    assert_int_equal(buf[strlen(buf) - 1], '\n');
+    synth("GenuineIntel", 6, 0x2c, true, 0);
+    recognise(&r);
+    sb_init(&sb, buf, sizeof(buf));
+    uncore_recognition_describe(&r, &sb);
+    assert_true(strncmp(buf, "uncore: none: GenuineIntel family 0x6 model 0x2c", 48) == 0);
+    assert_non_null(strstr(buf, "under a hypervisor"));
+}
+
 static void test_recognise_not_built(void **state)
 {
     (void)state;
@@ -324,6 +347,7 @@ int main(void)
         cmocka_unit_test(test_every_kind_complete),   cmocka_unit_test(test_model_lists_disjoint),
         cmocka_unit_test(test_emul_faces_recognised), cmocka_unit_test(test_recognise_intel),
         cmocka_unit_test(test_recognise_hypervisor),  cmocka_unit_test(test_recognise_not_built),
+        cmocka_unit_test(test_describe_line),
         cmocka_unit_test(test_recognise_amd),         cmocka_unit_test(test_recognise_qemu),
         cmocka_unit_test(test_route_bits),            cmocka_unit_test(test_recognise_dumps),
     };

@@ -141,6 +141,32 @@ static enum uncore_outcome clock_protocol(void)
     return r;
 }
 
+/* The bounded event: counter 0 of every box of the kind's first group counting its at-least-lines event (any
+ * non-clock event, to a model that does not tell them apart) over 4096 line fetches, summed. */
+static enum uncore_outcome bounded_protocol(void)
+{
+    struct uncore_model *u = &m.scope[0];
+    const struct uncore_kind_desc *k = m.kind;
+    const struct uncore_box_desc *b = u->c[0].box;
+    wr(u, u->c[0].ctr, 0);
+    wr(u, u->c[0].ctl, 0x0101 | b->sel_enable | b->sel_count_all);
+    if (k->global.ctrl)
+        wr(u, k->global.ctrl, k->global.ctrl_enable);
+    u64 sum = 0;
+    for (u32 i = 0; i < u->ncounters; i++)
+        if (u->c[i].box == b && u->c[i].index == 0 && i) {
+            wr(u, u->c[i].ctr, 0);
+            wr(u, u->c[i].ctl, 0x0101 | b->sel_enable | b->sel_count_all);
+        }
+    for (u32 i = 0; i < 4096; i++)
+        uncore_model_lines(u, 1); /* one line at a time, as the kernel's observer feeds them */
+    for (u32 i = 0; i < u->ncounters; i++)
+        if (u->c[i].box == b && u->c[i].index == 0)
+            sum += rd(u, u->c[i].ctr);
+    struct uncore_at_least_judgement j;
+    return uncore_at_least_judge(sum, 4096, &j);
+}
+
 static const char *const pmi_kinds[] = {"nhm", "snb"};
 
 static void test_protocols_pass(void **state)
@@ -164,6 +190,8 @@ static void test_protocols_pass(void **state)
         assert_int_equal(status_protocol(), UNCORE_PASS);
         machine(pmi_kinds[i], 0);
         assert_int_equal(clock_protocol(), UNCORE_PASS);
+        machine(pmi_kinds[i], 0);
+        assert_int_equal(bounded_protocol(), UNCORE_PASS);
     }
 }
 
@@ -182,14 +210,17 @@ static void test_each_fault_fails_its_verdict(void **state)
             enum uncore_outcome status = status_protocol();
             machine(pmi_kinds[i], bit);
             enum uncore_outcome clock = clock_protocol();
+            machine(pmi_kinds[i], bit);
+            enum uncore_outcome bounded = bounded_protocol();
             const char *name = uncore_model_fault_name(bit);
             if ((route == UNCORE_FAIL) != (bit == UNCORE_FAULT_PMI_WRONG_CORE) ||
                 (freeze == UNCORE_FAIL) != (bit == UNCORE_FAULT_NO_FREEZE) ||
                 (status == UNCORE_FAIL) != (bit == UNCORE_FAULT_OVF_NOT_CLEARED) ||
-                (clock == UNCORE_FAIL) != (bit == UNCORE_FAULT_CLOCK_RATE))
-                fail_msg("%s with %s: route %s freeze %s status %s clock %s", pmi_kinds[i], name,
+                (clock == UNCORE_FAIL) != (bit == UNCORE_FAULT_CLOCK_RATE) ||
+                (bounded == UNCORE_FAIL) != (bit == UNCORE_FAULT_EVENT_UNDERCOUNT))
+                fail_msg("%s with %s: route %s freeze %s status %s clock %s bounded %s", pmi_kinds[i], name,
                          uncore_outcome_name(route), uncore_outcome_name(freeze), uncore_outcome_name(status),
-                         uncore_outcome_name(clock));
+                         uncore_outcome_name(clock), uncore_outcome_name(bounded));
         }
 }
 
@@ -217,6 +248,12 @@ static void test_shared_per_package(void **state)
     u64 v;
     assert_int_equal(uncore_model_rdmsr(p0, 0x393, &v), -1);
     assert_int_equal(uncore_model_rdmsr(p0, 0x3b8, &v), -1);
+    /* The kernel's MSR route asks which MSRs are the uncore's: every register of the map, the write-only OVF_CTRL
+     * too, and nothing else (IA32_PERF_GLOBAL_CTRL 38FH stays the core PMU's). */
+    assert_true(uncore_model_has_msr(p0, 0x391) && uncore_model_has_msr(p0, 0x392) && uncore_model_has_msr(p0, 0x393));
+    assert_true(uncore_model_has_msr(p0, 0x394) && uncore_model_has_msr(p0, 0x395));
+    assert_true(uncore_model_has_msr(p0, 0x3b7) && uncore_model_has_msr(p0, 0x3c7));
+    assert_false(uncore_model_has_msr(p0, 0x3b8) || uncore_model_has_msr(p0, 0x38f) || uncore_model_has_msr(p0, 0x390));
 }
 
 /* AMD's L3: a counter per CCX counts with its slice and thread selects; there is no interrupt, freeze, status or

@@ -131,6 +131,19 @@ static void test_clock(void **state)
                      UNCORE_PASS);
     assert_int_equal(uncore_clock_judge(fixed, 0, 2400000000ull, 2133000000ull, tol, &j), UNCORE_FAIL);
     assert_int_equal(uncore_clock_judge(fixed, tsc, 2400000000ull, 0, tol, &j), UNCORE_SKIP);
+    /* Hardware: the rate not known per part, a sanity bound of 0.1x to 4x the TSC's, both printed. */
+    assert_int_equal(uncore_clock_sanity_judge(fixed, tsc, 2400000000ull, &j), UNCORE_PASS);
+    sb_init(&sb, buf, sizeof(buf));
+    uncore_clock_describe(&j, &sb);
+    assert_non_null(strstr(buf, "a sanity bound, not the documented rate"));
+    assert_non_null(strstr(buf, "observed_hz: 2133000000"));
+    assert_non_null(strstr(buf, "bound_hz: [240000000, 9600000000]"));
+    assert_int_equal(uncore_clock_sanity_judge(0, tsc, 2400000000ull, &j), UNCORE_FAIL);          /* stopped */
+    assert_int_equal(uncore_clock_sanity_judge(tsc / 11, tsc, 2400000000ull, &j), UNCORE_FAIL);   /* too slow */
+    assert_int_equal(uncore_clock_sanity_judge(tsc / 10, tsc, 2400000000ull, &j), UNCORE_PASS);
+    assert_int_equal(uncore_clock_sanity_judge(tsc * 4, tsc, 2400000000ull, &j), UNCORE_PASS);
+    assert_int_equal(uncore_clock_sanity_judge(tsc * 4 + tsc / 100, tsc, 2400000000ull, &j), UNCORE_FAIL);
+    assert_int_equal(uncore_clock_sanity_judge(fixed, 0, 2400000000ull, &j), UNCORE_FAIL);
 }
 
 static void test_latency_and_at_least(void **state)

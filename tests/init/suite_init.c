@@ -20,6 +20,7 @@
 #include "pmu/pmu_state.h"
 #include "harness/test_util.h"
 #include "harness/framework.h"
+#include "tests/init/portable/init_judge.h"
 
 #define MSR_PAT 0x277u
 #define MSR_MTRR_DEF_TYPE 0x2FFu
@@ -329,25 +330,24 @@ static bool have_obs(struct check *c)
     return false;
 }
 
-/* SDM Vol.3A Table 10-1, INIT column: CR0 60000010H with CD and NW unchanged (its note 2), CR2-CR4 0, DR0-DR3 0,
- * DR6 FFFF0FF0H, DR7 00000400H; the processor starts in real mode, so EFER.LME/LMA are clear (KVM
- * arch/x86/kvm/x86.c kvm_vcpu_reset clears all of EFER on INIT too). */
+/* SDM Vol.3A Table 10-1, INIT column (tests/init/portable/init_judge.h says what each register must hold). */
 static void arch_reset_check(struct check *c)
 {
     if (!have_obs(c))
         return;
     const struct ap_tramp_seen *s = &obs.seen;
-    u64 want_cr0 = 0x10 | (obs.cr0_before & (CR0_CD | CR0_NW));
+    struct init_arch_regs want;
+    init_arch_expected(obs.cr0_before, &want);
     check_note(c, "CR0 before INIT", "0x%llx", (unsigned long long)obs.cr0_before);
-    bool cr0_ok = expect_eq(c, "CR0 (ET set, CD/NW unchanged)", want_cr0, s->cr0);
-    expect_eq(c, "CR2", 0, s->cr2);
-    expect_eq(c, "CR3", 0, s->cr3);
-    expect_eq(c, "CR4", 0, s->cr4);
-    expect_eq(c, "EFER", 0, s->efer);
-    expect_eq(c, "DR0 (was 0x12345000)", 0, s->dr0);
-    expect_eq(c, "DR6", 0xFFFF0FF0, s->dr6);
-    expect_eq(c, "DR7 (was 0x600)", 0x400, s->dr7);
-    if (!cr0_ok && c->failures == 1 && s->cr0 == 0x60000010 && platform_is_qemu_tcg())
+    bool cr0_ok = expect_eq(c, "CR0 (ET set, CD/NW unchanged)", want.cr0, s->cr0);
+    expect_eq(c, "CR2", want.cr2, s->cr2);
+    expect_eq(c, "CR3", want.cr3, s->cr3);
+    expect_eq(c, "CR4", want.cr4, s->cr4);
+    expect_eq(c, "EFER", want.efer, s->efer);
+    expect_eq(c, "DR0 (was 0x12345000)", want.dr0, s->dr0);
+    expect_eq(c, "DR6", want.dr6, s->dr6);
+    expect_eq(c, "DR7 (was 0x600)", want.dr7, s->dr7);
+    if (!cr0_ok && c->failures == 1 && init_cr0_is_reset_value(s->cr0) && platform_is_qemu_tcg())
         check_deviation(c, "QEMU TCG deviation: target/i386/cpu.c x86_cpu_reset_hold sets CR0 = 0x60000010 on INIT as on "
                       "reset (do_cpu_init, target/i386/helper.c, runs the full CPU reset), where the SDM keeps "
                       "CD/NW (KVM kvm_vcpu_reset does)");
@@ -413,18 +413,16 @@ static void mtrr_check(struct check *c)
         return;
     if (!obs.mtrr)
         return check_skip(c, "no MTRRs: CPUID.01H:EDX[12] = 0");
-    u32 lost = 0, not_zeroed = 0;
-    for (u32 i = 0; i < ARRAY_SIZE(mtrrs); i++) {
-        lost += obs.mtrr_before[i] != obs.mtrr_after[i];
-        not_zeroed += obs.mtrr_before[i] != obs.mtrr_after[i] && obs.mtrr_after[i] != 0;
+    for (u32 i = 0; i < ARRAY_SIZE(mtrrs); i++)
         expect_eq(c, mtrrs[i].name, obs.mtrr_before[i], obs.mtrr_after[i]);
-    }
+    struct init_mtrr_tally t;
+    init_mtrr_count(obs.mtrr_before, obs.mtrr_after, ARRAY_SIZE(mtrrs), &t);
     if (obs.mtrr_copied)
         check_note(c, "set from the boot CPU first", "mask 0x%x of the list above: this AP's differed from the boot "
                    "CPU's before the check (lost at the bring-up INIT?)", obs.mtrr_copied);
     if (!obs.mtrr_before[0])
         check_note(c, "note", "MTRR_DEF_TYPE was 0 before INIT (as the firmware left it): a reset to 0 cannot show");
-    if (lost && !not_zeroed && platform_is_qemu_tcg())
+    if (init_mtrr_zeroed_by_init(&t) && platform_is_qemu_tcg())
         check_deviation(c, "QEMU TCG deviation: target/i386/cpu.c x86_cpu_reset_hold zeroes mtrr_deftype, mtrr_var and "
                       "mtrr_fixed, and do_cpu_init (target/i386/helper.c) keeps only start_init_save..end_init_save "
                       "of CPUX86State across INIT, which holds no MTRR (KVM keeps them)");

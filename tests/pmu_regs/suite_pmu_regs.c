@@ -9,6 +9,7 @@
 #include "kernel/x86.h"
 #include "pmu/reset_values.h"
 #include "harness/framework.h"
+#include "tests/pmu_regs/portable/pmu_regs_judge.h"
 
 /* GLOBAL_CTRL as the firmware left it (recorded before any write), then zeroed. On Intel it resets with every
  * GP enable bit set (SDM Vol.3B 21.2.2, 325462-079US), so "as found" is evidence, not an expectation. */
@@ -133,33 +134,27 @@ static void reserved_bits_check(struct check *c)
     struct pmu *p = &pc->pmu;
     pmu_reset(p);
     u64 reserved = pmu_evsel_reserved(p);
-    bool faults = pmu_reserved_faults(p);
-    bool documented = pmu_reserved_faults_documented(p);
-    u32 tested = 0, wrong = 0, faulted_n = 0;
+    struct reserved_bits_tally t;
+    reserved_bits_begin(&t, pmu_reserved_faults(p), pmu_reserved_faults_documented(p));
     for (u32 b = 0; b < 64; b++) {
         if (!(reserved & (1ull << b)))
             continue;
         int r = wrmsr_safe(pc->caps.msrs.evtsel0, 1ull << b);
         bool faulted = r == (FIXUP_FAULT | 13);
-        if (!tested && !documented)
-            faults = faulted; /* undocumented: the first bit sets the expectation for the rest */
-        faulted_n += faulted;
-        tested++;
-        if (faulted != faults) {
+        if (reserved_bits_step(&t, faulted)) {
             char key[24];
             k_snprintf(key, sizeof(key), "bit %u", b);
             check_note(c, key, "%s", faulted ? "#GP where ignored was expected" : "accepted where #GP was expected");
-            wrong++;
         }
         wrmsr_safe(pc->caps.msrs.evtsel0, 0);
     }
     check_note(c, "reserved mask", "0x%016llx, %s", (unsigned long long)reserved,
-               !documented ? "undocumented (KNC PMU document): all must behave alike"
-               : faults    ? "writes must #GP"
-                           : "writes are ignored");
-    check_note(c, "observed", "%u of %u reserved bits faulted", faulted_n, tested);
-    expect_eq_dec(c, "bits behaving otherwise", 0, wrong);
-    expect_true(c, "bits tested", tested > 0, "at least one reserved bit", "%u", tested);
+               !t.documented ? "undocumented (KNC PMU document): all must behave alike"
+               : t.faults    ? "writes must #GP"
+                             : "writes are ignored");
+    check_note(c, "observed", "%u of %u reserved bits faulted", t.faulted, t.tested);
+    expect_eq_dec(c, "bits behaving otherwise", 0, t.wrong);
+    expect_true(c, "bits tested", t.tested > 0, "at least one reserved bit", "%u", t.tested);
 }
 
 /* RDPMC with an index that names no counter: #GP(0) (SDM Vol.2B RDPMC; AMD APM Vol.3 RDPMC). On AMD the index
@@ -228,21 +223,19 @@ static void rdpmc_every_counter_check(struct check *c)
         if (!pmu_counter_exists(p, bit))
             continue;
         counters++;
-        u64 want = 0, v0 = 0;
-        int wr = p->be->counter_write(p, bit, 0x5A00 + 0x101ull * bit);
-        int rd = p->be->counter_read(p, bit, &want);
-        int r0 = rdpmc_safe(p->be->rdpmc_index(p, bit), &v0);
+        struct rdpmc_reading rr = {0};
+        rr.write_rc = p->be->counter_write(p, bit, pmu_regs_rdpmc_pattern(bit));
+        rr.msr_rc = p->be->counter_read(p, bit, &rr.msr);
+        rr.cpl0_rc = rdpmc_safe(p->be->rdpmc_index(p, bit), &rr.cpl0);
         write_cr4(cr4 | CR4_PCE);
-        u64 v3 = run_at_cpl3(user_rdpmc, p->be->rdpmc_index(p, bit));
+        rr.cpl3 = run_at_cpl3(user_rdpmc, p->be->rdpmc_index(p, bit)); /* user_rdpmc keeps 48 bits */
         write_cr4(cr4);
-        u64 mask = pmu_counter_mask(p, bit) & 0xFFFFFFFFFFFFull; /* user_rdpmc keeps 48 bits */
-        bool ok = !wr && !rd && want && !r0 && (v0 & mask) == (want & mask) && v3 == (want & mask);
-        if (!ok && ++wrong <= 3) { /* user_rdpmc returns a fault in bits 63:48 */
-            char v0s[24], v3s[24];
-            k_snprintf(v0s, sizeof(v0s), r0 ? "fault" : "%llx", (unsigned long long)v0);
-            k_snprintf(v3s, sizeof(v3s), v3 >> 48 ? "fault" : "%llx", (unsigned long long)v3);
+        if (!pmu_regs_rdpmc_agrees(&rr, pmu_counter_mask(p, bit)) && ++wrong <= 3) {
+            char v0s[24], v3s[24]; /* user_rdpmc returns a fault in bits 63:48 */
+            k_snprintf(v0s, sizeof(v0s), rr.cpl0_rc ? "fault" : "%llx", (unsigned long long)rr.cpl0);
+            k_snprintf(v3s, sizeof(v3s), rr.cpl3 >> 48 ? "fault" : "%llx", (unsigned long long)rr.cpl3);
             sb_printf(&sb, "%s%s%u msr %llx cpl0 %s cpl3 %s", wrong > 1 ? "; " : "", PMU_IS_FIXED(bit) ? "fixed" : "gp",
-                      PMU_IS_FIXED(bit) ? bit - PMU_FIXED_BIT : bit, (unsigned long long)want, v0s, v3s);
+                      PMU_IS_FIXED(bit) ? bit - PMU_FIXED_BIT : bit, (unsigned long long)rr.msr, v0s, v3s);
         }
         p->be->counter_write(p, bit, 0);
     }

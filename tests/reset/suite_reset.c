@@ -1,11 +1,11 @@
 /* Suite "reset" (not in the default set; suite=reset reset=cf9|kbc|triple|all): a round trip through the
  * firmware. Phase 1 programs every CPU's PMU in a distinctive state (as suite init does), records the plan in
- * CMOS (lib/reset_plan.h) and resets the machine: 0xCF9 warm reset, the keyboard controller's 0xFE pulse,
- * or a triple fault, one per round. The firmware and the boot loader run again with the same command line;
- * phase 2 finds the record, reports which reset came back through which path, and verifies every PMU register
- * at its documented reset value (pmu/reset_values.h) -- labelled "after firmware": the firmware may have
- * touched the PMU before this read. Only the last boot's TAP stream is the run's (run-qemu.sh); the rounds
- * before report through the CMOS record. */
+ * CMOS (lib/reset_record.h, tests/reset/portable/reset_plan.h) and resets the machine: 0xCF9 warm reset, the
+ * keyboard controller's 0xFE pulse, or a triple fault, one per round. The firmware and the boot loader run again
+ * with the same command line; phase 2 finds the record, reports which reset came back through which path, and
+ * verifies every PMU register at its documented reset value (pmu/reset_values.h) -- labelled "after firmware":
+ * the firmware may have touched the PMU before this read. Only the last boot's TAP stream is the run's
+ * (run-qemu.sh); the rounds before report through the CMOS record. */
 #include <string.h>
 
 #include "kernel/exit.h"
@@ -15,7 +15,7 @@
 #include "harness/report.h"
 #include "kernel/safe.h"
 #include "pmu/pmu_msr.h"
-#include "lib/reset_plan.h"
+#include "tests/reset/portable/reset_plan.h"
 #include "kernel/timing.h"
 #include "kernel/x86.h"
 #include "pmu/reset_values.h"

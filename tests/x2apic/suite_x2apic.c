@@ -11,6 +11,7 @@
 #include "kernel/smp.h"
 #include "kernel/traps.h"
 #include "kernel/x86.h"
+#include "lib/x2apic_ldr.h"
 #include "harness/test_util.h"
 #include "harness/framework.h"
 #include "kernel/percpu_array.h"
@@ -74,8 +75,7 @@ static void ldr_check(struct check *c)
     if (!x2apic_or_skip(c))
         return;
     u32 id = (u32)rdmsr(X2APIC_MSR(APIC_ID));
-    u32 want = ((id >> 4) & 0xFFFF) << 16 | (1u << (id & 0xF));
-    expect_eq(c, "LDR (MSR 0x80d)", want, (u32)rdmsr(X2APIC_MSR(APIC_LDR)));
+    expect_eq(c, "LDR (MSR 0x80d)", x2apic_logical_id(id), (u32)rdmsr(X2APIC_MSR(APIC_LDR)));
 }
 
 /* SDM 11.12.1.2 (Table 11-6), 11.12.1.3 and 11.12.11: in x2APIC mode DFR does not exist, LDR is read-only, ICR

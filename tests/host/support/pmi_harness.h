@@ -8,7 +8,7 @@
 #include "pmu/pmi.h"
 #include "emul/model/pmu_model.h"
 
-#define PMI_RIG_VECTOR 0xe8 /* the kernel's PMI vector (lib/cmdline.c "fixed vector 0xE8") */
+#define PMI_RIG_VECTOR 0xe8 /* the kernel's PMI vector (VECTOR_PMI, pmu/kernel/pmi_kernel.h) */
 #define PMI_RIG_MAX_PMIS 64 /* more PMIs than this in one drain is a storm (a handler that never settles) */
 #define PMI_RIG_TRACE_LEN 6144
 

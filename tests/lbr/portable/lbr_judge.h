@@ -1,6 +1,6 @@
 /* Suite "lbr"'s expectations and comparison (tests/lbr/suite_lbr.c): the records an LBR must hold after a workload
  * whose branches the single-step oracle saw, and how the records read compare. Portable: host-tested
- * (tests/host/test_lbr.c). docs/lbr.md says what each check shows about silicon. */
+ * (tests/lbr/host/test_lbr_judge.c). docs/lbr.md says what each check shows about silicon. */
 #pragma once
 #include "lib/types.h"
 #include "pmu/lbr.h"

@@ -1,5 +1,6 @@
 /* Suite "pebs"'s comparison of PEBS records with the single-step oracle's instruction stream (tests/pebs/suite_pebs.c).
- * Portable: host-tested (tests/host/test_pebs.c). docs/pebs.md says what it shows about silicon. */
+ * Portable: host-tested (tests/pebs/host/test_pebs_judge.c; tests/host/test_pebs.c holds the register model's
+ * records against it). docs/pebs.md says what it shows about silicon. */
 #pragma once
 #include "lib/types.h"
 #include "pmu/pebs.h"

@@ -5,7 +5,7 @@
 
 #include "harness/portable/harness_options.h"
 #include "lib/format.h"
-#include "lib/reset_plan.h"
+#include "tests/reset/portable/reset_plan.h"
 
 static struct reset_options opts;
 
@@ -14,7 +14,7 @@ const struct reset_options *reset_options(void)
     return &opts;
 }
 
-/* Bits as enum reset_type (lib/reset_plan.h). */
+/* Bits as enum reset_type (lib/reset_record.h). */
 static const char *set_reset(void *values, const char *v)
 {
     struct reset_options *o = values;

@@ -4,7 +4,7 @@
 #include "lib/cmdline.h"
 
 struct reset_options {
-    u32 reset_types; /* reset=cf9|kbc|triple|all: bit mask (enum reset_type, lib/reset_plan.h); 0 = not given */
+    u32 reset_types; /* reset=cf9|kbc|triple|all: bit mask (enum reset_type, lib/reset_record.h); 0 = not given */
 };
 
 extern const struct opt_table reset_option_table;

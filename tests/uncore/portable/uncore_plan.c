@@ -3,8 +3,8 @@
 
 #include "lib/format.h"
 
-const char *uncore_plan_skip_reason(const struct uncore_recognition *r, enum uncore_plan_need need, char *buf,
-                                    size_t size)
+const char *uncore_plan_skip_reason(const struct uncore_recognition *r, enum uncore_plan_need need,
+                                    const char *held_back, char *buf, size_t size)
 {
     struct strbuf sb;
     sb_init(&sb, buf, size);
@@ -23,7 +23,7 @@ const char *uncore_plan_skip_reason(const struct uncore_recognition *r, enum unc
         sb_printf(&sb, "%s: %s", r->kind->name, why);
         return buf;
     }
-    sb_printf(&sb, "%s uncore recognised (%s): its per-package register checks are not built yet", r->kind->name,
-              r->why);
+    sb_printf(&sb, "%s uncore recognised (%s): its per-package checks do not run: %s (the packages are planned from the "
+              "topology, in the evidence)", r->kind->name, r->why, held_back ? held_back : "not asked to");
     return buf;
 }

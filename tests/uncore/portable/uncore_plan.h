@@ -1,8 +1,8 @@
 /* What each check of suite "uncore" (tests/uncore/suite_uncore.c) does on this machine, decided from the recognition
  * (pmu/uncore_kind.h) and what the check needs of the kind (pmu/uncore_verdict.h): its SKIP reason with the evidence.
- * The per-package register checks are not built yet, so every check SKIPs; the reason says which of the three cases
- * it is: no uncore recognised (vendor, family, model, what was probed), a kind without what the check needs, or a
- * kind whose check is not built. docs/uncore.md. */
+ * A check SKIPs on hardware in one of three cases, each with its evidence: no uncore recognised (vendor, family,
+ * model, what was probed), a kind without what the check needs, or a recognised kind whose checks are held back
+ * (uncore=off, or the core PMU emulated). docs/uncore.md. */
 #pragma once
 #include "pmu/uncore_verdict.h"
 
@@ -14,6 +14,7 @@ enum uncore_plan_need {
     UNCORE_PLAN_FIXED,
 };
 
-/* The SKIP reason of a check needing `need` on the machine recognised as `r`, into buf. */
-const char *uncore_plan_skip_reason(const struct uncore_recognition *r, enum uncore_plan_need need, char *buf,
-                                    size_t size);
+/* The SKIP reason of a check needing `need` on the machine recognised as `r`, into buf; held_back: why a recognised
+ * kind's checks do not run ("uncore=off ..."). */
+const char *uncore_plan_skip_reason(const struct uncore_recognition *r, enum uncore_plan_need need,
+                                    const char *held_back, char *buf, size_t size);

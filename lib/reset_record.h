@@ -1,11 +1,9 @@
-/* Suite reset's plan across boots: which machine reset comes next, what the previous boot left, and when to
- * stop. The state lives in the record store (kernel/record_store.h: an ACPI ERST, or a CMOS window where its layout is
- * known: lib/cmos_slot.h), written as a record with a magic, a version and a checksum, so a stale or foreign byte
- * pattern is never taken for a round in flight. Portable: the kernel reads and writes the bytes, this decides.
- *
- * Never loops: every boot of a run increments `boots`; a boot that finds its predecessor still "running" (it
- * died before finishing or resetting) ends the run with a failure, and so does a boot count above the number of
- * requested resets + 1. */
+/* Suite reset's record across boots: the few bytes that say which machine resets a run asked for, which one is in
+ * flight and what each found. The state lives in the record store (kernel/record_store.h: an ACPI ERST, or a CMOS
+ * window where its layout is known: lib/cmos_slot.h), written with a magic, a version and a checksum, so a stale or
+ * foreign byte pattern is never taken for a round in flight. In lib/, not in the suite, because the record store
+ * finds the record's slot by its validity (beside the hang record's) and reads it at boot; what the suite decides
+ * from it is its plan (tests/reset/portable/reset_plan.h). Portable: the kernel reads and writes the bytes. */
 #pragma once
 #include "lib/cmos_slot.h"
 #include "lib/types.h"
@@ -42,21 +40,3 @@ struct reset_record {
 void reset_record_encode(const struct reset_record *r, u8 out[RESET_RECORD_BYTES]);
 /* False (and *r zeroed) when the bytes hold no valid record: wrong magic, version or checksum. */
 bool reset_record_decode(const u8 in[RESET_RECORD_BYTES], struct reset_record *r);
-
-enum reset_boot {
-    RESET_BOOT_FIRST,   /* no record of this run: phase 1 of the first round */
-    RESET_BOOT_PHASE2,  /* back from the reset in `current` */
-    RESET_BOOT_CRASHED, /* the previous boot never finished nor reset: end with a failure */
-    RESET_BOOT_RUNAWAY, /* more boots than the plan allows: end with a failure */
-};
-
-/* At the start of a boot: what this boot is, given the record found (valid or not) and the requested mask.
- * Updates *r for this boot (boots counted, came-back noted, state RUNNING). A valid record for another request
- * mask is stale and starts a new run. */
-enum reset_boot reset_plan_boot(struct reset_record *r, bool valid, u8 requested);
-/* The next reset to issue (enum reset_type), or -1 when every requested one was issued. */
-int reset_plan_next(const struct reset_record *r);
-/* Mark `type` issued and in flight (call, write the record, then reset). */
-void reset_plan_issue(struct reset_record *r, int type);
-const char *reset_type_name(int type); /* "cf9", "kbc", "triple" */
-u32 reset_plan_max_boots(u8 requested);
