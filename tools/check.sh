@@ -455,7 +455,7 @@ step_qemu() {
     if build/tools/tap-fold "$out/qemu/$name.log" >"$out/qemu/$name.folded.log" 2>"$out/qemu/$name.folded.err" &&
         grid "$out/qemu/$name.log" >"$out/qemu/$name.grid" && grid "$out/qemu/$name.folded.log" >"$out/qemu/$name.folded.grid" &&
         [[ -s $out/qemu/$name.grid ]] && cmp -s "$out/qemu/$name.grid" "$out/qemu/$name.folded.grid"; then
-        run_check yes "fold/$name: folded by tools/tap-fold, $(grep -c '^\(not \)\{0,1\}ok' "$out/qemu/$name.folded.log") lines give the same $(wc -l <"$out/qemu/$name.grid") per-thread verdicts as the $(grep -c '^\(not \)\{0,1\}ok' "$out/qemu/$name.log") unfolded ones (pmuboot-report JSON)"
+        run_check yes "fold/$name: folded by tools/tap-fold, $(tools/pmuboot-log checks --lines "$out/qemu/$name.folded.log" | wc -l) lines give the same $(wc -l <"$out/qemu/$name.grid") per-thread verdicts as the $(tools/pmuboot-log checks --lines "$out/qemu/$name.log" | wc -l) unfolded ones (pmuboot-report JSON)"
     else
         run_check no "fold/$name: the folded stream's per-thread verdicts differ from the unfolded ones' (diff $out/qemu/$name.grid $out/qemu/$name.folded.grid; $out/qemu/$name.folded.err)"
     fi
@@ -523,12 +523,13 @@ step_qemu() {
 screen_code_pages() {
     local name=$1 min=$2 dir=$out/screen
     shift 2
-    local pages=("$@") ranges=() keep=() i n last c d missing
-    mapfile -t ranges < <(perl -ne '$r{$1} //= $2 if /^# screen: page (\d+) of \d+: .*QR codes (\d+-\d+) of \d+$/;
-        END { print "$r{$_}\n" for sort { $a <=> $b } keys %r }' "$dir/$name.serial.log")
+    local pages=("$@") ranges=() keep=() i n last c d missing comments
+    comments=$(tools/pmuboot-log comments "$dir/$name.serial.log" 2>/dev/null)   # the page lines, through the log reader
+    mapfile -t ranges < <(perl -ne '$r{$1} //= $2 if /^screen: page (\d+) of \d+: .*QR codes (\d+-\d+) of \d+$/;
+        END { print "$r{$_}\n" for sort { $a <=> $b } keys %r }' <<<"$comments")
     n=$(printf '%s\n' "${ranges[@]}" | grep -v '^0-0$' | sort -u | grep -c . || true)
     if [[ $n -lt $min ]]; then
-        run_check no "screen/$name: want the QR codes over at least $min pages, got $n ($(grep -a '^# screen: page 1 ' "$dir/$name.serial.log"))"
+        run_check no "screen/$name: want the QR codes over at least $min pages, got $n ($(sed -n '/^screen: page 1 /{s/^/# /p;q}' <<<"$comments"))"
         return
     fi
     [[ $n -ge 2 ]] || return 0
@@ -536,7 +537,7 @@ screen_code_pages() {
     for i in "${!ranges[@]}"; do [[ ${ranges[i]} == "$last" ]] || keep+=("${pages[i]}"); done
     missing=$(seq -s ', ' "$c" "$d")
     if [[ $c == "$d" ]]; then missing="code $missing"; else missing="codes $missing"; fi
-    missing="missing $missing of $(grep -aEo -m1 'QR codes [0-9]+-[0-9]+ of [0-9]+' "$dir/$name.serial.log" | grep -o '[0-9]*$')"
+    missing="missing $missing of $(grep -Eo -m1 'QR codes [0-9]+-[0-9]+ of [0-9]+' <<<"$comments" | grep -o '[0-9]*$')"
     rm -f "$dir/$name.part.json" "$dir/$name.partial.json"
     if tools/pmuboot-report -q --from-images --json "$dir/$name.part.json" "${keep[@]}" 2>"$dir/$name.part.err"; then
         run_check no "screen/$name: the pages without QR codes $last were read as a whole run"
