@@ -758,6 +758,12 @@ step_emulated() {
         else
             run_check no "emulated: tools/emul-check.sh exit status $emul_status disagrees with its TAP (see $out/emulated.err)"
         fi
+        # Every ledger entry the emulated runs printed (suite uncore's on the emulated uncore) is documented too.
+        if e=$(tools/ledger-doc-check "$out"/emulated/*.log 2>&1); then
+            run_check yes "emulated: ${e#ledger-doc-check: } (tools/ledger-doc-check)"
+        else
+            run_check no "emulated: ${e#ledger-doc-check: }"
+        fi
     fi
 }
 
