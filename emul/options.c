@@ -132,8 +132,7 @@ static const char *set_uncore_fault(void *values, const char *v)
     static char why[OPT_WHY_MAX];
     char bad[32];
     if (!uncore_model_faults_parse(v, &o->uncore_faults, bad, sizeof(bad))) {
-        k_snprintf(why, sizeof(why), "has '%s', not one of uncore-pmi-wrong-core, uncore-no-freeze, "
-                   "uncore-ovf-not-cleared, uncore-clock-rate", bad);
+        k_snprintf(why, sizeof(why), "has '%s', not one of %s", bad, uncore_model_fault_list());
         return why;
     }
     return NULL;
@@ -256,8 +255,8 @@ static const struct opt_desc rows[] = {
      "(docs/uncore.md; needs uncore=emulated:FACE)",
      set_uncore_test},
     {"uncore_fault", "uncore_fault=NAME[,NAME]",
-     "make the emulated uncore misbehave on purpose: uncore-pmi-wrong-core, uncore-no-freeze, uncore-ovf-not-cleared, "
-     "uncore-clock-rate (docs/uncore.md; needs uncore=emulated:FACE)",
+     "make the emulated uncore misbehave on purpose (the faults: docs/uncore.md; a name that is none of them is "
+     "answered with the list; needs uncore=emulated:FACE)",
      set_uncore_fault},
 };
 

@@ -34,6 +34,11 @@ void options_default(struct options *o);
 /* For an option with a fixed set of values: *out = the index of v in names (a NULL-terminated list) and NULL, or
  * `why` ("expects a, b or c") when v is none of them. */
 const char *opt_choice(const char *v, const char *const *names, u32 *out, const char *why);
+/* A comma-separated list of names, each one of names[0..count-1], as a mask (bit i for names[i]) in *mask; false on
+ * a word that is none of them, copied into bad (bad_size bytes, cut to fit) for the message. */
+bool opt_names_mask(const char *list, const char *const *names, u32 count, u32 *mask, char *bad, size_t bad_size);
+/* names[0..count-1] joined by ", " into buf (size bytes, cut to fit): the list an error message offers. */
+const char *opt_names_join(const char *const *names, u32 count, char *buf, size_t size);
 /* A decimal number in [min, max] (no sign, no trailing text). */
 bool opt_u32(const char *s, u32 *out, u32 min, u32 max);
 

@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "lib/cmdline.h"
+
 static const char *const fault_names[PMU_MODEL_FAULT_COUNT] = {
     "lvtpc-no-mask",          "duplicate-pmi",          "lost-pmi", "status-sticky", "width",
     "global-ctrl-reset-zero", "counters-survive-reset", "reset-on-init", "no-freeze", "overcount",
@@ -23,36 +25,11 @@ const char *pmu_model_fault_name(u32 fault_bit)
 
 const char *pmu_model_fault_list(void)
 {
-    return "lvtpc-no-mask, duplicate-pmi, lost-pmi, status-sticky, width, global-ctrl-reset-zero, "
-           "counters-survive-reset, reset-on-init, no-freeze, overcount, rdpmc-gp0-only, held-by-host, "
-           "firmware-left-enabled, catalog-all-branches, early-pmi, skid-beyond-bound, lbr-out-of-order, "
-           "lbr-missing-record, lbr-filter-leak, lbr-no-freeze, pebs-eventing-ip, pebs-missing-record, "
-           "pebs-pmi-every-record, pebs-lbr-leak, status-extra-bit, nmi-as-fixed, freeze-keeps-counting, "
-           "freeze-not-released";
+    static char list[1024];
+    return opt_names_join(fault_names, PMU_MODEL_FAULT_COUNT, list, sizeof(list));
 }
 
 bool pmu_model_faults_parse(const char *list, u32 *mask, char *bad, size_t bad_size)
 {
-    u32 m = 0;
-    const char *p = list;
-    for (;;) {
-        const char *comma = strchr(p, ',');
-        size_t n = comma ? (size_t)(comma - p) : strlen(p);
-        u32 bit = 0;
-        for (u32 i = 0; i < PMU_MODEL_FAULT_COUNT && n; i++)
-            if (strlen(fault_names[i]) == n && !strncmp(fault_names[i], p, n))
-                bit = 1u << i;
-        if (!bit) {
-            size_t k = n < bad_size ? n : bad_size - 1;
-            memcpy(bad, p, k);
-            bad[k] = '\0';
-            return false;
-        }
-        m |= bit;
-        if (!comma)
-            break;
-        p = comma + 1;
-    }
-    *mask = m;
-    return true;
+    return opt_names_mask(list, fault_names, PMU_MODEL_FAULT_COUNT, mask, bad, bad_size);
 }

@@ -8,6 +8,8 @@
 
 #include <string.h>
 
+#include "lib/cmdline.h"
+
 static const char *const fault_names[UNCORE_FAULT_COUNT] = {
     "uncore-pmi-wrong-core", "uncore-no-freeze", "uncore-ovf-not-cleared", "uncore-clock-rate",
     "uncore-event-undercount",
@@ -21,31 +23,15 @@ const char *uncore_model_fault_name(u32 fault_bit)
     return NULL;
 }
 
+const char *uncore_model_fault_list(void)
+{
+    static char list[256];
+    return opt_names_join(fault_names, UNCORE_FAULT_COUNT, list, sizeof(list));
+}
+
 bool uncore_model_faults_parse(const char *list, u32 *mask, char *bad, size_t bad_size)
 {
-    u32 m = 0;
-    for (const char *p = list;;) {
-        const char *comma = strchr(p, ',');
-        size_t n = comma ? (size_t)(comma - p) : strlen(p);
-        u32 bit = 0;
-        for (u32 i = 0; i < UNCORE_FAULT_COUNT && n; i++)
-            if (strlen(fault_names[i]) == n && !strncmp(fault_names[i], p, n))
-                bit = 1u << i;
-        if (!bit) {
-            size_t k = bad_size && n >= bad_size ? bad_size - 1 : n;
-            if (bad_size) {
-                memcpy(bad, p, k);
-                bad[k] = '\0';
-            }
-            return false;
-        }
-        m |= bit;
-        if (!comma)
-            break;
-        p = comma + 1;
-    }
-    *mask = m;
-    return true;
+    return opt_names_mask(list, fault_names, UNCORE_FAULT_COUNT, mask, bad, bad_size);
 }
 
 static u64 wmask(u8 width)

@@ -26,6 +26,8 @@ enum uncore_model_fault {
 /* "uncore-no-freeze" etc.; NULL for a bit that names no fault. */
 const char *uncore_model_fault_name(u32 fault_bit);
 /* Parse a comma-separated list into *mask; false with the offending name in bad. */
+/* The faults' names, ", "-separated, for a message. */
+const char *uncore_model_fault_list(void);
 bool uncore_model_faults_parse(const char *list, u32 *mask, char *bad, size_t bad_size);
 
 struct uncore_model_counter {
