@@ -105,15 +105,9 @@ static void skip_with_plan(struct check *c, enum uncore_plan_need need, const st
 {
     char reason[480];
     const char *why;
-    static const enum uncore_need needs[] = {
-        [UNCORE_PLAN_ROUTING] = UNCORE_NEED_ROUTING,
-        [UNCORE_PLAN_FREEZE] = UNCORE_NEED_FREEZE,
-        [UNCORE_PLAN_STATUS] = UNCORE_NEED_STATUS,
-        [UNCORE_PLAN_FIXED] = UNCORE_NEED_FIXED,
-    };
     if (r->kind) {
         check_note(c, "uncore", "%s", r->kind->title);
-        if (need == UNCORE_PLAN_ANY || uncore_kind_can(r->kind, needs[need], &why))
+        if (uncore_plan_kind_can(r->kind, need, &why))
             plan_from_topology(c, r->kind);
     }
     check_skip(c, "%s", uncore_plan_skip_reason(r, need, held_back(), reason, sizeof(reason)));
@@ -288,14 +282,8 @@ static const struct uncore_kind_desc *begin_hardware(struct check *c, enum uncor
         return NULL;
     }
     check_note(c, "uncore", "%s (%s: %s)", r.kind->title, emulated ? "the hardware path" : "hardware", r.why);
-    static const enum uncore_need needs[] = {
-        [UNCORE_PLAN_ROUTING] = UNCORE_NEED_ROUTING,
-        [UNCORE_PLAN_FREEZE] = UNCORE_NEED_FREEZE,
-        [UNCORE_PLAN_STATUS] = UNCORE_NEED_STATUS,
-        [UNCORE_PLAN_FIXED] = UNCORE_NEED_FIXED,
-    };
     const char *why;
-    if (need != UNCORE_PLAN_ANY && !uncore_kind_can(r.kind, needs[need], &why)) {
+    if (!uncore_plan_kind_can(r.kind, need, &why)) {
         check_skip(c, "%s: %s", r.kind->name, why);
         return NULL;
     }
@@ -329,14 +317,8 @@ static const struct uncore_kind_desc *begin(struct check *c, enum uncore_plan_ne
     pmu_emul_mark_use(); /* the verdict is the emulated uncore's */
     check_note(c, "uncore", "emulated %s: %s, %u scope(s) over %u CPU(s) (docs/uncore.md)", k->emul->name, k->name,
                uncore_emul_scopes(), smp.count ? smp.count : 1);
-    static const enum uncore_need needs[] = {
-        [UNCORE_PLAN_ROUTING] = UNCORE_NEED_ROUTING,
-        [UNCORE_PLAN_FREEZE] = UNCORE_NEED_FREEZE,
-        [UNCORE_PLAN_STATUS] = UNCORE_NEED_STATUS,
-        [UNCORE_PLAN_FIXED] = UNCORE_NEED_FIXED,
-    };
     const char *why;
-    if (need != UNCORE_PLAN_ANY && !uncore_kind_can(k, needs[need], &why)) {
+    if (!uncore_plan_kind_can(k, need, &why)) {
         check_skip(c, "%s (emulated %s): %s", k->name, k->emul->name, why);
         return NULL;
     }

@@ -14,6 +14,10 @@ enum uncore_plan_need {
     UNCORE_PLAN_FIXED,
 };
 
+/* Whether kind k has what a check needing `need` needs (UNCORE_PLAN_ANY: always); false with *why saying what it
+ * lacks. */
+bool uncore_plan_kind_can(const struct uncore_kind_desc *k, enum uncore_plan_need need, const char **why);
+
 /* The SKIP reason of a check needing `need` on the machine recognised as `r`, into buf; held_back: why a recognised
  * kind's checks do not run ("uncore=off ..."). */
 const char *uncore_plan_skip_reason(const struct uncore_recognition *r, enum uncore_plan_need need,
